@@ -1,0 +1,90 @@
+#pragma once
+// Simulation parameters and their validation.
+//
+// Design note: every entry point (command line, ImGui panel, snapshot files, tests) fills a SimParams and passes it
+// through validateSimParams() before the simulation sees it, so a value is range-checked in exactly one place. The
+// ranges live in one table (kParamRanges) that the panel's sliders and the command line's help also read.
+// Units are N-body units: G = 1 by default, masses sum to about 1 per stellar system, lengths of order 1 (a Plummer
+// sphere in Henon units has virial radius 1), so one time unit is about one crossing time.
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace gravlab {
+
+/// How accelerations are computed.
+enum class SolverKind {
+    Direct,          ///< all pairs, O(N^2)
+    DirectSymmetric, ///< all pairs, each pair evaluated once and applied to both bodies (CUDA only)
+};
+
+/// Where the simulation runs.
+enum class BackendKind {
+    Auto, ///< CUDA when a device is present, otherwise the CPU
+    Cuda, ///< the CUDA core; an error when no device is present
+    Cpu,  ///< the OpenMP fallback
+};
+
+struct SimParams {
+    /// Scenario name from the registry (see Scenarios.hpp).
+    std::string scenario = "galaxy-collision";
+    /// Number of bodies; range [1, kMaxBodyCount]. Re-initialises the scenario when changed.
+    std::uint64_t bodyCount = 16384;
+    /// Seed of the scenario's random sampling; any value. Same seed and N give the same bodies.
+    std::uint64_t seed = 42;
+    /// Gravitational constant, in N-body units; range (0, 1e3].
+    double gravitationalConstant = 1.0;
+    /// Leapfrog time step, N-body time units; range (0, 1].
+    double timeStep = 0.005;
+    /// Plummer softening length epsilon, N-body length units; range [1e-5, 10].
+    /// The pair potential is -G m_i m_j / sqrt(r^2 + epsilon^2) for forces and energies alike.
+    double softeningLength = 0.05;
+    /// Barnes-Hut opening angle theta (cell size / distance), dimensionless; range [0.1, 1.5].
+    double openingAngle = 0.5;
+    SolverKind solver = SolverKind::Direct;
+    BackendKind backend = BackendKind::Auto;
+};
+
+inline constexpr std::uint64_t kMaxBodyCount = std::uint64_t{1} << 28;
+
+/// Allowed interval of one numeric field, named as on the command line.
+struct ParamRange {
+    std::string_view name;  ///< field name as the command line spells it (without "--")
+    double min;
+    double max;
+    bool minInclusive;
+    std::string_view meaning;
+};
+
+inline constexpr ParamRange kBodyCountRange{"bodies", 1.0, double(kMaxBodyCount), true, "number of bodies"};
+inline constexpr ParamRange kGravitationalConstantRange{"G", 0.0, 1e3, false, "gravitational constant"};
+inline constexpr ParamRange kTimeStepRange{"dt", 0.0, 1.0, false, "time step in N-body time units"};
+inline constexpr ParamRange kSofteningRange{"softening", 1e-5, 10.0, true, "Plummer softening length"};
+inline constexpr ParamRange kOpeningAngleRange{"theta", 0.1, 1.5, true, "Barnes-Hut opening angle"};
+
+/// A parameter outside its allowed range; what() is a sentence naming the field, the value and what is allowed.
+class InvalidParameterError : public std::invalid_argument {
+public:
+    InvalidParameterError(std::string field, const std::string& message)
+        : std::invalid_argument(message), m_field(std::move(field)) {}
+    const std::string& field() const { return m_field; }
+
+private:
+    std::string m_field;
+};
+
+/// Throws InvalidParameterError for the first field that is out of range, NaN, infinite or unknown (scenario).
+void validateSimParams(const SimParams& params);
+
+/// Checks one value against its range; throws InvalidParameterError naming range.name.
+void checkInRange(const ParamRange& range, double value);
+
+std::string_view toString(SolverKind solver);
+std::string_view toString(BackendKind backend);
+/// Parse "direct" / "direct-symmetric"; throws InvalidParameterError listing the allowed names.
+SolverKind parseSolverKind(std::string_view name);
+/// Parse "auto" / "cuda" / "cpu"; throws InvalidParameterError listing the allowed names.
+BackendKind parseBackendKind(std::string_view name);
+
+} // namespace gravlab

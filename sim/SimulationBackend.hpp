@@ -1,0 +1,42 @@
+#pragma once
+// Where the bodies live and how they are stepped: the seam between the CPU fallback and the CUDA core.
+//
+// Design note: Simulation owns one backend. A backend owns the current body state (host vectors for the CPU,
+// device buffers for CUDA) and the accelerations from the last force evaluation, so consecutive KDK steps need one
+// force evaluation each. Backends never touch GL: the renderer either gets a host copy of the vertices
+// (writeRenderVertices) or, with CUDA-GL interop, a device pointer the backend writes into.
+#include "Bodies.hpp"
+#include "Diagnostics.hpp"
+#include "SimParams.hpp"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace gravlab {
+
+/// Wall-clock or device time of one named phase of the last step, in milliseconds.
+struct PhaseTiming {
+    std::string phase;
+    double milliseconds;
+};
+
+class SimulationBackend {
+public:
+    virtual ~SimulationBackend() = default;
+    /// Short human-readable description, e.g. "CPU (OpenMP, 2 threads)".
+    virtual std::string description() const = 0;
+    /// Replace the state with these bodies.
+    virtual void load(const Bodies& bodies) = 0;
+    /// Advance by stepCount leapfrog steps with params (already validated).
+    virtual void step(const SimParams& params, int stepCount) = 0;
+    /// Copy the current state back to the host.
+    virtual void readBodies(Bodies& out) const = 0;
+    virtual Diagnostics diagnostics(const SimParams& params) const = 0;
+    /// Positions and colour scalars of all bodies, for the CPU upload path.
+    virtual void writeRenderVertices(std::span<RenderVertex> out) const = 0;
+    /// Per-phase times of the last step() call.
+    virtual std::vector<PhaseTiming> lastStepTimings() const = 0;
+};
+
+} // namespace gravlab

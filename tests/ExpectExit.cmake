@@ -1,0 +1,10 @@
+# Script mode: runs EXE with ARGS, passes when the exit status is EXPECT and the output contains MATCH.
+execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+if(NOT status EQUAL EXPECT)
+  message(FATAL_ERROR "expected exit status ${EXPECT}, got ${status}\nstdout: ${out}\nstderr: ${err}")
+endif()
+string(FIND "${out}${err}" "${MATCH}" found)
+if(found EQUAL -1)
+  message(FATAL_ERROR "output does not mention '${MATCH}'\nstdout: ${out}\nstderr: ${err}")
+endif()
+message(STATUS "exit ${status} as expected: ${err}")
