@@ -21,8 +21,8 @@ struct GravityParams {
 void computeAccelerationsFp64(const Bodies& bodies, const GravityParams& gravity, Vec3Arrays<double>& out);
 
 /// fp64 accelerations of the bodies listed in targets only (out is resized to targets.size()), for sampled checks.
-void computeAccelerationsFp64(const Bodies& bodies, const GravityParams& gravity,
-                              std::span<const std::size_t> targets, Vec3Arrays<double>& out);
+void computeAccelerationsFp64(const Bodies& bodies, const GravityParams& gravity, std::span<const std::size_t> targets,
+                              Vec3Arrays<double>& out);
 
 /// float accelerations of every body, OpenMP-parallel (out is resized to N).
 void computeAccelerationsCpu(const Bodies& bodies, const GravityParams& gravity, Vec3Arrays<float>& out);

@@ -6,8 +6,9 @@
 //   plummer           Plummer sphere in Henon units, sampled from its distribution function (Aarseth, Henon &
 //                     Wielen 1974), in virial equilibrium.
 //   cold-cube         uniform cube at rest, collapses.
-//   disk-galaxy       exponential disk plus a Hernquist bulge, near-circular velocities in the total potential.
-//   galaxy-collision  two disk galaxies on a parabolic collision course (the default scene).
+//   disk-galaxy       exponential disk plus a Plummer bulge, near-circular velocities in the total potential.
+//   galaxy-collision  two disk galaxies (mass 1 each, so total mass 2) on a parabolic collision course (the
+//                     default scene).
 #include "Bodies.hpp"
 
 #include <cstdint>
@@ -26,7 +27,10 @@ struct Scenario {
 std::span<const Scenario> scenarios();
 /// The scenario called name, or nullptr.
 const Scenario* findScenario(std::string_view name);
-/// Bodies of the named scenario; throws InvalidParameterError for an unknown name.
+/// Throws InvalidParameterError, listing the known names, unless a scenario is called name.
+void checkScenarioName(std::string_view name);
+/// Bodies of the named scenario; throws InvalidParameterError for an unknown name and std::runtime_error when the
+/// host cannot hold bodyCount bodies.
 Bodies generateScenario(std::string_view name, std::size_t bodyCount, std::uint64_t seed);
 
 } // namespace gravlab

@@ -30,13 +30,13 @@ struct SimParams {
     /// Scenario name from the registry (see Scenarios.hpp).
     std::string scenario = "galaxy-collision";
     /// Number of bodies; range [1, kMaxBodyCount]. Re-initialises the scenario when changed.
-    std::uint64_t bodyCount = 16384;
+    std::uint64_t bodyCount = 8192;
     /// Seed of the scenario's random sampling; any value. Same seed and N give the same bodies.
     std::uint64_t seed = 42;
     /// Gravitational constant, in N-body units; range (0, 1e3].
     double gravitationalConstant = 1.0;
     /// Leapfrog time step, N-body time units; range (0, 1].
-    double timeStep = 0.005;
+    double timeStep = 0.01;
     /// Plummer softening length epsilon, N-body length units; range [1e-5, 10].
     /// The pair potential is -G m_i m_j / sqrt(r^2 + epsilon^2) for forces and energies alike.
     double softeningLength = 0.05;
@@ -50,7 +50,7 @@ inline constexpr std::uint64_t kMaxBodyCount = std::uint64_t{1} << 28;
 
 /// Allowed interval of one numeric field, named as on the command line.
 struct ParamRange {
-    std::string_view name;  ///< field name as the command line spells it (without "--")
+    std::string_view name; ///< field name as the command line spells it (without "--")
     double min;
     double max;
     bool minInclusive;

@@ -9,7 +9,9 @@
 #include "Diagnostics.hpp"
 #include "SimParams.hpp"
 
+#include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,14 +23,33 @@ struct PhaseTiming {
     double milliseconds;
 };
 
+/// Thrown by step() when bodies stop being finite (too large a time step, or an overflowing state that was loaded).
+/// The backend has restored the state it had before that step() call, so nothing is lost and stepping may go on
+/// with a smaller time step.
+class NonFiniteStateError : public std::runtime_error {
+public:
+    /// step: the failing step, counted from load(); restoredStep: the step the state went back to.
+    NonFiniteStateError(std::uint64_t step, std::size_t affectedBodies, std::size_t bodyCount,
+                        std::uint64_t restoredStep);
+    std::uint64_t step() const { return m_step; }
+    std::size_t affectedBodies() const { return m_affectedBodies; }
+    std::size_t bodyCount() const { return m_bodyCount; }
+
+private:
+    std::uint64_t m_step;
+    std::size_t m_affectedBodies;
+    std::size_t m_bodyCount;
+};
+
 class SimulationBackend {
 public:
     virtual ~SimulationBackend() = default;
     /// Short human-readable description, e.g. "CPU (OpenMP, 2 threads)".
     virtual std::string description() const = 0;
-    /// Replace the state with these bodies.
+    /// Replace the state with these bodies. When it throws (e.g. not enough memory), the previous state is kept.
     virtual void load(const Bodies& bodies) = 0;
-    /// Advance by stepCount leapfrog steps with params (already validated).
+    /// Advance by stepCount leapfrog steps with params (already validated). Throws NonFiniteStateError, with the
+    /// state rolled back to before the call, when a step leaves a position or velocity that is not finite.
     virtual void step(const SimParams& params, int stepCount) = 0;
     /// Copy the current state back to the host.
     virtual void readBodies(Bodies& out) const = 0;

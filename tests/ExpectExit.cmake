@@ -1,4 +1,8 @@
 # Script mode: runs EXE with ARGS, passes when the exit status is EXPECT and the output contains MATCH.
+# With EXPECT_FILE, that file is removed first and must exist afterwards (a file the run is meant to write).
+if(DEFINED EXPECT_FILE)
+  file(REMOVE ${EXPECT_FILE})
+endif()
 execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
 if(NOT status EQUAL EXPECT)
   message(FATAL_ERROR "expected exit status ${EXPECT}, got ${status}\nstdout: ${out}\nstderr: ${err}")
@@ -6,5 +10,8 @@ endif()
 string(FIND "${out}${err}" "${MATCH}" found)
 if(found EQUAL -1)
   message(FATAL_ERROR "output does not mention '${MATCH}'\nstdout: ${out}\nstderr: ${err}")
+endif()
+if(DEFINED EXPECT_FILE AND NOT EXISTS ${EXPECT_FILE})
+  message(FATAL_ERROR "the run did not write ${EXPECT_FILE}\nstdout: ${out}\nstderr: ${err}")
 endif()
 message(STATUS "exit ${status} as expected: ${err}")

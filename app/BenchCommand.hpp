@@ -1,0 +1,41 @@
+#pragma once
+// `gravlab bench`: the direct-sum solvers' speed on this machine's GPU, as a table line or JSON.
+//
+// Design note: bench loads a scenario into the CUDA backend, runs warm-up steps (the first also pays the initial force
+// evaluation and the module load), then times each of --steps single steps with CUDA events (the backend's "force"
+// and "integrate" phases) and reports the median step. Interactions per second count N^2 per step for both direct
+// solvers, so the pair-once solver (which evaluates N(N-1)/2 pairs) is compared on the same footing; GFLOP/s uses
+// the customary 20 flops per interaction. The result names the GPU and the date. A body count the GPU cannot hold is
+// refused before anything is generated or allocated.
+#include <CLI/CLI.hpp>
+#include <SimParams.hpp>
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+namespace gravlab {
+
+inline constexpr ParamRange kBenchStepRange{"steps", 1.0, 1e4, true, "timed steps"};
+inline constexpr ParamRange kBenchWarmupRange{"warmup", 1.0, 1e3, true, "warm-up steps before timing"};
+inline constexpr int kFlopsPerInteraction = 20;
+
+struct BenchOptions {
+    SolverKind solver = SolverKind::Direct;
+    std::uint64_t bodyCount = 262144;
+    int stepCount = 20;      ///< timed steps; kBenchStepRange
+    int warmupStepCount = 3; ///< kBenchWarmupRange
+    std::string scenario = "plummer";
+    std::uint64_t seed = 42;
+    bool json = false; ///< one JSON object instead of the human-readable lines
+};
+
+/// Adds the "bench" subcommand; values are converted and range-checked while CLI11 parses, and a bad one becomes a
+/// CLI::ValidationError naming the flag, the value and what is allowed. Returns the subcommand (check it with
+/// `*subcommand` after parsing).
+CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options);
+
+/// Runs the benchmark and prints the result to out; returns 0, or 1 with a message on err when the CUDA core is not
+/// built, no device is present, or the device cannot hold the bodies.
+int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err);
+
+} // namespace gravlab

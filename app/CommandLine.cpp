@@ -1,0 +1,204 @@
+// Command-line flags (CLI11), their ranges and the messages for bad values.
+#include "CommandLine.hpp"
+
+#include <CLI/CLI.hpp>
+#include <Scenarios.hpp>
+#include <Simulation.hpp>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace gravlab {
+namespace {
+
+/// Flags whose text is converted here (see the design note) or through the sim's name parsers.
+struct RawOptions {
+    std::string scenario;
+    std::string bodies;
+    std::string seed;
+    std::string solver;
+    std::string backend;
+    std::string frames;
+    std::string width;
+    std::string height;
+    std::string stepsPerFrame;
+    bool listScenarios = false;
+};
+
+std::string formatNumber(double value) {
+    std::ostringstream text;
+    text.precision(10);
+    text << value;
+    return text.str();
+}
+
+/// "0 < dt <= 1 (time step in N-body time units)"
+std::string allowedText(const ParamRange& range) {
+    return formatNumber(range.min) + (range.minInclusive ? " <= " : " < ") + std::string(range.name) +
+           " <= " + formatNumber(range.max) + " (" + std::string(range.meaning) + ")";
+}
+
+std::string scenarioList() {
+    std::string list;
+    for (const Scenario& scenario : scenarios()) {
+        std::string name(scenario.name);
+        name.resize(std::max<std::size_t>(name.size(), 18), ' ');
+        list += "  " + name + std::string(scenario.description) + "\n";
+    }
+    return list;
+}
+
+/// A whole number in range, accepting forms like "4096" and "1e6"; throws InvalidParameterError naming the flag.
+double parseWholeNumber(const ParamRange& range, const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    const bool parsed = !text.empty() && end == text.c_str() + text.size();
+    if (!parsed || !std::isfinite(value) || value != std::floor(value))
+        throw InvalidParameterError(std::string(range.name), std::string(range.name) + " = '" + text +
+                                                                 "' is not a whole number: allowed " +
+                                                                 allowedText(range));
+    // Quote the text as typed: "1e12" is what the user wrote, not "1e+12".
+    const bool aboveMin = range.minInclusive ? value >= range.min : value > range.min;
+    if (!aboveMin || value > range.max)
+        throw InvalidParameterError(std::string(range.name), std::string(range.name) + " = " + text +
+                                                                 " is out of range: allowed " + allowedText(range));
+    return value;
+}
+
+std::uint64_t parseSeed(const std::string& text) {
+    std::uint64_t seed = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+        throw InvalidParameterError("seed", "seed = '" + text + "' is not a whole number: allowed 0 <= seed <= " +
+                                                std::to_string(std::numeric_limits<std::uint64_t>::max()));
+    return seed;
+}
+
+/// "number of bodies, 1 <= bodies <= 268435456"
+std::string describe(const std::string& meaning, const ParamRange& range) {
+    return meaning + ", " + formatNumber(range.min) + (range.minInclusive ? " <= " : " < ") + std::string(range.name) +
+           " <= " + formatNumber(range.max);
+}
+
+void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
+    const SimParams defaults;
+    app.add_option("--scenario", raw.scenario, "initial conditions (see the list below)")
+        ->type_name("NAME")
+        ->default_str(defaults.scenario);
+    app.add_option("--bodies", raw.bodies, describe("number of bodies", kBodyCountRange))
+        ->type_name("N")
+        ->default_str(std::to_string(defaults.bodyCount) + " on the CPU, " + std::to_string(kDefaultCudaBodyCount) +
+                      " on a GPU");
+    app.add_option("--seed", raw.seed, "seed of the scenario's random sampling, any whole number >= 0")
+        ->type_name("N")
+        ->default_str(std::to_string(defaults.seed));
+    app.add_option("--dt", params.timeStep, describe("leapfrog time step in N-body time units", kTimeStepRange))
+        ->capture_default_str();
+    app.add_option("--softening", params.softeningLength,
+                   describe("Plummer softening length in N-body length units", kSofteningRange))
+        ->capture_default_str();
+    app.add_option("--G", params.gravitationalConstant, describe("gravitational constant", kGravitationalConstantRange))
+        ->capture_default_str();
+    app.add_option("--solver", raw.solver, "force solver: direct or direct-symmetric (CUDA only)")
+        ->type_name("NAME")
+        ->default_str(std::string(toString(defaults.solver)) + " on the CPU, " +
+                      std::string(toString(kDefaultCudaSolver)) + " on a GPU");
+    app.add_option("--backend", raw.backend, "where the simulation runs: auto (CUDA when a GPU is present), cuda, cpu")
+        ->type_name("NAME")
+        ->default_str(std::string(toString(defaults.backend)));
+}
+
+void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& options, RawOptions& raw) {
+    app.add_option("--steps-per-frame", raw.stepsPerFrame, describe("simulation steps per frame", kStepsPerFrameRange))
+        ->type_name("N")
+        ->default_str("1 in a window, " + std::to_string(AppOptions::kHeadlessStepsPerFrame) + " headless");
+    app.add_flag("--headless", options.headless, "render PNG frames through EGL instead of opening a window");
+    app.add_option("--frames", raw.frames, describe("frames to render (implies --headless)", kFrameCountRange))
+        ->type_name("N")
+        ->default_str(std::to_string(defaults.frameCount));
+    app.add_option("--out", options.outputFolder,
+                   "folder for frame_00000.png, ... (created if missing; implies --headless)")
+        ->type_name("DIR")
+        ->default_str(defaults.outputFolder.string());
+    app.add_option("--width", raw.width, describe("image or window width in pixels", kWidthRange))
+        ->type_name("N")
+        ->default_str(std::to_string(defaults.width));
+    app.add_option("--height", raw.height, describe("image or window height in pixels", kHeightRange))
+        ->type_name("N")
+        ->default_str(std::to_string(defaults.height));
+    app.add_flag("--list-scenarios", raw.listScenarios, "print the scenarios with a one-line description and exit");
+}
+
+/// Converts the raw texts and validates everything; throws InvalidParameterError for the first bad value.
+void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& options) {
+    SimParams& params = options.simulation;
+    if (app.count("--scenario") > 0)
+        params.scenario = raw.scenario;
+    options.bodyCountGiven = app.count("--bodies") > 0;
+    options.solverGiven = app.count("--solver") > 0;
+    if (app.count("--bodies") > 0)
+        params.bodyCount = static_cast<std::uint64_t>(parseWholeNumber(kBodyCountRange, raw.bodies));
+    if (app.count("--seed") > 0)
+        params.seed = parseSeed(raw.seed);
+    if (app.count("--solver") > 0)
+        params.solver = parseSolverKind(raw.solver);
+    if (app.count("--backend") > 0)
+        params.backend = parseBackendKind(raw.backend);
+    if (app.count("--steps-per-frame") > 0)
+        options.stepsPerFrame = static_cast<int>(parseWholeNumber(kStepsPerFrameRange, raw.stepsPerFrame));
+    if (app.count("--frames") > 0)
+        options.frameCount = static_cast<int>(parseWholeNumber(kFrameCountRange, raw.frames));
+    if (app.count("--width") > 0)
+        options.width = static_cast<int>(parseWholeNumber(kWidthRange, raw.width));
+    if (app.count("--height") > 0)
+        options.height = static_cast<int>(parseWholeNumber(kHeightRange, raw.height));
+    if (app.count("--frames") > 0 || app.count("--out") > 0)
+        options.headless = true;
+    validateSimParams(params);
+}
+
+CommandLineOutcome usageError(const std::string& what) {
+    return {std::nullopt, std::nullopt, 2,
+            "gravlab: error: " + what + "\nRun 'gravlab --help' to see every option and what it allows.\n"};
+}
+
+} // namespace
+
+CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
+    const AppOptions defaults;
+    AppOptions options = defaults;
+    RawOptions raw;
+    CLI::App app{"Gravlab: a real-time GPU N-body gravity lab. Opens a window on the chosen scenario, or renders PNG "
+                 "frames headless.",
+                 "gravlab"};
+    app.get_formatter()->column_width(34);
+    addSimulationOptions(app, options.simulation, raw);
+    addOutputOptions(app, defaults, options, raw);
+    BenchOptions bench;
+    const CLI::App* benchCommand = addBenchCommand(app, bench);
+    app.footer("Scenarios:\n" + scenarioList() +
+               "\nWith no flags, gravlab opens a window when a display is available; otherwise it renders " +
+               std::to_string(defaults.frameCount) + " frames of the default scene to ./" +
+               defaults.outputFolder.string() + " and says so.\n");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        return {std::nullopt, std::nullopt, 0, app.help()};
+    } catch (const CLI::ParseError& error) {
+        return usageError(error.what());
+    }
+    if (*benchCommand)
+        return {std::nullopt, bench, 0, {}};
+    if (raw.listScenarios)
+        return {std::nullopt, std::nullopt, 0, scenarioList()};
+    try {
+        completeOptions(app, raw, options);
+    } catch (const InvalidParameterError& error) {
+        return usageError("--" + error.field() + ": " + error.what());
+    }
+    return {options, std::nullopt, 0, {}};
+}
+
+} // namespace gravlab

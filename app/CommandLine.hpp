@@ -1,0 +1,64 @@
+#pragma once
+// The gravlab command line: flags to AppOptions, or an exit status and a message.
+//
+// Design note: parsing is a pure function (no printing, no exit()) so the tests drive it directly. Every simulation
+// value goes through validateSimParams and every app value through checkInRange with the ranges below, so a bad value
+// always produces one sentence naming the flag, the value and what is allowed, and exit status 2. CLI11's own errors
+// (unknown flag, missing value, text where a number belongs) also give status 2. Whole numbers are parsed here rather
+// than by CLI11, which would wrap "--bodies -5" into a huge unsigned count instead of reporting the -5.
+#include "BenchCommand.hpp"
+
+#include <SimParams.hpp>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace gravlab {
+
+/// A mistake in how gravlab was called (exit status 2), as opposed to a failure while running (status 1).
+class UsageError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+inline constexpr ParamRange kFrameCountRange{"frames", 1.0, 1e6, true, "number of frames to render"};
+inline constexpr ParamRange kWidthRange{"width", 16.0, 8192.0, true, "image or window width in pixels"};
+inline constexpr ParamRange kHeightRange{"height", 16.0, 8192.0, true, "image or window height in pixels"};
+inline constexpr ParamRange kStepsPerFrameRange{"steps-per-frame", 1.0, 1e4, true, "simulation steps per frame"};
+
+struct AppOptions {
+    SimParams simulation;
+    /// Render frames through EGL to PNG files instead of opening a window; --frames and --out imply it.
+    bool headless = false;
+    int frameCount = 120;
+    std::filesystem::path outputFolder = "gravlab_frames";
+    int width = 1280; ///< pixels
+    int height = 720; ///< pixels
+    /// Simulation steps between drawn frames. Unset: 1 in a window (smooth motion), kHeadlessStepsPerFrame headless
+    /// (so the default frame count reaches the default scene's first encounter).
+    std::optional<int> stepsPerFrame;
+    /// Whether --bodies / --solver were given; when not, a run on the GPU takes larger defaults (Launch.cpp).
+    bool bodyCountGiven = false;
+    bool solverGiven = false;
+
+    int stepsPerFrameFor(bool headlessRun) const {
+        return stepsPerFrame.value_or(headlessRun ? kHeadlessStepsPerFrame : 1);
+    }
+    static constexpr int kHeadlessStepsPerFrame = 16;
+};
+
+struct CommandLineOutcome {
+    /// Set when gravlab should run with these options.
+    std::optional<AppOptions> options;
+    /// Set instead of options when the command was `gravlab bench ...`.
+    std::optional<BenchOptions> bench;
+    /// When options and bench are empty: 0 after --help or --list-scenarios, 2 for a usage error.
+    int exitCode = 0;
+    /// When options and bench are empty: the text to print (help or list on stdout, an error on stderr).
+    std::string message;
+};
+
+CommandLineOutcome parseCommandLine(int argc, const char* const* argv);
+
+} // namespace gravlab

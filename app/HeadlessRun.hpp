@@ -1,0 +1,33 @@
+#pragma once
+// Headless mode: step the simulation and write every frame as a PNG, with no window system at all.
+//
+// Design note: one frame is: step stepsPerFrame times (not before the first frame, which shows the initial
+// conditions) -> copy positions into the vertex buffer -> SceneRenderer into an OffscreenTarget (EGL context) ->
+// read back -> PNG. The camera is fitted once to the initial bodies and then held still, so a sequence of frames
+// plays as a movie. Progress goes to stderr on one line rewritten with '\r' when stderr is a terminal, and as a
+// plain line per tenth of the run otherwise, so logs stay readable.
+#include "CommandLine.hpp"
+
+#include <Simulation.hpp>
+#include <filesystem>
+#include <ostream>
+
+namespace gravlab {
+
+struct HeadlessSettings {
+    int frameCount = 120;
+    int stepsPerFrame = 1;
+    int width = 1280; ///< pixels
+    int height = 720; ///< pixels
+    std::filesystem::path outputFolder;
+    bool progressOnOneLine = true; ///< rewrite one line with '\r' (a terminal) or print a line per tenth (a log)
+};
+
+HeadlessSettings headlessSettingsFrom(const AppOptions& options);
+
+/// Renders the frames; progress goes to progress, the summary line to summary. Throws UsageError when the folder is
+/// unusable and std::runtime_error (naming how many frames were written) when rendering or stepping fails.
+void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, std::ostream& progress,
+                          std::ostream& summary);
+
+} // namespace gravlab

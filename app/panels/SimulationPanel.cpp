@@ -1,0 +1,168 @@
+// ImGui widgets of the simulation panel.
+#include "SimulationPanel.hpp"
+
+#include <Scenarios.hpp>
+#include <algorithm>
+#include <cmath>
+#include <imgui.h>
+#include <string>
+
+namespace gravlab {
+
+namespace {
+
+/// A logarithmic slider over range; an exclusive lower bound of 0 becomes floorForZero so the slider has an end.
+bool rangeSlider(const char* label, const ParamRange& range, double floorForZero, double& value) {
+    const double low = range.min > 0 ? range.min : floorForZero;
+    const double high = range.max;
+    const bool changed = ImGui::SliderScalar(label, ImGuiDataType_Double, &value, &low, &high, "%.4g",
+                                             ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%.*s", static_cast<int>(range.meaning.size()), range.meaning.data());
+    return changed;
+}
+
+/// An unsigned input whose edit is reported only once committed (Enter or focus loss).
+bool committedInput(const char* label, std::uint64_t& draft, std::uint64_t current) {
+    ImGui::InputScalar(label, ImGuiDataType_U64, &draft);
+    if (!ImGui::IsItemActive() && !ImGui::IsItemDeactivatedAfterEdit())
+        draft = current;
+    return ImGui::IsItemDeactivatedAfterEdit() && draft != current;
+}
+
+} // namespace
+
+bool SimulationPanel::drawScenarioAndBodies(const SimulationPanelView& view, SimParams& edited) {
+    bool changed = false;
+    if (ImGui::BeginCombo("scenario", edited.scenario.c_str())) {
+        for (const Scenario& scenario : scenarios()) {
+            const bool selected = scenario.name == edited.scenario;
+            if (ImGui::Selectable(std::string(scenario.name).c_str(), selected) && !selected) {
+                edited.scenario = std::string(scenario.name);
+                changed = true;
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%.*s", static_cast<int>(scenario.description.size()), scenario.description.data());
+        }
+        ImGui::EndCombo();
+    }
+    if (committedInput("bodies", m_bodyCountDraft, view.params.bodyCount)) {
+        edited.bodyCount = std::clamp<std::uint64_t>(m_bodyCountDraft, 1, kMaxBodyCount);
+        changed = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton("/2") && edited.bodyCount > 1) {
+        edited.bodyCount /= 2;
+        changed = true;
+    }
+    ImGui::SameLine();
+    if (ImGui::SmallButton("x2") && edited.bodyCount * 2 <= kMaxBodyCount) {
+        edited.bodyCount *= 2;
+        changed = true;
+    }
+    if (committedInput("seed", m_seedDraft, view.params.seed)) {
+        edited.seed = m_seedDraft;
+        changed = true;
+    }
+    return changed;
+}
+
+bool SimulationPanel::drawPhysics(SimParams& edited) {
+    bool changed = false;
+    changed |= rangeSlider("dt", kTimeStepRange, 1e-5, edited.timeStep);
+    changed |= rangeSlider("softening", kSofteningRange, kSofteningRange.min, edited.softeningLength);
+    changed |= rangeSlider("G", kGravitationalConstantRange, 1e-3, edited.gravitationalConstant);
+    if (ImGui::BeginCombo("backend", std::string(toString(edited.backend)).c_str())) {
+        for (const BackendKind kind : {BackendKind::Auto, BackendKind::Cuda, BackendKind::Cpu}) {
+            if (ImGui::Selectable(std::string(toString(kind)).c_str(), kind == edited.backend) &&
+                kind != edited.backend) {
+                edited.backend = kind;
+                changed = true;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+void SimulationPanel::drawRunControls(const SimulationPanelView& view, SimulationPanelRequests& requests) {
+    requests.togglePause = ImGui::Button(view.paused ? "Run (Space)" : "Pause (Space)");
+    ImGui::SameLine();
+    requests.stepOnce = ImGui::Button("Step (S)");
+    ImGui::SameLine();
+    requests.reset = ImGui::Button("Reset (R)");
+    ImGui::SameLine();
+    requests.fitCamera = ImGui::Button("Fit view (F)");
+}
+
+void SimulationPanel::drawNumbers(const SimulationPanelView& view, SimulationPanelRequests& requests) {
+    ImGui::Text("t = %.4f   step %llu   %zu bodies", view.time, static_cast<unsigned long long>(view.stepCount),
+                view.bodyCount);
+    ImGui::Text("%.1f frames/s, %d step(s) per frame", ImGui::GetIO().Framerate, view.stepsPerFrame);
+    double stepMilliseconds = 0;
+    for (const PhaseTiming& phase : view.lastStepTimings)
+        stepMilliseconds += phase.milliseconds;
+    ImGui::Text("last step: %.2f ms", stepMilliseconds);
+    if (ImGui::IsItemHovered() && !view.lastStepTimings.empty()) {
+        ImGui::BeginTooltip();
+        for (const PhaseTiming& phase : view.lastStepTimings)
+            ImGui::Text("%s: %.3f ms", phase.phase.c_str(), phase.milliseconds);
+        ImGui::EndTooltip();
+    }
+
+    if (!view.energy)
+        ImGui::TextUnformatted("energy drift: not measured yet");
+    else if (std::isnan(view.energy->relativeDrift))
+        ImGui::Text("energy drift: baseline E0 recorded at t = %.4f", view.energy->simulationTime);
+    else
+        ImGui::Text("energy drift |E-E0|/|E0| = %.3e", view.energy->relativeDrift);
+    if (view.energy)
+        ImGui::TextDisabled("  at t = %.4f, %.1f s ago (took %.0f ms)", view.energy->simulationTime,
+                            view.energy->secondsAgo, 1e3 * view.energy->computeSeconds);
+    requests.refreshEnergy = ImGui::SmallButton("Measure now");
+    ImGui::SameLine();
+    bool autoRefresh = view.autoRefreshEnergy;
+    if (ImGui::Checkbox("every 2 s while quick", &autoRefresh))
+        requests.autoRefreshEnergy = autoRefresh;
+
+    ImGui::Separator();
+    ImGui::TextWrapped("Simulation: %.*s", static_cast<int>(view.backendDescription.size()),
+                       view.backendDescription.data());
+    ImGui::TextWrapped("Renderer: %.*s", static_cast<int>(view.rendererDescription.size()),
+                       view.rendererDescription.data());
+    ImGui::TextWrapped("Positions: %.*s", static_cast<int>(view.vertexPath.size()), view.vertexPath.data());
+}
+
+SimulationPanelRequests SimulationPanel::draw(const SimulationPanelView& view) {
+    SimulationPanelRequests requests;
+    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+    ImGui::Begin("Gravlab");
+
+    SimParams edited = view.params;
+    bool changed = false;
+    changed |= drawScenarioAndBodies(view, edited);
+    changed |= drawPhysics(edited);
+    if (changed)
+        requests.params = edited;
+
+    ImGui::Separator();
+    drawRunControls(view, requests);
+    ImGui::Separator();
+    drawNumbers(view, requests);
+
+    if (!view.lastError.empty()) {
+        ImGui::Separator();
+        ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
+        ImGui::TextWrapped("%.*s", static_cast<int>(view.lastError.size()), view.lastError.data());
+        ImGui::PopStyleColor();
+    }
+    ImGui::Separator();
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    ImGui::TextWrapped("Left drag: rotate   right/middle drag: pan   wheel: zoom   Esc: quit");
+    ImGui::PopStyleColor();
+    ImGui::End();
+    return requests;
+}
+
+} // namespace gravlab

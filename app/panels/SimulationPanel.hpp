@@ -1,0 +1,67 @@
+#pragma once
+// The simulation panel: scenario, body count, dt, softening, G, backend, run controls and live numbers.
+//
+// Design note: the panel displays a read-only view and returns what the user asked for; it never touches the
+// simulation itself. Edits are accumulated with `changed |= ...` and come back as one SimParams that the viewer
+// passes to Simulation::setParams, where validation happens. Fields that re-initialise the scenario (body count,
+// seed) are committed only when their input loses focus or Enter is pressed, not on every keystroke.
+#include <SimParams.hpp>
+#include <SimulationBackend.hpp>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace gravlab {
+
+/// The last energy measurement; diagnostics are O(N^2) on the CPU, so they are taken on request, not every frame.
+struct EnergyReading {
+    double relativeDrift = 0;  ///< |E - E0| / |E0|; NaN when this reading recorded the baseline E0 itself
+    double simulationTime = 0; ///< N-body time at which it was computed
+    double secondsAgo = 0;     ///< wall-clock seconds since it was computed
+    double computeSeconds = 0; ///< how long computing it took
+};
+
+struct SimulationPanelView {
+    const SimParams& params;
+    double time = 0;
+    std::uint64_t stepCount = 0;
+    std::size_t bodyCount = 0;
+    bool paused = false;
+    int stepsPerFrame = 1;
+    std::string_view backendDescription;
+    std::string_view rendererDescription;
+    /// How positions reach the vertex buffer: "CUDA-GL interop" or "host copy" with the reason.
+    std::string_view vertexPath;
+    std::span<const PhaseTiming> lastStepTimings;
+    std::optional<EnergyReading> energy;
+    bool autoRefreshEnergy = true;
+    std::string_view lastError; ///< empty when the last action succeeded
+};
+
+struct SimulationPanelRequests {
+    std::optional<SimParams> params; ///< edited parameters, not yet validated
+    bool togglePause = false;
+    bool stepOnce = false;
+    bool reset = false;
+    bool fitCamera = false;
+    bool refreshEnergy = false;
+    std::optional<bool> autoRefreshEnergy;
+};
+
+class SimulationPanel {
+public:
+    SimulationPanelRequests draw(const SimulationPanelView& view);
+
+private:
+    bool drawScenarioAndBodies(const SimulationPanelView& view, SimParams& edited);
+    bool drawPhysics(SimParams& edited);
+    void drawRunControls(const SimulationPanelView& view, SimulationPanelRequests& requests);
+    void drawNumbers(const SimulationPanelView& view, SimulationPanelRequests& requests);
+
+    /// Drafts of the fields that commit on focus loss; they follow the simulation while not being edited.
+    std::uint64_t m_bodyCountDraft = 0;
+    std::uint64_t m_seedDraft = 0;
+};
+
+} // namespace gravlab

@@ -1,0 +1,23 @@
+// Particle light and tone mapping, composed into one frame.
+#include "SceneRenderer.hpp"
+
+namespace gravlab {
+
+ParticleView particleViewFor(const OrbitCamera& camera, int width, int height) {
+    ParticleView view;
+    view.view = camera.viewMatrix();
+    view.projection = camera.projectionMatrix(static_cast<float>(width) / static_cast<float>(height));
+    view.viewportHeight = static_cast<float>(height);
+    view.verticalFieldOfView = camera.verticalFieldOfView();
+    return view;
+}
+
+void SceneRenderer::render(const OrbitCamera& camera, const FrameLook& look, const RenderTarget& target) {
+    if (target.width <= 0 || target.height <= 0)
+        return; // a minimised window has no pixels to draw
+    m_toneMapper.beginFrame(target.width, target.height);
+    m_particles.draw(particleViewFor(camera, target.width, target.height), look.particles);
+    m_toneMapper.resolve(target.framebuffer, look.exposure);
+}
+
+} // namespace gravlab

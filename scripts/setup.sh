@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs Gravlab's build and test dependencies from Debian 12 packages. Idempotent: packages already present are
+# left alone and nothing is downloaded when everything is there. Works as root, or through sudo when it exists.
+# CUDA is optional and not installed here: with nvcc on the machine (/usr/local/cuda) the CUDA core is built too.
+set -euo pipefail
+
+packages=(
+  build-essential cmake pkg-config
+  libglfw3-dev      # window and input
+  python3-glad      # OpenGL loader generator, run at build time
+  libimgui-dev      # Dear ImGui 1.86 and its backend sources
+  libglm-dev        # camera maths
+  libgtest-dev      # tests
+  libegl-dev libgl-dev   # EGL for headless rendering, OpenGL dispatch
+  libcli11-dev      # command line
+  libstb-dev        # PNG output
+  libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe) for headless tests without a GPU
+  xvfb              # a virtual X server to try the window mode without a display
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "setup: all ${#packages[@]} dependencies are installed."
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+
+if [[ $(id -u) -eq 0 ]]; then
+  run_as_root=()
+elif command -v sudo >/dev/null 2>&1; then
+  run_as_root=(sudo)
+else
+  echo "setup: these packages are missing and this user cannot install them (not root, no sudo):" >&2
+  echo "  ${missing[*]}" >&2
+  echo "Ask an administrator to run: apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "setup: apt-get not found: Gravlab's setup expects Debian 12. Install these packages by hand: ${missing[*]}" >&2
+  exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+if ! "${run_as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}"; then
+  echo "setup: installing from the current package lists failed; refreshing them and trying again." >&2
+  "${run_as_root[@]}" apt-get update
+  "${run_as_root[@]}" apt-get install -y --no-install-recommends "${missing[@]}" || {
+    echo "setup: could not install ${missing[*]}. Check the network and the apt sources, then run:" >&2
+    echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+    exit 1
+  }
+fi
+echo "setup: done."

@@ -1,0 +1,139 @@
+// Validation of SimParams and the names of the solver and backend kinds.
+//
+// Design note: every check produces one sentence of the form
+//   "dt = -1 is out of range: allowed 0 < dt <= 1 (time step in N-body time units)"
+// naming the field as the command line spells it, the offending value and what is allowed, so the CLI, the panel and
+// file loaders can show what() to the user unchanged. Values print with up to 10 significant digits, so integers such
+// as body counts print exactly.
+#include "SimParams.hpp"
+
+#include "Scenarios.hpp"
+
+#include <array>
+#include <cmath>
+#include <sstream>
+
+namespace gravlab {
+namespace {
+
+struct SolverName {
+    SolverKind kind;
+    std::string_view name;
+};
+constexpr std::array kSolverNames{SolverName{SolverKind::Direct, "direct"},
+                                  SolverName{SolverKind::DirectSymmetric, "direct-symmetric"}};
+
+struct BackendName {
+    BackendKind kind;
+    std::string_view name;
+};
+constexpr std::array kBackendNames{BackendName{BackendKind::Auto, "auto"}, BackendName{BackendKind::Cuda, "cuda"},
+                                   BackendName{BackendKind::Cpu, "cpu"}};
+
+std::string formatValue(double value) {
+    if (std::isnan(value))
+        return "nan";
+    if (std::isinf(value))
+        return value > 0 ? "inf" : "-inf";
+    std::ostringstream text;
+    text.precision(10);
+    text << value;
+    return text.str();
+}
+
+std::string describeAllowed(const ParamRange& range) {
+    std::string allowed = formatValue(range.min) + (range.minInclusive ? " <= " : " < ") + std::string(range.name) +
+                          " <= " + formatValue(range.max);
+    return allowed + " (" + std::string(range.meaning) + ")";
+}
+
+/// "a, b or c", each name quoted.
+template <typename Names> std::string listNames(const Names& names) {
+    std::string list;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (i > 0)
+            list += i + 1 == names.size() ? " or " : ", ";
+        list.append("'").append(names[i].name).append("'");
+    }
+    return list;
+}
+
+[[noreturn]] void throwUnknownName(std::string_view field, std::string_view value, const std::string& allowed) {
+    throw InvalidParameterError(std::string(field), std::string(field) + " = '" + std::string(value) +
+                                                        "' is not known: allowed " + allowed);
+}
+
+void checkBodyCount(std::uint64_t bodyCount) {
+    // The range table stores doubles; compare as integers so values above 2^53 cannot round into the range.
+    if (bodyCount < 1 || bodyCount > kMaxBodyCount)
+        throw InvalidParameterError(std::string(kBodyCountRange.name),
+                                    std::string(kBodyCountRange.name) + " = " + std::to_string(bodyCount) +
+                                        " is out of range: allowed " + describeAllowed(kBodyCountRange));
+}
+
+void checkSolverAndBackend(const SimParams& params) {
+    const bool solverKnown = params.solver == SolverKind::Direct || params.solver == SolverKind::DirectSymmetric;
+    if (!solverKnown)
+        throwUnknownName("solver", std::to_string(int(params.solver)), listNames(kSolverNames));
+    const bool backendKnown = params.backend == BackendKind::Auto || params.backend == BackendKind::Cuda ||
+                              params.backend == BackendKind::Cpu;
+    if (!backendKnown)
+        throwUnknownName("backend", std::to_string(int(params.backend)), listNames(kBackendNames));
+    if (params.solver == SolverKind::DirectSymmetric && params.backend == BackendKind::Cpu)
+        throw InvalidParameterError("solver", "solver = 'direct-symmetric' runs on the CUDA backend only: with "
+                                              "backend = 'cpu' use solver 'direct'");
+}
+
+} // namespace
+
+void checkInRange(const ParamRange& range, double value) {
+    const std::string field(range.name);
+    const std::string prefix = field + " = " + formatValue(value);
+    if (std::isnan(value))
+        throw InvalidParameterError(field, prefix + " is not a number: allowed " + describeAllowed(range));
+    if (std::isinf(value))
+        throw InvalidParameterError(field, prefix + " is not finite: allowed " + describeAllowed(range));
+    const bool aboveMin = range.minInclusive ? value >= range.min : value > range.min;
+    if (!aboveMin || value > range.max)
+        throw InvalidParameterError(field, prefix + " is out of range: allowed " + describeAllowed(range));
+}
+
+void validateSimParams(const SimParams& params) {
+    checkScenarioName(params.scenario);
+    checkBodyCount(params.bodyCount);
+    checkInRange(kGravitationalConstantRange, params.gravitationalConstant);
+    checkInRange(kTimeStepRange, params.timeStep);
+    checkInRange(kSofteningRange, params.softeningLength);
+    checkInRange(kOpeningAngleRange, params.openingAngle);
+    checkSolverAndBackend(params);
+}
+
+std::string_view toString(SolverKind solver) {
+    for (const SolverName& entry : kSolverNames)
+        if (entry.kind == solver)
+            return entry.name;
+    return "unknown";
+}
+
+std::string_view toString(BackendKind backend) {
+    for (const BackendName& entry : kBackendNames)
+        if (entry.kind == backend)
+            return entry.name;
+    return "unknown";
+}
+
+SolverKind parseSolverKind(std::string_view name) {
+    for (const SolverName& entry : kSolverNames)
+        if (entry.name == name)
+            return entry.kind;
+    throwUnknownName("solver", name, listNames(kSolverNames));
+}
+
+BackendKind parseBackendKind(std::string_view name) {
+    for (const BackendName& entry : kBackendNames)
+        if (entry.name == name)
+            return entry.kind;
+    throwUnknownName("backend", name, listNames(kBackendNames));
+}
+
+} // namespace gravlab

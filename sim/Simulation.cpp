@@ -1,0 +1,148 @@
+// Simulation: parameter changes, time and energy bookkeeping around one backend; createBackend picks the backend.
+//
+// Design note: see Simulation.hpp. setParams() prepares everything that can fail (validation, a new backend, the new
+// bodies loaded into the backend that will own them) before it changes any member, so a rejected change leaves the
+// simulation exactly as it was.
+#include "Simulation.hpp"
+
+#include "CpuBackend.hpp"
+#include "Scenarios.hpp"
+
+#if defined(GRAVLAB_HAS_CUDA)
+#include <CudaBackendFactory.hpp>
+#endif
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace gravlab {
+namespace {
+
+const SimParams& validated(const SimParams& params) {
+    validateSimParams(params);
+    return params;
+}
+
+bool definesInitialConditions(const SimParams& a, const SimParams& b) {
+    return a.scenario != b.scenario || a.bodyCount != b.bodyCount || a.seed != b.seed;
+}
+
+} // namespace
+
+Simulation::Simulation(const SimParams& params) : m_params(validated(params)), m_backend(createBackend(m_params)) {
+    reset();
+}
+
+void Simulation::setParams(const SimParams& params) {
+    validateSimParams(params);
+    const bool reinitialise = definesInitialConditions(params, m_params);
+    const bool energyFunctionChanged = params.gravitationalConstant != m_params.gravitationalConstant ||
+                                       params.softeningLength != m_params.softeningLength;
+    // Prepare: a new backend and the state it starts from. Anything that throws here leaves the simulation as it
+    // was (load() keeps a backend's previous state when it fails).
+    std::unique_ptr<SimulationBackend> replacement;
+    if (params.backend != m_params.backend)
+        replacement = createBackend(params);
+    SimulationBackend& target = replacement ? *replacement : *m_backend;
+    if (reinitialise) {
+        target.load(generateScenario(params.scenario, params.bodyCount, params.seed));
+    } else if (replacement) {
+        Bodies current;
+        m_backend->readBodies(current);
+        replacement->load(current);
+    }
+    // Commit.
+    if (replacement) {
+        m_backend = std::move(replacement);
+        m_stepCountAtLoad = m_stepCount;
+    }
+    m_params = params;
+    if (reinitialise)
+        restartClockAndEnergy();
+    else if (energyFunctionChanged)
+        m_energyBaseline.reset();
+}
+
+void Simulation::reset() {
+    m_backend->load(generateScenario(m_params.scenario, m_params.bodyCount, m_params.seed));
+    restartClockAndEnergy();
+}
+
+void Simulation::restartClockAndEnergy() {
+    m_bodyCount = m_params.bodyCount;
+    m_time = 0;
+    m_stepCount = 0;
+    m_stepCountAtLoad = 0;
+    m_energyBaseline.reset();
+    if (m_bodyCount <= kEagerEnergyBaselineMaxBodies)
+        m_energyBaseline = m_backend->diagnostics(m_params).totalEnergy();
+}
+
+void Simulation::step(int stepCount) {
+    if (stepCount <= 0)
+        return;
+    try {
+        m_backend->step(m_params, stepCount);
+    } catch (const NonFiniteStateError& error) {
+        // The backend counts from its last load(); the user counts from reset.
+        throw NonFiniteStateError(m_stepCountAtLoad + error.step(), error.affectedBodies(), error.bodyCount(),
+                                  m_stepCount);
+    }
+    m_stepCount += std::uint64_t(stepCount);
+    m_time += double(stepCount) * m_params.timeStep;
+}
+
+Diagnostics Simulation::diagnostics() const {
+    const Diagnostics now = m_backend->diagnostics(m_params);
+    if (!m_energyBaseline)
+        m_energyBaseline = now.totalEnergy();
+    return now;
+}
+
+double Simulation::relativeEnergyDrift(const Diagnostics& now) const {
+    if (!m_energyBaseline)
+        return std::numeric_limits<double>::quiet_NaN();
+    return std::abs(now.totalEnergy() - *m_energyBaseline) / std::abs(*m_energyBaseline);
+}
+
+double Simulation::initialEnergy() const {
+    return m_energyBaseline.value_or(std::numeric_limits<double>::quiet_NaN());
+}
+
+bool cudaBackendWouldBeChosen(const SimParams& params) {
+#if defined(GRAVLAB_HAS_CUDA)
+    std::string reason;
+    return params.backend != BackendKind::Cpu && cudaDeviceAvailable(reason);
+#else
+    (void)params;
+    return false;
+#endif
+}
+
+std::unique_ptr<SimulationBackend> createBackend(const SimParams& params) {
+    switch (params.backend) {
+    case BackendKind::Cpu:
+        return std::make_unique<CpuBackend>();
+    case BackendKind::Auto: {
+#if defined(GRAVLAB_HAS_CUDA)
+        std::string reason;
+        if (cudaDeviceAvailable(reason))
+            return createCudaBackend(params);
+        return std::make_unique<CpuBackend>("CUDA unavailable: " + reason);
+#else
+        return std::make_unique<CpuBackend>("this build has no CUDA core");
+#endif
+    }
+    case BackendKind::Cuda:
+#if defined(GRAVLAB_HAS_CUDA)
+        return createCudaBackend(params);
+#else
+        throw std::runtime_error("backend 'cuda' was requested, but this build of Gravlab has no CUDA backend: use "
+                                 "--backend cpu (or auto), or rebuild with -DGRAVLAB_CUDA=ON on a machine with nvcc");
+#endif
+    }
+    throw std::invalid_argument("unknown backend kind " + std::to_string(int(params.backend)));
+}
+
+} // namespace gravlab

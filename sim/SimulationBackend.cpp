@@ -1,0 +1,21 @@
+// The one wording of the non-finite-state error, shared by every backend.
+#include "SimulationBackend.hpp"
+
+namespace gravlab {
+namespace {
+
+std::string describeNonFiniteState(std::uint64_t step, std::size_t affectedBodies, std::size_t bodyCount,
+                                   std::uint64_t restoredStep) {
+    return "step " + std::to_string(step) + ": " + std::to_string(affectedBodies) + " of " + std::to_string(bodyCount) +
+           " bodies have non-finite positions or velocities (time step too large?); the state was restored to step " +
+           std::to_string(restoredStep);
+}
+
+} // namespace
+
+NonFiniteStateError::NonFiniteStateError(std::uint64_t step, std::size_t affectedBodies, std::size_t bodyCount,
+                                         std::uint64_t restoredStep)
+    : std::runtime_error(describeNonFiniteState(step, affectedBodies, bodyCount, restoredStep)), m_step(step),
+      m_affectedBodies(affectedBodies), m_bodyCount(bodyCount) {}
+
+} // namespace gravlab

@@ -1,0 +1,16 @@
+#pragma once
+// Entry points of the CUDA core for code that must not see CUDA headers (Simulation.cpp's backend choice).
+// Only compiled when GRAVLAB_HAS_CUDA is defined.
+// cudaDeviceAvailable(std::string& reason) comes from DeviceInfo.hpp.
+#include "DeviceInfo.hpp"
+
+#include <SimParams.hpp>
+#include <SimulationBackend.hpp>
+#include <memory>
+
+namespace gravlab {
+
+/// A CudaBackend on the current device; throws std::runtime_error naming the reason when there is no device.
+std::unique_ptr<SimulationBackend> createCudaBackend(const SimParams& params);
+
+} // namespace gravlab

@@ -1,0 +1,85 @@
+#include "DeviceInfo.hpp"
+
+#include "CudaCheck.hpp"
+
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+
+namespace gravlab {
+namespace {
+
+/// Scratch beyond the per-body buffers: reduction partials, CUB temporaries, the runtime's own allocations.
+constexpr std::uint64_t kDeviceReserveBytes = 64ull << 20;
+
+} // namespace
+
+bool cudaDeviceAvailable(std::string& reason) {
+    int deviceCount = 0;
+    const cudaError_t error = cudaGetDeviceCount(&deviceCount);
+    if (error != cudaSuccess) {
+        cudaGetLastError(); // the failed query is not a sticky error; clear it so later calls start clean
+        reason = "no CUDA device: cudaGetDeviceCount returned " + describeCudaError(error);
+        return false;
+    }
+    if (deviceCount == 0) {
+        reason = "no CUDA device: cudaGetDeviceCount found 0 devices";
+        return false;
+    }
+    reason.clear();
+    return true;
+}
+
+DeviceSummary queryCurrentDevice() {
+    DeviceSummary summary;
+    CUDA_CHECK(cudaGetDevice(&summary.ordinal));
+    cudaDeviceProp properties{};
+    CUDA_CHECK(cudaGetDeviceProperties(&properties, summary.ordinal));
+    summary.name = properties.name;
+    summary.computeCapabilityMajor = properties.major;
+    summary.computeCapabilityMinor = properties.minor;
+    summary.multiprocessorCount = properties.multiProcessorCount;
+    std::size_t freeBytes = 0;
+    std::size_t totalBytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    summary.freeMemoryBytes = freeBytes;
+    summary.totalMemoryBytes = totalBytes;
+    return summary;
+}
+
+std::uint64_t deviceBytesNeeded(std::uint64_t bodyCount, std::uint64_t bytesPerBody) {
+    constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+    if (bytesPerBody != 0 && bodyCount > (kMax - kDeviceReserveBytes) / bytesPerBody)
+        return kMax;
+    return bodyCount * bytesPerBody + kDeviceReserveBytes;
+}
+
+void requireDeviceMemoryForBodies(std::uint64_t bodyCount, std::uint64_t bytesPerBody, std::uint64_t heldBytes) {
+    const DeviceSummary device = queryCurrentDevice();
+    const std::uint64_t available = device.freeMemoryBytes + heldBytes;
+    const std::uint64_t needed = deviceBytesNeeded(bodyCount, bytesPerBody);
+    if (needed <= available)
+        return;
+    const std::uint64_t usable = available > kDeviceReserveBytes ? available - kDeviceReserveBytes : 0;
+    throw std::runtime_error(std::to_string(bodyCount) + " bodies need " +
+                             formatBytes(static_cast<double>(bodyCount) * static_cast<double>(bytesPerBody) +
+                                         static_cast<double>(kDeviceReserveBytes)) +
+                             " of GPU memory (" + std::to_string(bytesPerBody) + " bytes per body plus " +
+                             formatBytes(static_cast<double>(kDeviceReserveBytes)) + " of scratch), but " +
+                             device.name + " has " + formatBytes(static_cast<double>(available)) +
+                             " available; at most " + std::to_string(usable / bytesPerBody) + " bodies fit");
+}
+
+std::string formatBytes(double bytes) {
+    const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
+    int unit = 0;
+    while (bytes >= 1000.0 && unit < 6) {
+        bytes /= 1000.0;
+        ++unit;
+    }
+    char text[32];
+    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.2f %s", bytes, units[unit]);
+    return text;
+}
+
+} // namespace gravlab

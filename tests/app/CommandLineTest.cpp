@@ -1,0 +1,182 @@
+// The command line: --help exits 0 and lists the scenarios; every bad value exits 2 with a message naming the flag
+// and the value; valid values arrive in AppOptions and SimParams unchanged.
+#include <CommandLine.hpp>
+#include <Scenarios.hpp>
+#include <TestSupport.hpp>
+#include <gtest/gtest.h>
+#include <iomanip>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace gravlab::test {
+namespace {
+
+CommandLineOutcome parse(std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(), "gravlab");
+    std::vector<const char*> argv;
+    for (const std::string& argument : arguments)
+        argv.push_back(argument.c_str());
+    return parseCommandLine(static_cast<int>(argv.size()), argv.data());
+}
+
+/// Prints a double so that it parses back to the same value.
+std::string exactText(double value) {
+    std::ostringstream text;
+    text << std::setprecision(17) << value;
+    return text.str();
+}
+
+TEST(CommandLine, HelpExitsZeroAndListsEveryScenarioWithItsDescription) {
+    const CommandLineOutcome outcome = parse({"--help"});
+    EXPECT_FALSE(outcome.options.has_value());
+    EXPECT_EQ(outcome.exitCode, 0);
+    ASSERT_FALSE(scenarios().empty());
+    for (const Scenario& scenario : scenarios()) {
+        EXPECT_NE(outcome.message.find(std::string(scenario.name)), std::string::npos) << scenario.name;
+        EXPECT_NE(outcome.message.find(std::string(scenario.description)), std::string::npos) << scenario.name;
+    }
+    for (const char* flag : {"--scenario", "--bodies", "--dt", "--softening", "--seed", "--headless", "--frames",
+                             "--out", "--width", "--height", "--backend", "--solver", "--steps-per-frame"})
+        EXPECT_NE(outcome.message.find(flag), std::string::npos) << flag;
+}
+
+TEST(CommandLine, NoFlagsGiveTheDefaults) {
+    const CommandLineOutcome outcome = parse({});
+    ASSERT_TRUE(outcome.options.has_value()) << outcome.message;
+    const AppOptions defaults;
+    const SimParams simulationDefaults;
+    EXPECT_FALSE(outcome.options->headless);
+    EXPECT_EQ(outcome.options->frameCount, defaults.frameCount);
+    EXPECT_EQ(outcome.options->simulation.scenario, simulationDefaults.scenario);
+    EXPECT_EQ(outcome.options->simulation.bodyCount, simulationDefaults.bodyCount);
+    EXPECT_EQ(outcome.options->simulation.timeStep, simulationDefaults.timeStep);
+}
+
+struct BadValue {
+    std::vector<std::string> arguments;
+    std::string flag;
+    std::string value; ///< as the message must quote it
+};
+
+void PrintTo(const BadValue& bad, std::ostream* out) {
+    for (const std::string& argument : bad.arguments)
+        *out << argument << ' ';
+}
+
+class CommandLineRejects : public ::testing::TestWithParam<BadValue> {};
+
+TEST_P(CommandLineRejects, WithExitTwoAndAMessageNamingTheFlagAndTheValue) {
+    const BadValue& bad = GetParam();
+    const CommandLineOutcome outcome = parse(bad.arguments);
+    EXPECT_FALSE(outcome.options.has_value());
+    EXPECT_EQ(outcome.exitCode, 2);
+    EXPECT_NE(outcome.message.find(bad.flag), std::string::npos) << outcome.message;
+    EXPECT_NE(outcome.message.find(bad.value), std::string::npos) << outcome.message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadValues, CommandLineRejects,
+    ::testing::Values(
+        BadValue{{"--dt", "-1"}, "--dt", "-1"}, BadValue{{"--dt", "0"}, "--dt", "0"},
+        BadValue{{"--dt", "2"}, "--dt", "2"}, BadValue{{"--dt", "nan"}, "--dt", "nan"},
+        BadValue{{"--dt", "inf"}, "--dt", "inf"}, BadValue{{"--dt", "fast"}, "--dt", "fast"},
+        BadValue{{"--bodies", "0"}, "--bodies", "0"}, BadValue{{"--bodies", "-5"}, "--bodies", "-5"},
+        BadValue{{"--bodies", "1.5"}, "--bodies", "1.5"}, BadValue{{"--bodies", "1e12"}, "--bodies", "1e12"},
+        BadValue{{"--softening", "0"}, "--softening", "0"}, BadValue{{"--softening", "100"}, "--softening", "100"},
+        BadValue{{"--G", "-3"}, "--G", "-3"}, BadValue{{"--seed", "-1"}, "--seed", "-1"},
+        BadValue{{"--scenario", "nebula"}, "--scenario", "nebula"}, BadValue{{"--backend", "gpu"}, "--backend", "gpu"},
+        BadValue{{"--solver", "tree"}, "--solver", "tree"}, BadValue{{"--frames", "0"}, "--frames", "0"},
+        BadValue{{"--frames", "2000000"}, "--frames", "2000000"}, BadValue{{"--width", "8"}, "--width", "8"},
+        BadValue{{"--height", "100000"}, "--height", "100000"},
+        BadValue{{"--steps-per-frame", "0"}, "--steps-per-frame", "0"},
+        BadValue{{"--warp-speed"}, "--warp-speed", "--warp-speed"}, BadValue{{"--dt"}, "--dt", "--dt"}));
+
+TEST(CommandLine, ValidValuesReachTheOptionsUnchanged) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 random(seed);
+    // Log-uniform values strictly inside each range, so both ends' neighbourhoods get exercised over many runs.
+    auto logUniform = [&random](double low, double high) {
+        return std::exp(std::uniform_real_distribution<double>(std::log(low), std::log(high))(random));
+    };
+    const double dt = logUniform(1e-6, 1.0);
+    const double softening = logUniform(kSofteningRange.min, kSofteningRange.max);
+    const double gravity = logUniform(1e-6, kGravitationalConstantRange.max);
+    const auto bodies = std::uniform_int_distribution<std::uint64_t>(1, kMaxBodyCount)(random);
+    const std::uint64_t scenarioSeed = random();
+    const int width = std::uniform_int_distribution<int>(16, 8192)(random);
+    const int height = std::uniform_int_distribution<int>(16, 8192)(random);
+    const int frames = std::uniform_int_distribution<int>(1, 1000000)(random);
+    const int stepsPerFrame = std::uniform_int_distribution<int>(1, 10000)(random);
+    const std::string scenario(scenarios()[random() % scenarios().size()].name);
+
+    const CommandLineOutcome outcome = parse({"--scenario",
+                                              scenario,
+                                              "--bodies",
+                                              std::to_string(bodies),
+                                              "--seed",
+                                              std::to_string(scenarioSeed),
+                                              "--dt",
+                                              exactText(dt),
+                                              "--softening",
+                                              exactText(softening),
+                                              "--G",
+                                              exactText(gravity),
+                                              "--backend",
+                                              "cpu",
+                                              "--solver",
+                                              "direct",
+                                              "--frames",
+                                              std::to_string(frames),
+                                              "--out",
+                                              "somewhere/frames",
+                                              "--width",
+                                              std::to_string(width),
+                                              "--height",
+                                              std::to_string(height),
+                                              "--steps-per-frame",
+                                              std::to_string(stepsPerFrame)});
+
+    ASSERT_TRUE(outcome.options.has_value()) << outcome.message;
+    const AppOptions& options = *outcome.options;
+    EXPECT_EQ(options.simulation.scenario, scenario);
+    EXPECT_EQ(options.simulation.bodyCount, bodies);
+    EXPECT_EQ(options.simulation.seed, scenarioSeed);
+    EXPECT_EQ(options.simulation.timeStep, dt);
+    EXPECT_EQ(options.simulation.softeningLength, softening);
+    EXPECT_EQ(options.simulation.gravitationalConstant, gravity);
+    EXPECT_EQ(options.simulation.backend, BackendKind::Cpu);
+    EXPECT_EQ(options.simulation.solver, SolverKind::Direct);
+    EXPECT_EQ(options.frameCount, frames);
+    EXPECT_EQ(options.outputFolder, std::filesystem::path("somewhere/frames"));
+    EXPECT_EQ(options.width, width);
+    EXPECT_EQ(options.height, height);
+    EXPECT_EQ(options.stepsPerFrame, stepsPerFrame);
+    EXPECT_TRUE(options.headless) << "--frames and --out imply --headless";
+}
+
+TEST(CommandLine, ScientificNotationCountsAndTheRangeEndsAreAccepted) {
+    const CommandLineOutcome outcome = parse(
+        {"--bodies", "1e6", "--dt", "1", "--softening", "1e-5", "--width", "16", "--height", "8192", "--headless"});
+    ASSERT_TRUE(outcome.options.has_value()) << outcome.message;
+    EXPECT_EQ(outcome.options->simulation.bodyCount, 1000000u);
+    EXPECT_EQ(outcome.options->simulation.timeStep, 1.0);
+    EXPECT_EQ(outcome.options->width, 16);
+    EXPECT_EQ(outcome.options->height, 8192);
+    EXPECT_TRUE(outcome.options->headless);
+}
+
+TEST(CommandLine, ListScenariosExitsZeroWithOneLinePerScenario) {
+    const CommandLineOutcome outcome = parse({"--list-scenarios"});
+    EXPECT_FALSE(outcome.options.has_value());
+    EXPECT_EQ(outcome.exitCode, 0);
+    std::size_t lines = 0;
+    for (const char c : outcome.message)
+        lines += c == '\n';
+    EXPECT_EQ(lines, scenarios().size());
+}
+
+} // namespace
+} // namespace gravlab::test

@@ -1,0 +1,28 @@
+// Seeds and temporary folders for the tests.
+#include "TestSupport.hpp"
+
+#include <chrono>
+#include <random>
+#include <string>
+#include <system_error>
+
+namespace gravlab::test {
+
+std::uint64_t freshSeed() {
+    std::random_device device;
+    const auto clock = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    return (std::uint64_t{device()} << 32) ^ device() ^ clock;
+}
+
+TemporaryFolder::TemporaryFolder() {
+    std::mt19937_64 random(freshSeed());
+    m_path = std::filesystem::temp_directory_path() / ("gravlab_test_" + std::to_string(random()));
+    std::filesystem::create_directories(m_path);
+}
+
+TemporaryFolder::~TemporaryFolder() {
+    std::error_code ignored;
+    std::filesystem::remove_all(m_path, ignored);
+}
+
+} // namespace gravlab::test

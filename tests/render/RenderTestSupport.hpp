@@ -1,0 +1,41 @@
+#pragma once
+// Shared helpers of the render tests: the headless context fixture, an independent projection of world points to
+// pixels, and reading PNG files back with stb_image.
+#include <HeadlessContext.hpp>
+#include <TestSupport.hpp>
+#include <cstdint>
+#include <filesystem>
+#include <glm/glm.hpp>
+#include <gtest/gtest.h>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace gravlab::test {
+
+/// Creates a headless EGL context per test, or skips the test printing why no EGL display could be used.
+class HeadlessGlTest : public ::testing::Test {
+protected:
+    void SetUp() override;
+    void TearDown() override;
+    std::unique_ptr<HeadlessContext> m_context;
+};
+
+/// Where a world point lands in a width x height image whose first row is the top, computed directly from the
+/// camera matrices (clip = P V p, NDC = clip / w, pixel centres at half-integers). Empty when behind the camera.
+std::optional<glm::vec2> projectToPixel(const glm::mat4& view, const glm::mat4& projection, const glm::vec3& point,
+                                        int width, int height);
+
+struct LoadedImage {
+    int width = 0;
+    int height = 0;
+    std::vector<std::uint8_t> rgba; ///< rows top to bottom
+
+    /// Largest of r, g, b at (x, y), in [0, 255].
+    int brightness(int x, int y) const;
+};
+
+/// Reads a PNG with stb_image (independent of the code that wrote it); fails the test when it cannot.
+LoadedImage loadPng(const std::filesystem::path& path);
+
+} // namespace gravlab::test

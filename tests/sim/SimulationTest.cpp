@@ -1,0 +1,182 @@
+// Simulation: validation at every entry, re-initialisation only for scenario / body count / seed, energy baseline,
+// backend choice, and non-finite state reported without losing the last good state.
+#include "Simulation.hpp"
+
+#include "Scenarios.hpp"
+#include "SimTestSupport.hpp"
+
+#ifdef GRAVLAB_HAS_CUDA
+#include <DeviceInfo.hpp>
+#endif
+
+#include <gtest/gtest.h>
+
+namespace gravlab {
+namespace {
+
+SimParams smallPlummer(std::uint64_t seed) {
+    SimParams params;
+    params.scenario = "plummer";
+    params.bodyCount = 300;
+    params.seed = seed;
+    params.backend = BackendKind::Cpu;
+    params.timeStep = 0.005; // the tests below count time in steps of this size
+    return params;
+}
+
+Bodies bodiesOf(const Simulation& simulation) {
+    Bodies bodies;
+    simulation.backend().readBodies(bodies);
+    return bodies;
+}
+
+TEST(Simulation, StartsFromTheScenarioWithItsEnergyRecorded) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    const Simulation simulation(smallPlummer(seed));
+    EXPECT_EQ(simulation.bodyCount(), 300u);
+    EXPECT_EQ(simulation.stepCount(), 0u);
+    EXPECT_EQ(simulation.time(), 0.0);
+    EXPECT_EQ(bodiesOf(simulation).x, generateScenario("plummer", 300, seed).x);
+    const Diagnostics now = simulation.diagnostics();
+    EXPECT_EQ(simulation.initialEnergy(), now.totalEnergy());
+    EXPECT_EQ(simulation.relativeEnergyDrift(now), 0.0);
+    EXPECT_NE(simulation.backend().description().find("CPU"), std::string::npos);
+}
+
+TEST(Simulation, SetParamsReinitialisesOnlyForScenarioBodyCountOrSeed) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    SimParams params = smallPlummer(seed);
+    Simulation simulation(params);
+    simulation.step(3);
+    const Bodies afterThreeSteps = bodiesOf(simulation);
+    ASSERT_NE(afterThreeSteps.x, generateScenario("plummer", 300, seed).x) << "stepping must move the bodies";
+
+    // Time step, softening and G apply from the next step; the state and the clock go on.
+    params.timeStep = 0.01;
+    params.softeningLength = 0.1;
+    params.gravitationalConstant = 2.0;
+    simulation.setParams(params);
+    EXPECT_EQ(simulation.stepCount(), 3u);
+    EXPECT_EQ(bodiesOf(simulation).x, afterThreeSteps.x);
+    EXPECT_DOUBLE_EQ(simulation.time(), 3 * 0.005);
+    simulation.step(2);
+    EXPECT_DOUBLE_EQ(simulation.time(), 3 * 0.005 + 2 * 0.01);
+    // A new softening or G is a new energy function: the baseline is retaken at the next diagnostics.
+    EXPECT_TRUE(std::isnan(simulation.initialEnergy()));
+    const Diagnostics rebased = simulation.diagnostics();
+    EXPECT_EQ(simulation.initialEnergy(), rebased.totalEnergy());
+
+    params.seed = seed + 1;
+    simulation.setParams(params);
+    EXPECT_EQ(simulation.stepCount(), 0u);
+    EXPECT_EQ(simulation.time(), 0.0);
+    EXPECT_EQ(bodiesOf(simulation).x, generateScenario("plummer", 300, seed + 1).x);
+
+    params.bodyCount = 257;
+    simulation.setParams(params);
+    EXPECT_EQ(simulation.bodyCount(), 257u);
+
+    params.scenario = "cold-cube";
+    simulation.setParams(params);
+    EXPECT_EQ(bodiesOf(simulation).y, generateScenario("cold-cube", 257, seed + 1).y);
+}
+
+TEST(Simulation, InvalidParamsAreRejectedAndChangeNothing) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    Simulation simulation(smallPlummer(seed));
+    simulation.step(1);
+    SimParams bad = simulation.params();
+    bad.timeStep = std::numeric_limits<double>::quiet_NaN();
+    bad.seed = seed + 7;
+    EXPECT_THROW(simulation.setParams(bad), InvalidParameterError);
+    EXPECT_EQ(simulation.params().timeStep, 0.005);
+    EXPECT_EQ(simulation.params().seed, seed);
+    EXPECT_EQ(simulation.stepCount(), 1u);
+
+    SimParams unknown = smallPlummer(seed);
+    unknown.scenario = "nebula";
+    EXPECT_THROW(Simulation{unknown}, InvalidParameterError);
+}
+
+TEST(Simulation, ChangingTheBackendKeepsTheState) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    SimParams params = smallPlummer(seed);
+    params.backend = BackendKind::Auto;
+    Simulation simulation(params);
+    simulation.step(2);
+    const Bodies before = bodiesOf(simulation);
+    params.backend = BackendKind::Cpu;
+    simulation.setParams(params);
+    EXPECT_EQ(simulation.stepCount(), 2u);
+    EXPECT_EQ(bodiesOf(simulation).x, before.x);
+    EXPECT_EQ(bodiesOf(simulation).vy, before.vy);
+}
+
+TEST(Simulation, UnavailableCudaBackendIsAClearErrorAndChangesNothing) {
+#ifdef GRAVLAB_HAS_CUDA
+    std::string reason;
+    if (cudaDeviceAvailable(reason))
+        GTEST_SKIP() << "a CUDA device is present, so the CUDA backend is available";
+    const std::string expected = "CUDA backend is unavailable";
+#else
+    const std::string expected = "no CUDA backend";
+#endif
+    SimParams params = smallPlummer(1);
+    params.backend = BackendKind::Cuda;
+    try {
+        const Simulation simulation(params);
+        FAIL() << "no exception";
+    } catch (const std::runtime_error& error) {
+        EXPECT_NE(std::string(error.what()).find(expected), std::string::npos) << error.what();
+    }
+    // Asking a running simulation for it changes nothing, not even the other fields of the same request.
+    Simulation simulation(smallPlummer(1));
+    simulation.step(2);
+    params.seed = 99;
+    EXPECT_THROW(simulation.setParams(params), std::runtime_error);
+    EXPECT_EQ(simulation.params().backend, BackendKind::Cpu);
+    EXPECT_EQ(simulation.params().seed, 1u);
+    EXPECT_EQ(simulation.stepCount(), 2u);
+}
+
+TEST(Simulation, NonFiniteStateStopsTheClockAndNamesTheStep) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    SimParams params = smallPlummer(seed);
+    params.softeningLength = 1e-5;
+    params.timeStep = 1.0;
+    Simulation simulation(params);
+    // Valid parameters cannot overflow a sane system (see CpuBackendTest), so the backend is handed one that does:
+    // two 1e30 masses 1e-3 apart.
+    Bodies extreme;
+    extreme.resize(2);
+    simtest::setBody(extreme, 0, {0, 0, 0}, {0, 0, 0}, 1e30);
+    simtest::setBody(extreme, 1, {1e-3, 0, 0}, {0, 0, 0}, 1e30);
+    simulation.backend().load(extreme);
+    try {
+        simulation.step(10);
+        FAIL() << "no exception";
+    } catch (const NonFiniteStateError& error) {
+        EXPECT_NE(std::string(error.what()).find("step 1: "), std::string::npos) << error.what();
+    }
+    EXPECT_EQ(simulation.stepCount(), 0u);
+    EXPECT_EQ(simulation.time(), 0.0);
+    EXPECT_EQ(bodiesOf(simulation).x, extreme.x) << "the last good state is kept";
+}
+
+TEST(Simulation, LargeSystemsTakeTheEnergyBaselineLazily) {
+    SimParams params;
+    params.scenario = "cold-cube";
+    params.bodyCount = kEagerEnergyBaselineMaxBodies + 1;
+    params.backend = BackendKind::Cpu;
+    const Simulation simulation(params);
+    EXPECT_TRUE(std::isnan(simulation.initialEnergy()));
+    EXPECT_TRUE(std::isnan(simulation.relativeEnergyDrift(Diagnostics{})));
+}
+
+} // namespace
+} // namespace gravlab
