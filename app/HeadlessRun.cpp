@@ -34,7 +34,8 @@ void reportProgress(std::ostream& progress, bool onOneLine, int framesWritten, i
 } // namespace
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
-    return {options.frameCount, options.stepsPerFrameFor(true), options.width, options.height, options.outputFolder, true};
+    return {options.frameCount, options.stepsPerFrameFor(true), options.width,
+            options.height,     options.outputFolder,           true};
 }
 
 void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, std::ostream& progress,
@@ -80,8 +81,8 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     std::error_code ignored;
     const std::filesystem::path shown = std::filesystem::absolute(settings.outputFolder, ignored);
     summary << "gravlab: wrote " << frameCount << " frames (" << settings.width << "x" << settings.height << ", "
-            << context.description() << ", positions by " << feed.path() << ") to " << shown.string() << "/ (" << frameFileName(0, frameCount) << " ... "
-            << frameFileName(frameCount - 1, frameCount) << ")\n";
+            << context.description() << ", positions by " << feed.path() << ") to " << shown.string() << "/ ("
+            << frameFileName(0, frameCount) << " ... " << frameFileName(frameCount - 1, frameCount) << ")\n";
 }
 
 } // namespace gravlab

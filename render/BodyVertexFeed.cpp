@@ -46,8 +46,7 @@ std::span<const RenderVertex> BodyVertexFeed::copyToHost(const SimulationBackend
 }
 
 #if defined(GRAVLAB_HAS_CUDA)
-bool BodyVertexFeed::tryInterop(const SimulationBackend& backend, std::size_t bodyCount,
-                                ParticleRenderer& renderer) {
+bool BodyVertexFeed::tryInterop(const SimulationBackend& backend, std::size_t bodyCount, ParticleRenderer& renderer) {
     const auto* cuda = dynamic_cast<const CudaBackend*>(&backend);
     if (cuda == nullptr || m_interop->unavailable)
         return false;
@@ -73,7 +72,9 @@ bool BodyVertexFeed::tryInterop(const SimulationBackend& backend, std::size_t bo
     return true;
 }
 #else
-bool BodyVertexFeed::tryInterop(const SimulationBackend&, std::size_t, ParticleRenderer&) { return false; }
+bool BodyVertexFeed::tryInterop(const SimulationBackend&, std::size_t, ParticleRenderer&) {
+    return false;
+}
 #endif
 
 } // namespace gravlab
