@@ -8,6 +8,7 @@
 #include "Bodies.hpp"
 #include "Diagnostics.hpp"
 #include "SimParams.hpp"
+#include "TreeView.hpp"
 
 #include <cstdint>
 #include <span>
@@ -54,10 +55,21 @@ public:
     /// Copy the current state back to the host.
     virtual void readBodies(Bodies& out) const = 0;
     virtual Diagnostics diagnostics(const SimParams& params) const = 0;
+    /// Accelerations (with G) of the current state by params' solver, in the order readBodies() returns the bodies;
+    /// computes them first when the cached ones are stale. For accuracy reports and tests.
+    virtual void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) = 0;
     /// Positions and colour scalars of all bodies, for the CPU upload path.
     virtual void writeRenderVertices(std::span<RenderVertex> out) const = 0;
     /// Per-phase times of the last step() call.
     virtual std::vector<PhaseTiming> lastStepTimings() const = 0;
+    /// What writeRenderVertices puts in colorScalar from now on. Backends without a tree ignore LeafDepth.
+    virtual void setColorMode(ColorMode mode) { (void)mode; }
+    /// Octree cells of the last force evaluation that match query, into out (cleared first). Solvers that build no
+    /// tree leave out empty.
+    virtual void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
+        (void)query;
+        out.clear();
+    }
 };
 
 } // namespace gravlab

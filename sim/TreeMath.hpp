@@ -1,0 +1,79 @@
+#pragma once
+// Barnes-Hut arithmetic shared by the CPU tree (fallback, second reference) and the CUDA tree, so both accept the
+// same cells and sum the same multipole series.
+//
+// Design note:
+//   Opening criterion (Barnes & Hut 1986 with the centre-of-mass offset of Barnes 1994 / Salmon & Warren 1994): a
+//   cell of side s whose centre of mass lies delta from its geometric centre may stand in for its bodies, seen from a
+//   target at distance d from that centre of mass, when
+//       d > s / theta + delta,
+//   i.e. s / (d - delta) < theta. The delta term keeps the error bounded when the mass sits in a corner of a big
+//   cell (the classic failure of plain s/d < theta). openingRadius() is computed once per cell in the summary pass;
+//   traversal compares squared distances with its square.
+//   Multipoles: mass, centre of mass and the traceless quadrupole about the centre of mass,
+//       Q_ij = sum_k m_k (3 x_i x_j - |x|^2 delta_ij),  x = x_k - com.
+//   Softened expansion (as Bonsai and Gadget do): with d = target - com and r^2 = |d|^2 + eps^2,
+//       phi = -G [ M / r + (d.Q.d) / (2 r^5) ]
+//       a   = -grad phi = G [ -M d / r^3 + (Q.d) / r^5 - (5/2) (d.Q.d) d / r^7 ]
+//   which reduces to the Plummer-softened monopole of the direct solvers for a single body (Q = 0).
+#include <cmath>
+
+#if defined(__CUDACC__)
+#define GRAVLAB_HOST_DEVICE __host__ __device__ __forceinline__
+#else
+#define GRAVLAB_HOST_DEVICE inline
+#endif
+
+namespace gravlab {
+
+/// Multipole of one cell about its centre of mass.
+struct CellMultipole {
+    float mass;
+    float comX, comY, comZ;
+    float qxx, qyy, qzz, qxy, qxz, qyz; ///< traceless quadrupole about the centre of mass
+};
+
+GRAVLAB_HOST_DEVICE float reciprocalSqrt(float x) {
+#if defined(__CUDA_ARCH__)
+    return rsqrtf(x);
+#else
+    return 1.0f / std::sqrt(x);
+#endif
+}
+
+/// Distance from the centre of mass beyond which a cell may be used whole: s / theta + delta (see the design note).
+GRAVLAB_HOST_DEVICE float openingRadius(float cellSide, float comOffsetFromCentre, float openingAngle) {
+    return cellSide / openingAngle + comOffsetFromCentre;
+}
+
+/// Adds the cell's acceleration (without G) on a target at d = target - com, Plummer softening eps2 = eps^2.
+/// 3 + 6 + ~40 flops: monopole and quadrupole of the softened expansion above.
+GRAVLAB_HOST_DEVICE void addMultipoleAcceleration(float dx, float dy, float dz, const CellMultipole& cell, float eps2,
+                                                  float& ax, float& ay, float& az) {
+    const float r2 = dx * dx + dy * dy + dz * dz + eps2;
+    const float rInv = reciprocalSqrt(r2);
+    const float rInv2 = rInv * rInv;
+    const float rInv3 = rInv * rInv2;
+    const float rInv5 = rInv3 * rInv2;
+    const float qdx = cell.qxx * dx + cell.qxy * dy + cell.qxz * dz;
+    const float qdy = cell.qxy * dx + cell.qyy * dy + cell.qyz * dz;
+    const float qdz = cell.qxz * dx + cell.qyz * dy + cell.qzz * dz;
+    const float dQd = dx * qdx + dy * qdy + dz * qdz;
+    const float radial = -cell.mass * rInv3 - 2.5f * dQd * rInv5 * rInv2;
+    ax += radial * dx + qdx * rInv5;
+    ay += radial * dy + qdy * rInv5;
+    az += radial * dz + qdz * rInv5;
+}
+
+/// Adds one body's softened acceleration (without G) on a target at d = target - body: the monopole term alone.
+GRAVLAB_HOST_DEVICE void addBodyAcceleration(float dx, float dy, float dz, float mass, float eps2, float& ax,
+                                             float& ay, float& az) {
+    const float r2 = dx * dx + dy * dy + dz * dz + eps2;
+    const float rInv = reciprocalSqrt(r2);
+    const float factor = -mass * rInv * rInv * rInv;
+    ax += factor * dx;
+    ay += factor * dy;
+    az += factor * dz;
+}
+
+} // namespace gravlab

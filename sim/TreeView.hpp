@@ -1,0 +1,39 @@
+#pragma once
+// What the viewer may ask of a tree-building solver: cell boxes for the overlay, and the colour mode of the bodies.
+//
+// Design note: the overlay draws octree cells as wireframe boxes. Backends hand out plain boxes (centre, half size,
+// depth) filtered by depth, optionally only the cells containing one point (the path from the root to a picked
+// body's leaf: a point, not a body index, because tree order reorders bodies every step). Solvers that build no tree
+// return no cells. ColorMode chooses what a body's colour scalar means; LeafDepth maps the depth of the body's leaf
+// to [0, 1] (depth / kMaxTreeDepthForColor, clamped).
+#include <array>
+#include <cstddef>
+#include <optional>
+
+namespace gravlab {
+
+/// One octree cell, cubic.
+struct TreeCellBox {
+    float centerX, centerY, centerZ; ///< N-body length units
+    float halfSize;                  ///< half the cell's side
+    int depth;                       ///< 0 for the root
+};
+
+struct TreeCellQuery {
+    int minDepth = 0; ///< cells shallower than this are left out
+    int maxDepth = 6; ///< cells deeper than this are left out
+    /// When set, only cells containing this point (the path to the leaf holding it).
+    std::optional<std::array<float, 3>> containingPoint;
+    /// At most this many cells are returned (the shallowest first), so a deep range cannot stall a frame.
+    std::size_t maxCells = std::size_t{1} << 18;
+};
+
+enum class ColorMode {
+    Component, ///< the scenario's colour key (which galaxy or component)
+    LeafDepth, ///< depth of the body's octree leaf (tree solver only; others fall back to Component)
+};
+
+/// Leaf depth that maps to colour scalar 1 in ColorMode::LeafDepth.
+inline constexpr int kMaxTreeDepthForColor = 24;
+
+} // namespace gravlab
