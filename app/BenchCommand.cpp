@@ -4,6 +4,7 @@
 
 #if defined(GRAVLAB_HAS_CUDA)
 #include <CudaBackend.hpp>
+#include <CudaCheck.hpp>
 #endif
 
 #include <algorithm>
@@ -38,10 +39,14 @@ struct BenchResult {
     std::string gpu;
     std::string date;
     double medianStepMs = 0;
-    double medianForceMs = 0;
     double fastestStepMs = 0;
-    double interactionsPerSecond = 0;
-    double gflops = 0;
+    std::vector<PhaseTiming> medianPhases; ///< the backend's phases, each the median over the timed steps
+    double bodyStepsPerSecond = 0;
+    double interactionsPerSecond = 0; ///< direct solvers only
+    double gflops = 0;                ///< direct solvers only
+    std::uint64_t peakDeviceBytes = 0;
+    std::size_t treeCells = 0;  ///< tree only
+    std::size_t walkGroups = 0; ///< tree only
 };
 
 std::string todayUtc() {
@@ -69,56 +74,109 @@ std::string jsonEscaped(const std::string& text) {
     return escaped;
 }
 
-void printResult(const BenchOptions& options, const BenchResult& result, std::ostream& out) {
-    const std::string solver(toString(options.solver));
-    if (options.json) {
-        out << std::setprecision(6) << "{\"gpu\": \"" << jsonEscaped(result.gpu) << "\", \"date\": \"" << result.date
-            << "\", \"solver\": \"" << solver << "\", \"scenario\": \"" << jsonEscaped(options.scenario)
-            << "\", \"bodies\": " << options.bodyCount << ", \"steps\": " << options.stepCount
-            << ", \"warmupSteps\": " << options.warmupStepCount << ", \"medianStepMs\": " << result.medianStepMs
-            << ", \"medianForceMs\": " << result.medianForceMs << ", \"fastestStepMs\": " << result.fastestStepMs
-            << ", \"interactionsPerSecond\": " << result.interactionsPerSecond << ", \"gflops\": " << result.gflops
-            << ", \"flopsPerInteraction\": " << kFlopsPerInteraction << "}\n";
-        return;
-    }
-    out << std::setprecision(4) << "gravlab bench: solver " << solver << ", scenario " << options.scenario
-        << ", N = " << options.bodyCount << ", median of " << options.stepCount << " steps after "
-        << options.warmupStepCount << " warm-up steps\n"
+double bytesPerBody(const BenchOptions& options, const BenchResult& result) {
+    return double(result.peakDeviceBytes) / double(options.bodyCount);
+}
+
+void printJson(const BenchOptions& options, const BenchResult& result, std::ostream& out) {
+    const bool tree = options.solver == SolverKind::Tree;
+    out << std::setprecision(6) << "{\"gpu\": \"" << jsonEscaped(result.gpu) << "\", \"date\": \"" << result.date
+        << "\", \"solver\": \"" << toString(options.solver) << "\", \"scenario\": \"" << jsonEscaped(options.scenario)
+        << "\", \"bodies\": " << options.bodyCount << ", \"steps\": " << options.stepCount
+        << ", \"warmupSteps\": " << options.warmupStepCount << ", \"medianStepMs\": " << result.medianStepMs
+        << ", \"fastestStepMs\": " << result.fastestStepMs << ", \"bodyStepsPerSecond\": " << result.bodyStepsPerSecond
+        << ", \"peakDeviceBytes\": " << result.peakDeviceBytes
+        << ", \"deviceBytesPerBody\": " << bytesPerBody(options, result);
+    for (const PhaseTiming& phase : result.medianPhases)
+        out << ", \"" << phase.phase << "Ms\": " << phase.milliseconds;
+    if (tree)
+        out << ", \"theta\": " << options.openingAngle << ", \"treeCells\": " << result.treeCells
+            << ", \"walkGroups\": " << result.walkGroups;
+    else
+        out << ", \"interactionsPerSecond\": " << result.interactionsPerSecond << ", \"gflops\": " << result.gflops
+            << ", \"flopsPerInteraction\": " << kFlopsPerInteraction;
+    out << "}\n";
+}
+
+void printText(const BenchOptions& options, const BenchResult& result, std::ostream& out) {
+    out << std::setprecision(4) << "gravlab bench: solver " << toString(options.solver);
+    if (options.solver == SolverKind::Tree)
+        out << " (theta " << options.openingAngle << ")";
+    out << ", scenario " << options.scenario << ", N = " << options.bodyCount << ", median of " << options.stepCount
+        << " steps after " << options.warmupStepCount << " warm-up steps\n"
         << "GPU: " << result.gpu << ", " << result.date << "\n"
-        << "median step: " << result.medianStepMs << " ms (force " << result.medianForceMs << " ms), fastest "
-        << result.fastestStepMs << " ms\n"
-        << "interactions/s: " << result.interactionsPerSecond << " (N^2 per step)\n"
-        << "GFLOP/s: " << result.gflops << " (" << kFlopsPerInteraction << " flops per interaction)\n";
+        << "median step: " << result.medianStepMs << " ms, fastest " << result.fastestStepMs << " ms\n"
+        << "median per phase:";
+    for (const PhaseTiming& phase : result.medianPhases)
+        out << " " << phase.phase << " " << phase.milliseconds << " ms";
+    out << "\nbody-steps/s: " << result.bodyStepsPerSecond << "\n"
+        << "peak device memory: " << formatBytes(double(result.peakDeviceBytes)) << " ("
+        << bytesPerBody(options, result) << " bytes per body)\n";
+    if (options.solver == SolverKind::Tree)
+        out << "octree cells: " << result.treeCells << " (" << double(result.treeCells) / double(options.bodyCount)
+            << " per body), walk groups: " << result.walkGroups << " ("
+            << double(options.bodyCount) / double(std::max<std::size_t>(result.walkGroups, 1)) << " bodies each)\n";
+    else
+        out << "interactions/s: " << result.interactionsPerSecond << " (N^2 per step)\n"
+            << "GFLOP/s: " << result.gflops << " (" << kFlopsPerInteraction << " flops per interaction)\n";
+}
+
+std::uint64_t freeDeviceBytes() {
+    std::size_t freeBytes = 0, totalBytes = 0;
+    CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
+    return freeBytes;
+}
+
+/// Median of each phase over the steps, in the order the backend names them.
+std::vector<PhaseTiming> medianPhases(const std::vector<std::vector<PhaseTiming>>& steps) {
+    std::vector<PhaseTiming> medians = steps.front();
+    for (std::size_t phase = 0; phase < medians.size(); ++phase) {
+        std::vector<double> values;
+        for (const std::vector<PhaseTiming>& step : steps)
+            values.push_back(step[phase].milliseconds);
+        medians[phase].milliseconds = median(values);
+    }
+    return medians;
 }
 
 BenchResult measure(const BenchOptions& options) {
     requireDeviceMemoryForBodies(options.bodyCount, CudaBackend::kDeviceBytesPerBody);
-    CudaBackend backend;
-    backend.load(generateScenario(options.scenario, options.bodyCount, options.seed));
-    SimParams params;
-    params.solver = options.solver;
-    backend.step(params, options.warmupStepCount);
-
-    std::vector<double> stepMs, forceMs;
-    for (int step = 0; step < options.stepCount; ++step) {
-        backend.step(params, 1);
-        double total = 0;
-        for (const PhaseTiming& timing : backend.lastStepTimings()) {
-            total += timing.milliseconds;
-            if (timing.phase == "force")
-                forceMs.push_back(timing.milliseconds);
-        }
-        stepMs.push_back(total);
-    }
+    const Bodies bodies = generateScenario(options.scenario, options.bodyCount, options.seed);
+    const std::uint64_t freeBefore = freeDeviceBytes();
     BenchResult result;
-    result.gpu = backend.description();
+    {
+        CudaBackend backend;
+        backend.load(bodies);
+        SimParams params;
+        params.solver = options.solver;
+        params.openingAngle = options.openingAngle;
+        backend.step(params, options.warmupStepCount);
+
+        std::vector<double> stepMs;
+        std::vector<std::vector<PhaseTiming>> phases;
+        for (int step = 0; step < options.stepCount; ++step) {
+            backend.step(params, 1);
+            phases.push_back(backend.lastStepTimings());
+            double total = 0;
+            for (const PhaseTiming& timing : phases.back())
+                total += timing.milliseconds;
+            stepMs.push_back(total);
+        }
+        result.peakDeviceBytes = freeBefore - std::min(freeBefore, freeDeviceBytes());
+        result.gpu = backend.description();
+        result.medianPhases = medianPhases(phases);
+        result.medianStepMs = median(stepMs);
+        result.fastestStepMs = *std::min_element(stepMs.begin(), stepMs.end());
+        result.treeCells = backend.treeCellCount();
+        result.walkGroups = backend.treeWalkGroupCount();
+    }
     result.date = todayUtc();
-    result.medianStepMs = median(stepMs);
-    result.medianForceMs = median(forceMs);
-    result.fastestStepMs = *std::min_element(stepMs.begin(), stepMs.end());
     const double n = double(options.bodyCount);
-    result.interactionsPerSecond = n * n / (result.medianStepMs * 1e-3);
-    result.gflops = result.interactionsPerSecond * kFlopsPerInteraction * 1e-9;
+    result.bodyStepsPerSecond = n / (result.medianStepMs * 1e-3);
+    if (options.solver != SolverKind::Tree) {
+        result.interactionsPerSecond = n * n / (result.medianStepMs * 1e-3);
+        result.gflops = result.interactionsPerSecond * kFlopsPerInteraction * 1e-9;
+    }
     return result;
 }
 #endif
@@ -126,8 +184,8 @@ BenchResult measure(const BenchOptions& options) {
 } // namespace
 
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
-    CLI::App* bench = app.add_subcommand("bench", "time a force solver on the GPU: median step, interactions/s, "
-                                                  "GFLOP/s (needs a CUDA device)");
+    CLI::App* bench = app.add_subcommand("bench", "time a force solver on the GPU: median step and phases, "
+                                                  "body-steps/s, memory (needs a CUDA device)");
     bench
         ->add_option_function<std::string>(
             "--solver",
@@ -138,7 +196,7 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
                     throw CLI::ValidationError("--solver", error.what());
                 }
             },
-            "direct or direct-symmetric")
+            "direct, direct-symmetric or tree")
         ->default_str(std::string(toString(options.solver)));
     bench
         ->add_option_function<std::string>(
@@ -160,6 +218,23 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
             [&options](const std::string& text) { options.warmupStepCount = int(parseWhole(kBenchWarmupRange, text)); },
             "warm-up steps before timing, 1 to 1000")
         ->default_str(std::to_string(options.warmupStepCount));
+    bench
+        ->add_option_function<std::string>(
+            "--theta",
+            [&options](const std::string& text) {
+                char* end = nullptr;
+                const double value = std::strtod(text.c_str(), &end);
+                try {
+                    if (text.empty() || end != text.c_str() + text.size())
+                        throw InvalidParameterError("theta", "'" + text + "' is not a number");
+                    checkInRange(kOpeningAngleRange, value);
+                } catch (const InvalidParameterError& error) {
+                    throw CLI::ValidationError("--theta", error.what());
+                }
+                options.openingAngle = value;
+            },
+            "Barnes-Hut opening angle of the tree solver, 0.1 to 1.5")
+        ->default_str("0.5");
     bench->add_option("--scenario", options.scenario, "initial conditions")
         ->check([](const std::string& name) {
             return findScenario(name) != nullptr ? std::string() : "unknown scenario '" + name + "'";
@@ -177,7 +252,11 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
         return 1;
     }
     try {
-        printResult(options, measure(options), out);
+        const BenchResult result = measure(options);
+        if (options.json)
+            printJson(options, result, out);
+        else
+            printText(options, result, out);
         return 0;
     } catch (const std::exception& error) {
         err << "gravlab bench: " << error.what() << "\n";

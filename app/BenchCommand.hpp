@@ -1,12 +1,15 @@
 #pragma once
-// `gravlab bench`: the direct-sum solvers' speed on this machine's GPU, as a table line or JSON.
+// `gravlab bench`: a force solver's speed on this machine's GPU, as text or JSON.
 //
 // Design note: bench loads a scenario into the CUDA backend, runs warm-up steps (the first also pays the initial force
-// evaluation and the module load), then times each of --steps single steps with CUDA events (the backend's "force"
-// and "integrate" phases) and reports the median step. Interactions per second count N^2 per step for both direct
-// solvers, so the pair-once solver (which evaluates N(N-1)/2 pairs) is compared on the same footing; GFLOP/s uses
-// the customary 20 flops per interaction. The result names the GPU and the date. A body count the GPU cannot hold is
-// refused before anything is generated or allocated.
+// evaluation, the module load and the tree's first allocations), then times each of --steps single steps with CUDA
+// events (the backend's phases) and reports the median step and the median of every phase. For the direct solvers,
+// interactions per second count N^2 per step for both, so the pair-once solver (which evaluates N(N-1)/2 pairs) is
+// compared on the same footing, and GFLOP/s uses the customary 20 flops per interaction. For the tree, whose work
+// per step is not N^2, it reports body-steps per second and the phases box, build, summary, sort, force, integrate.
+// Peak device memory is the drop in the device's free memory from before the backend exists to after the last step
+// (the backend frees nothing between steps, so this is its peak), also per body. The result names the GPU and the
+// date. A body count the GPU cannot hold is refused before anything is generated or allocated.
 #include <CLI/CLI.hpp>
 #include <SimParams.hpp>
 #include <cstdint>
@@ -22,8 +25,9 @@ inline constexpr int kFlopsPerInteraction = 20;
 struct BenchOptions {
     SolverKind solver = SolverKind::Direct;
     std::uint64_t bodyCount = 262144;
-    int stepCount = 20;      ///< timed steps; kBenchStepRange
-    int warmupStepCount = 3; ///< kBenchWarmupRange
+    int stepCount = 20;        ///< timed steps; kBenchStepRange
+    int warmupStepCount = 3;   ///< kBenchWarmupRange
+    double openingAngle = 0.5; ///< tree only; kOpeningAngleRange
     std::string scenario = "plummer";
     std::uint64_t seed = 42;
     bool json = false; ///< one JSON object instead of the human-readable lines

@@ -23,6 +23,8 @@ struct RawOptions {
     std::string width;
     std::string height;
     std::string stepsPerFrame;
+    std::string color;
+    std::string overlayDepth;
     bool listScenarios = false;
 };
 
@@ -100,10 +102,17 @@ void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
         ->capture_default_str();
     app.add_option("--G", params.gravitationalConstant, describe("gravitational constant", kGravitationalConstantRange))
         ->capture_default_str();
-    app.add_option("--solver", raw.solver, "force solver: direct or direct-symmetric (CUDA only)")
+    app.add_option(
+           "--theta", params.openingAngle,
+           describe("Barnes-Hut opening angle of the tree solver (smaller: more accurate, slower)", kOpeningAngleRange))
+        ->capture_default_str();
+    app.add_option("--solver", raw.solver,
+                   "force solver: direct (all pairs), direct-symmetric (all pairs once, CUDA only) or tree "
+                   "(Barnes-Hut, --theta)")
         ->type_name("NAME")
         ->default_str(std::string(toString(defaults.solver)) + " on the CPU, " +
-                      std::string(toString(kDefaultCudaSolver)) + " on a GPU");
+                      std::string(toString(kDefaultCudaSolver)) +
+                      " on a GPU; tree with --overlay-depth or --color leaf-depth");
     app.add_option("--backend", raw.backend, "where the simulation runs: auto (CUDA when a GPU is present), cuda, cpu")
         ->type_name("NAME")
         ->default_str(std::string(toString(defaults.backend)));
@@ -127,6 +136,15 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
     app.add_option("--height", raw.height, describe("image or window height in pixels", kHeightRange))
         ->type_name("N")
         ->default_str(std::to_string(defaults.height));
+    app.add_option("--color", raw.color,
+                   "what colours the bodies: component (the scenario's colours) or leaf-depth (depth of each body's "
+                   "octree leaf; tree solver only)")
+        ->type_name("MODE")
+        ->default_str(std::string(toString(defaults.colorMode)));
+    app.add_option("--overlay-depth", raw.overlayDepth,
+                   "draw the octree cells of depths MIN..MAX (0 = root, at most " + std::to_string(kMaxOverlayDepth) +
+                       ") as wireframe boxes, in the window and in headless frames; tree solver only")
+        ->type_name("MIN:MAX");
     app.add_flag("--list-scenarios", raw.listScenarios, "print the scenarios with a one-line description and exit");
 }
 
@@ -153,14 +171,32 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
         options.width = static_cast<int>(parseWholeNumber(kWidthRange, raw.width));
     if (app.count("--height") > 0)
         options.height = static_cast<int>(parseWholeNumber(kHeightRange, raw.height));
+    if (app.count("--color") > 0)
+        options.colorMode = parseColorMode(raw.color);
+    if (app.count("--overlay-depth") > 0)
+        options.overlayDepths = parseTreeDepthRange(raw.overlayDepth);
     if (app.count("--frames") > 0 || app.count("--out") > 0)
         options.headless = true;
     validateSimParams(params);
 }
 
+/// An outcome that ends gravlab with exitCode after printing message.
+CommandLineOutcome finished(int exitCode, std::string message) {
+    CommandLineOutcome outcome;
+    outcome.exitCode = exitCode;
+    outcome.message = std::move(message);
+    return outcome;
+}
+
 CommandLineOutcome usageError(const std::string& what) {
-    return {std::nullopt, std::nullopt, 2,
-            "gravlab: error: " + what + "\nRun 'gravlab --help' to see every option and what it allows.\n"};
+    return finished(2, "gravlab: error: " + what + "\nRun 'gravlab --help' to see every option and what it allows.\n");
+}
+
+/// An outcome that runs something: the app, bench or accuracy, chosen by which member the setter fills.
+template <typename Setter> CommandLineOutcome running(Setter&& set) {
+    CommandLineOutcome outcome;
+    set(outcome);
+    return outcome;
 }
 
 } // namespace
@@ -177,6 +213,8 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
     addOutputOptions(app, defaults, options, raw);
     BenchOptions bench;
     const CLI::App* benchCommand = addBenchCommand(app, bench);
+    AccuracyOptions accuracy;
+    const CLI::App* accuracyCommand = addAccuracyCommand(app, accuracy);
     app.footer("Scenarios:\n" + scenarioList() +
                "\nWith no flags, gravlab opens a window when a display is available; otherwise it renders " +
                std::to_string(defaults.frameCount) + " frames of the default scene to ./" +
@@ -185,20 +223,22 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp&) {
-        return {std::nullopt, std::nullopt, 0, app.help()};
+        return finished(0, app.help());
     } catch (const CLI::ParseError& error) {
         return usageError(error.what());
     }
     if (*benchCommand)
-        return {std::nullopt, bench, 0, {}};
+        return running([&](CommandLineOutcome& outcome) { outcome.bench = bench; });
+    if (*accuracyCommand)
+        return running([&](CommandLineOutcome& outcome) { outcome.accuracy = accuracy; });
     if (raw.listScenarios)
-        return {std::nullopt, std::nullopt, 0, scenarioList()};
+        return finished(0, scenarioList());
     try {
         completeOptions(app, raw, options);
     } catch (const InvalidParameterError& error) {
         return usageError("--" + error.field() + ": " + error.what());
     }
-    return {options, std::nullopt, 0, {}};
+    return running([&](CommandLineOutcome& outcome) { outcome.options = options; });
 }
 
 } // namespace gravlab

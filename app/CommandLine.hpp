@@ -6,7 +6,9 @@
 // always produces one sentence naming the flag, the value and what is allowed, and exit status 2. CLI11's own errors
 // (unknown flag, missing value, text where a number belongs) also give status 2. Whole numbers are parsed here rather
 // than by CLI11, which would wrap "--bodies -5" into a huge unsigned count instead of reporting the -5.
+#include "AccuracyCommand.hpp"
 #include "BenchCommand.hpp"
+#include "ViewSettings.hpp"
 
 #include <SimParams.hpp>
 #include <filesystem>
@@ -38,6 +40,11 @@ struct AppOptions {
     /// Simulation steps between drawn frames. Unset: 1 in a window (smooth motion), kHeadlessStepsPerFrame headless
     /// (so the default frame count reaches the default scene's first encounter).
     std::optional<int> stepsPerFrame;
+    /// What colours the bodies (--color).
+    ColorMode colorMode = ColorMode::Component;
+    /// Octree depths drawn as wireframe cells, in the window and in headless frames (--overlay-depth); none: no
+    /// overlay.
+    std::optional<TreeDepthRange> overlayDepths;
     /// Whether --bodies / --solver were given; when not, a run on the GPU takes larger defaults (Launch.cpp).
     bool bodyCountGiven = false;
     bool solverGiven = false;
@@ -53,9 +60,11 @@ struct CommandLineOutcome {
     std::optional<AppOptions> options;
     /// Set instead of options when the command was `gravlab bench ...`.
     std::optional<BenchOptions> bench;
-    /// When options and bench are empty: 0 after --help or --list-scenarios, 2 for a usage error.
+    /// Set instead of options when the command was `gravlab accuracy ...`.
+    std::optional<AccuracyOptions> accuracy;
+    /// When options, bench and accuracy are empty: 0 after --help or --list-scenarios, 2 for a usage error.
     int exitCode = 0;
-    /// When options and bench are empty: the text to print (help or list on stdout, an error on stderr).
+    /// When options, bench and accuracy are empty: the text to print (help or list on stdout, an error on stderr).
     std::string message;
 };
 

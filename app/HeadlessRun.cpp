@@ -8,10 +8,12 @@
 #include <Image.hpp>
 #include <OffscreenTarget.hpp>
 #include <SceneRenderer.hpp>
+#include <TreeOverlayFeed.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
 namespace gravlab {
 
@@ -31,11 +33,46 @@ void reportProgress(std::ostream& progress, bool onOneLine, int framesWritten, i
         progress << line << '\n';
 }
 
+/// Frame 0 shows the initial conditions, before any step has built an octree. When the frames need one (overlay or
+/// leaf-depth colours), evaluating the forces once builds it; the first step needs those accelerations anyway.
+void buildTreeForFirstFrame(Simulation& simulation, const HeadlessSettings& settings) {
+    const bool needsTree = settings.overlayDepths || settings.colorMode == ColorMode::LeafDepth;
+    if (!needsTree || simulation.params().solver != SolverKind::Tree)
+        return;
+    Vec3Arrays<float> accelerations;
+    simulation.backend().readAccelerations(simulation.params(), accelerations);
+}
+
+/// Puts the octree cells of depths into scene's overlay; the tree changes every frame, so it always queries.
+void updateOverlay(const Simulation& simulation, const TreeDepthRange& depths, TreeOverlayFeed& feed,
+                   SceneRenderer& scene) {
+    TreeOverlaySettings overlay;
+    overlay.enabled = true;
+    overlay.depths = depths;
+    feed.invalidate();
+    feed.update(simulation.backend(), treeCellQueryFor(overlay, std::nullopt), scene.treeOverlay());
+}
+
+std::string overlaySummary(const HeadlessSettings& settings, const TreeOverlayFeed& feed) {
+    if (!settings.overlayDepths)
+        return {};
+    return ", octree depths " + std::to_string(settings.overlayDepths->min) + ".." +
+           std::to_string(settings.overlayDepths->max) + ": " + std::to_string(feed.cellCount()) +
+           " cells in the last frame" + (feed.capped() ? " (capped)" : "");
+}
+
 } // namespace
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
-    return {options.frameCount, options.stepsPerFrameFor(true), options.width,
-            options.height,     options.outputFolder,           true};
+    HeadlessSettings settings;
+    settings.frameCount = options.frameCount;
+    settings.stepsPerFrame = options.stepsPerFrameFor(true);
+    settings.width = options.width;
+    settings.height = options.height;
+    settings.outputFolder = options.outputFolder;
+    settings.colorMode = options.colorMode;
+    settings.overlayDepths = options.overlayDepths;
+    return settings;
 }
 
 void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, std::ostream& progress,
@@ -47,12 +84,16 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     SceneRenderer scene;
     const OffscreenTarget target(settings.width, settings.height);
     BodyVertexFeed feed(progress);
+    TreeOverlayFeed overlayFeed;
+    simulation.backend().setColorMode(settings.colorMode);
+    buildTreeForFirstFrame(simulation, settings);
     feed.update(simulation.backend(), simulation.bodyCount(), scene.particles());
 
     const SceneBounds bounds = robustBounds(feed.copyToHost(simulation.backend(), simulation.bodyCount()));
     OrbitCamera camera;
     camera.fit(bounds, static_cast<float>(settings.width) / static_cast<float>(settings.height));
-    const FrameLook look{particleStyleFor(simulation.bodyCount(), bounds.radius), 1.0f};
+    FrameLook look;
+    look.particles = particleStyleFor(simulation.bodyCount(), bounds.radius);
 
     const auto start = std::chrono::steady_clock::now();
     const auto frameCount = static_cast<std::size_t>(settings.frameCount);
@@ -62,6 +103,8 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
                 simulation.step(settings.stepsPerFrame);
                 feed.update(simulation.backend(), simulation.bodyCount(), scene.particles());
             }
+            if (settings.overlayDepths)
+                updateOverlay(simulation, *settings.overlayDepths, overlayFeed, scene);
             scene.render(camera, look, {target.framebuffer(), target.width(), target.height()});
             writePng(settings.outputFolder / frameFileName(frame, frameCount), target.readPixels());
         } catch (const std::exception& error) {
@@ -81,8 +124,9 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     std::error_code ignored;
     const std::filesystem::path shown = std::filesystem::absolute(settings.outputFolder, ignored);
     summary << "gravlab: wrote " << frameCount << " frames (" << settings.width << "x" << settings.height << ", "
-            << context.description() << ", positions by " << feed.path() << ") to " << shown.string() << "/ ("
-            << frameFileName(0, frameCount) << " ... " << frameFileName(frameCount - 1, frameCount) << ")\n";
+            << context.description() << ", positions by " << feed.path() << overlaySummary(settings, overlayFeed)
+            << ") to " << shown.string() << "/ (" << frameFileName(0, frameCount) << " ... "
+            << frameFileName(frameCount - 1, frameCount) << ")\n";
 }
 
 } // namespace gravlab

@@ -2,14 +2,16 @@
 // Headless mode: step the simulation and write every frame as a PNG, with no window system at all.
 //
 // Design note: one frame is: step stepsPerFrame times (not before the first frame, which shows the initial
-// conditions) -> copy positions into the vertex buffer -> SceneRenderer into an OffscreenTarget (EGL context) ->
-// read back -> PNG. The camera is fitted once to the initial bodies and then held still, so a sequence of frames
-// plays as a movie. Progress goes to stderr on one line rewritten with '\r' when stderr is a terminal, and as a
-// plain line per tenth of the run otherwise, so logs stay readable.
+// conditions) -> copy positions into the vertex buffer, and the octree cells of the chosen depths into the overlay
+// (TreeOverlayFeed, as in the window) -> SceneRenderer into an OffscreenTarget (EGL context) -> read back -> PNG. The
+// camera is fitted once to the initial bodies and then held still, so a sequence of frames plays as a movie. Progress
+// goes to stderr on one line rewritten with '\r' when stderr is a terminal, and as a plain line per tenth of the run
+// otherwise, so logs stay readable.
 #include "CommandLine.hpp"
 
 #include <Simulation.hpp>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 namespace gravlab {
@@ -20,6 +22,8 @@ struct HeadlessSettings {
     int width = 1280; ///< pixels
     int height = 720; ///< pixels
     std::filesystem::path outputFolder;
+    ColorMode colorMode = ColorMode::Component;
+    std::optional<TreeDepthRange> overlayDepths; ///< octree depths drawn over the bodies; none: no overlay
     bool progressOnOneLine = true; ///< rewrite one line with '\r' (a terminal) or print a line per tenth (a log)
 };
 

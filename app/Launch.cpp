@@ -17,16 +17,45 @@ bool environmentSet(const char* name) {
     return value != nullptr && value[0] != '\0';
 }
 
-/// On a GPU the default scene is larger and uses the pair-once solver, unless the user chose otherwise.
-SimParams withDeviceDefaults(const AppOptions& options) {
+/// Whether the options ask for something only the tree solver can show (the overlay, leaf-depth colours).
+bool wantsTree(const AppOptions& options) {
+    return options.overlayDepths.has_value() || options.colorMode == ColorMode::LeafDepth;
+}
+
+/// On a GPU the default scene is larger and uses the GPU's default solver, unless the user chose otherwise; asking
+/// for the octree overlay or leaf-depth colours without naming a solver chooses the tree, which is what draws them.
+SimParams withLaunchDefaults(const AppOptions& options) {
     SimParams params = options.simulation;
-    if (!cudaBackendWouldBeChosen(params))
-        return params;
-    if (!options.bodyCountGiven)
+    const bool onDevice = cudaBackendWouldBeChosen(params);
+    if (onDevice && !options.bodyCountGiven)
         params.bodyCount = kDefaultCudaBodyCount;
-    if (!options.solverGiven)
+    if (!options.solverGiven && wantsTree(options))
+        params.solver = SolverKind::Tree;
+    else if (!options.solverGiven && onDevice)
         params.solver = kDefaultCudaSolver;
     return params;
+}
+
+/// A note when the user named a solver that cannot show what they asked for, so empty overlays are not a mystery.
+void noteTreeOnlyOptions(const AppOptions& options, SolverKind solver, std::ostream& err) {
+    if (!wantsTree(options) || solver == SolverKind::Tree)
+        return;
+    err << "gravlab: note: " << (options.overlayDepths ? "--overlay-depth" : "--color leaf-depth")
+        << " needs --solver tree; solver '" << toString(solver) << "' builds no octree, so "
+        << (options.overlayDepths ? "no cells are drawn" : "bodies keep their component colours") << ".\n";
+}
+
+ViewerSettings viewerSettingsFrom(const AppOptions& options) {
+    ViewerSettings settings;
+    settings.width = options.width;
+    settings.height = options.height;
+    settings.stepsPerFrame = options.stepsPerFrameFor(false);
+    settings.colorMode = options.colorMode;
+    if (options.overlayDepths) {
+        settings.treeOverlay.enabled = true;
+        settings.treeOverlay.depths = *options.overlayDepths;
+    }
+    return settings;
 }
 
 } // namespace
@@ -39,16 +68,17 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
     // Refuse an unusable --out before spending time on the initial conditions.
     if (options.headless)
         prepareOutputFolder(options.outputFolder);
-    Simulation simulation(withDeviceDefaults(options));
+    Simulation simulation(withLaunchDefaults(options));
     err << "gravlab: " << simulation.params().scenario << ", " << simulation.bodyCount() << " bodies, solver "
         << toString(simulation.params().solver) << ", on " << simulation.backend().description() << '\n';
+    noteTreeOnlyOptions(options, simulation.params().solver, err);
     if (!options.headless) {
         if (!displayAnnounced()) {
             err << "gravlab: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so rendering "
                 << options.frameCount << " frames headless instead of opening a window.\n";
         } else {
             try {
-                ViewerApp viewer(simulation, {options.width, options.height, options.stepsPerFrameFor(false)});
+                ViewerApp viewer(simulation, viewerSettingsFrom(options));
                 viewer.run();
                 return 0;
             } catch (const WindowUnavailableError& error) {

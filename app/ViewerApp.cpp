@@ -1,6 +1,7 @@
 // The interactive viewer: input, stepping, drawing and the panel's requests.
 #include "ViewerApp.hpp"
 
+#include <BodyPicking.hpp>
 #include <GLFW/glfw3.h>
 #include <iostream>
 
@@ -20,11 +21,19 @@ double secondsSince(std::chrono::steady_clock::time_point then) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - then).count();
 }
 
+/// Half the side of the box marking the picked body, as a fraction of the scene radius: visible around a single
+/// star at the default framing, small next to the galaxy.
+constexpr float kPickMarkerScale = 0.015f;
+
 } // namespace
 
 ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     : m_window(windowSettingsFrom(settings)), m_events(m_window.handle()), m_imgui(m_window.handle()),
-      m_feed(std::cerr), m_simulation(simulation), m_stepsPerFrame(settings.stepsPerFrame) {
+      m_feed(std::cerr), m_simulation(simulation), m_stepsPerFrame(settings.stepsPerFrame),
+      m_colorMode(settings.colorMode), m_treeOverlay(settings.treeOverlay) {
+    m_look.treeOverlay.opacity = m_treeOverlay.opacity;
+    m_onCudaBackend = cudaBackendWouldBeChosen(m_simulation.params());
+    m_simulation.backend().setColorMode(m_colorMode);
     m_feed.update(m_simulation.backend(), m_simulation.bodyCount(), m_scene.particles());
     m_verticesStale = false;
     refitCamera();
@@ -45,6 +54,9 @@ void ViewerApp::handleInput() {
     const bool uiWantsMouse = m_imgui.wantsMouse();
     m_cameraInput.onPointer(m_events.pointer(), uiWantsMouse, m_events.windowHeight(), m_camera);
     m_cameraInput.onScroll(m_events.takeScrollSteps(), uiWantsMouse, m_camera);
+    for (const MouseButtonEvent& event : m_events.takeButtonEvents())
+        if (const std::optional<glm::vec2> click = m_pickGesture.onButton(event, uiWantsMouse))
+            pickAt(*click);
     const bool uiWantsKeyboard = m_imgui.wantsKeyboard();
     for (const int key : m_events.takeKeyPresses())
         if (!uiWantsKeyboard)
@@ -74,6 +86,24 @@ void ViewerApp::handleKey(int key) {
     }
 }
 
+void ViewerApp::pickAt(const glm::vec2& cursor) {
+    const FramebufferSize size = m_window.framebufferSize();
+    if (size.width <= 0 || size.height <= 0)
+        return;
+    // The vertices on the host are those of the frame on screen: input is handled before the simulation steps.
+    const ParticleView view = particleViewFor(m_camera, size.width, size.height);
+    PickRequest request;
+    request.viewProjection = view.projection * view.view;
+    request.cursor = cursor;
+    request.viewportSize = m_events.windowSize();
+    const std::optional<PickedBody> picked =
+        pickNearestBody(m_feed.copyToHost(m_simulation.backend(), m_simulation.bodyCount()), request);
+    if (picked)
+        m_picked = PickedPoint{{picked->position.x, picked->position.y, picked->position.z}, m_simulation.stepCount()};
+    else
+        m_picked.reset();
+}
+
 void ViewerApp::advanceSimulation() {
     if (!m_paused) {
         try {
@@ -88,8 +118,27 @@ void ViewerApp::advanceSimulation() {
     refreshEnergyIfDue();
     if (m_verticesStale) {
         m_feed.update(m_simulation.backend(), m_simulation.bodyCount(), m_scene.particles());
+        m_overlayFeed.invalidate(); // whatever made the vertices stale may have rebuilt the tree
         m_verticesStale = false;
     }
+    updateTreeOverlay();
+}
+
+void ViewerApp::updateTreeOverlay() {
+    TreeOverlayRenderer& overlay = m_scene.treeOverlay();
+    std::optional<TreeCellBox> marker;
+    if (m_picked)
+        marker = TreeCellBox{m_picked->position[0], m_picked->position[1], m_picked->position[2],
+                             kPickMarkerScale * m_sceneRadius, 0};
+    overlay.setMarker(marker);
+    if (!m_treeOverlay.enabled || (m_treeOverlay.onlyPickedPath && !m_picked)) {
+        m_overlayFeed.clear(overlay);
+        return;
+    }
+    std::optional<std::array<float, 3>> pickedPoint;
+    if (m_picked)
+        pickedPoint = m_picked->position;
+    m_overlayFeed.update(m_simulation.backend(), treeCellQueryFor(m_treeOverlay, pickedPoint), overlay);
 }
 
 void ViewerApp::drawFrame() {
@@ -109,6 +158,7 @@ void ViewerApp::drawFrame() {
                                    .bodyCount = m_simulation.bodyCount(),
                                    .paused = m_paused,
                                    .stepsPerFrame = m_stepsPerFrame,
+                                   .onCudaBackend = m_onCudaBackend,
                                    .backendDescription = backendDescription,
                                    .rendererDescription = m_window.description(),
                                    .vertexPath = m_feed.path(),
@@ -117,8 +167,15 @@ void ViewerApp::drawFrame() {
                                    .autoRefreshEnergy = m_autoRefreshEnergy,
                                    .lastError = m_lastError};
     const SimulationPanelRequests requests = m_panel.draw(view);
+    const TreeOverlayPanelRequests overlayRequests = drawTreeOverlayPanel({.settings = m_treeOverlay,
+                                                                           .colorMode = m_colorMode,
+                                                                           .solver = m_simulation.params().solver,
+                                                                           .picked = m_picked,
+                                                                           .cellCount = m_overlayFeed.cellCount(),
+                                                                           .capped = m_overlayFeed.capped()});
     m_imgui.endFrame();
     applyPanelRequests(requests);
+    applyTreeOverlayRequests(overlayRequests);
 }
 
 void ViewerApp::applyPanelRequests(const SimulationPanelRequests& requests) {
@@ -138,12 +195,32 @@ void ViewerApp::applyPanelRequests(const SimulationPanelRequests& requests) {
         measureEnergy();
 }
 
+void ViewerApp::applyTreeOverlayRequests(const TreeOverlayPanelRequests& requests) {
+    if (requests.settings) {
+        m_treeOverlay = *requests.settings; // a changed query is noticed by m_overlayFeed
+        m_look.treeOverlay.opacity = m_treeOverlay.opacity;
+    }
+    if (requests.clearPick)
+        m_picked.reset();
+    if (requests.colorMode) {
+        m_colorMode = *requests.colorMode;
+        applyColorMode();
+    }
+}
+
+void ViewerApp::applyColorMode() {
+    m_simulation.backend().setColorMode(m_colorMode);
+    m_verticesStale = true;
+}
+
 void ViewerApp::applyParams(const SimParams& params) {
     const SimParams before = m_simulation.params();
     const bool reinitialises =
         params.scenario != before.scenario || params.bodyCount != before.bodyCount || params.seed != before.seed;
     try {
         m_simulation.setParams(params);
+        // The backend may be a new one (a backend switch), which starts in its default colour mode.
+        m_simulation.backend().setColorMode(m_colorMode);
         if (reinitialises) // the vertex buffer grows here, and may not fit on the GPU
             m_feed.update(m_simulation.backend(), m_simulation.bodyCount(), m_scene.particles());
         m_lastError.clear();
@@ -151,11 +228,14 @@ void ViewerApp::applyParams(const SimParams& params) {
         // Invalid values, an unavailable backend or a body count the GPU cannot draw: go back to what ran before.
         m_lastError = error.what();
         m_simulation.setParams(before);
-        m_verticesStale = true;
+        applyColorMode();
         return;
     }
+    m_onCudaBackend = cudaBackendWouldBeChosen(m_simulation.params());
+    m_overlayFeed.invalidate(); // a solver switch may have dropped the tree, or there is a new one
     m_verticesStale = !reinitialises;
     if (reinitialises) {
+        m_picked.reset(); // a point of the previous scene
         refitCamera();
         m_energy.reset(); // the last measurement's cost says nothing about the new body count
     }
@@ -177,7 +257,7 @@ void ViewerApp::stepOnce() {
 void ViewerApp::resetSimulation() {
     m_simulation.reset();
     m_lastError.clear();
-    m_verticesStale = true;
+    applyColorMode();
     m_energy.reset();
     measureEnergyIfCheap();
 }
@@ -187,6 +267,7 @@ void ViewerApp::refitCamera() {
     const FramebufferSize size = m_window.framebufferSize();
     const float aspect = size.height > 0 ? static_cast<float>(size.width) / static_cast<float>(size.height) : 1.0f;
     m_camera.fit(bounds, aspect);
+    m_sceneRadius = bounds.radius;
     m_look.particles = particleStyleFor(m_simulation.bodyCount(), bounds.radius);
 }
 

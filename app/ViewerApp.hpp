@@ -1,19 +1,25 @@
 #pragma once
 // Window mode: the interactive viewer loop around one Simulation.
 //
-// Design note: one frame is: poll events -> camera input (unless ImGui owns the mouse) and keys (unless ImGui owns
-// the keyboard) -> step the simulation stepsPerFrame times when running -> copy positions into the vertex buffer
-// (BodyVertexFeed) -> SceneRenderer draws into the window's framebuffer -> the ImGui panel on top -> apply what the
-// panel asked for -> swap. Members are declared in construction order and destroyed in reverse: the window (GL
-// context and GLFW) outlives the input callbacks, ImGui and every GL object.
+// Design note: one frame is: poll events -> camera input and pick clicks (unless ImGui owns the mouse) and keys
+// (unless ImGui owns the keyboard) -> step the simulation stepsPerFrame times when running -> copy positions into the
+// vertex buffer (BodyVertexFeed) and, when the tree or the overlay's query changed, octree cells into the overlay
+// (TreeOverlayFeed) -> SceneRenderer draws into the window's framebuffer -> the ImGui panels on top -> apply what the
+// panels asked for -> swap. The colour mode is handed to the backend at start, and again after every parameter change
+// and reset, since those may replace the backend. Members are declared in construction order and destroyed in
+// reverse: the window (GL context and GLFW) outlives the input callbacks, ImGui and every GL object.
 #include "CameraInput.hpp"
 #include "ImGuiLayer.hpp"
+#include "PickGesture.hpp"
+#include "ViewSettings.hpp"
 #include "WindowEvents.hpp"
 #include "panels/SimulationPanel.hpp"
+#include "panels/TreeOverlayPanel.hpp"
 
 #include <BodyVertexFeed.hpp>
 #include <SceneRenderer.hpp>
 #include <Simulation.hpp>
+#include <TreeOverlayFeed.hpp>
 #include <WindowContext.hpp>
 #include <chrono>
 #include <optional>
@@ -25,6 +31,8 @@ struct ViewerSettings {
     int width = 1280; ///< initial window size in screen coordinates
     int height = 720;
     int stepsPerFrame = 1;
+    ColorMode colorMode = ColorMode::Component;
+    TreeOverlaySettings treeOverlay;
 };
 
 class ViewerApp {
@@ -42,9 +50,16 @@ public:
 private:
     void handleInput();
     void handleKey(int key);
+    /// Picks the body nearest to cursor (window coordinates) in the frame on screen; empty sky clears the pick.
+    void pickAt(const glm::vec2& cursor);
     void advanceSimulation();
+    /// Refreshes the overlay's cells when the tree or the query changed, and the picked body's marker.
+    void updateTreeOverlay();
     void drawFrame();
     void applyPanelRequests(const SimulationPanelRequests& requests);
+    void applyTreeOverlayRequests(const TreeOverlayPanelRequests& requests);
+    /// Hands the colour mode to the backend and marks the vertices stale.
+    void applyColorMode();
     void applyParams(const SimParams& params);
     void stepOnce();
     void resetSimulation();
@@ -60,13 +75,20 @@ private:
     ImGuiLayer m_imgui;
     SceneRenderer m_scene;
     BodyVertexFeed m_feed;
+    TreeOverlayFeed m_overlayFeed;
     OrbitCamera m_camera;
     CameraInput m_cameraInput;
+    PickGesture m_pickGesture;
     SimulationPanel m_panel;
 
     Simulation& m_simulation;
     int m_stepsPerFrame;
     FrameLook m_look;
+    bool m_onCudaBackend = false; ///< asked of the CUDA runtime only when the parameters change, not every frame
+    float m_sceneRadius = 1.0f;   ///< of the last camera fit; sizes the picked body's marker
+    ColorMode m_colorMode;
+    TreeOverlaySettings m_treeOverlay;
+    std::optional<PickedPoint> m_picked;
     bool m_paused = false;
     bool m_verticesStale = true;
     bool m_autoRefreshEnergy = true;

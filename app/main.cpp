@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
         const CommandLineOutcome outcome = parseCommandLine(argc, argv);
         if (outcome.bench)
             return runBench(*outcome.bench, std::cout, std::cerr);
+        if (outcome.accuracy)
+            return runAccuracy(*outcome.accuracy, std::cout, std::cerr);
         if (!outcome.options) {
             (outcome.exitCode == 0 ? std::cout : std::cerr) << outcome.message;
             return outcome.exitCode;

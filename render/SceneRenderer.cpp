@@ -1,4 +1,4 @@
-// Particle light and tone mapping, composed into one frame.
+// Particle light, tone mapping and the tree overlay, composed into one frame.
 #include "SceneRenderer.hpp"
 
 namespace gravlab {
@@ -15,9 +15,12 @@ ParticleView particleViewFor(const OrbitCamera& camera, int width, int height) {
 void SceneRenderer::render(const OrbitCamera& camera, const FrameLook& look, const RenderTarget& target) {
     if (target.width <= 0 || target.height <= 0)
         return; // a minimised window has no pixels to draw
+    const ParticleView view = particleViewFor(camera, target.width, target.height);
     m_toneMapper.beginFrame(target.width, target.height);
-    m_particles.draw(particleViewFor(camera, target.width, target.height), look.particles);
+    m_particles.draw(view, look.particles);
     m_toneMapper.resolve(target.framebuffer, look.exposure);
+    // After tone mapping, into the target: see TreeOverlayRenderer's design note.
+    m_treeOverlay.draw(view.projection * view.view, look.treeOverlay);
 }
 
 } // namespace gravlab

@@ -84,6 +84,10 @@ void ShaderProgram::setUniform(GLint location, int value) const {
     glProgramUniform1i(m_program.id(), location, value);
 }
 
+void ShaderProgram::setUniform(GLint location, const glm::vec2& value) const {
+    glProgramUniform2f(m_program.id(), location, value.x, value.y);
+}
+
 void ShaderProgram::setUniform(GLint location, const glm::mat4& value) const {
     glProgramUniformMatrix4fv(m_program.id(), location, 1, GL_FALSE, glm::value_ptr(value));
 }

@@ -39,6 +39,7 @@ public:
 
     void setUniform(GLint location, float value) const;
     void setUniform(GLint location, int value) const;
+    void setUniform(GLint location, const glm::vec2& value) const;
     void setUniform(GLint location, const glm::mat4& value) const;
 
 private:

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The CUDA core's check on a machine with an NVIDIA GPU: GPU tests, compute-sanitizer memcheck and racecheck, the
-# benchmark table of both direct-sum solvers, and a headless render of a million bodies through CUDA-GL interop.
+# The CUDA core's check on a machine with an NVIDIA GPU: GPU tests, compute-sanitizer memcheck and racecheck (the tree
+# tests included), the benchmark tables of the direct-sum solvers and of the tree (N = 1M, 4M, 16M), the tree's step
+# time against N from 2^16 to 2^24, and a headless render of a million bodies with the tree through CUDA-GL interop.
 #
 # Usage (from the repository root, with an existing CUDA build):
 #   scripts/gpu_check.sh OUTDIR [BUILD_DIR]        BUILD_DIR defaults to build-gpu
-# Environment: GRAVLAB=path/to/gravlab overrides BUILD_DIR/gravlab.
-# Everything is logged under OUTDIR; a summary table is printed last. Exits 1 when any step failed.
+# Environment: GRAVLAB=path/to/gravlab overrides BUILD_DIR/gravlab; GPU_CHECK_QUICK=1 skips the direct-sum table and
+# the sweep's largest sizes (for a short lease).
+# Everything is logged under OUTDIR; the tables and a summary are printed last. Exits 1 when any step failed.
 set -uo pipefail
 
 if [ $# -lt 1 ]; then
@@ -16,6 +18,7 @@ out=$1
 build=${2:-build-gpu}
 gravlab=${GRAVLAB:-$build/gravlab}
 tests=$build/tests/gravlab_gpu_tests
+quick=${GPU_CHECK_QUICK:-0}
 mkdir -p "$out"
 for needed in "$tests" "$gravlab"; do
     [ -x "$needed" ] || { echo "gpu_check: $needed is missing; build $build first (cmake --build $build)" >&2; exit 2; }
@@ -42,40 +45,84 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=c
 
 step gpu-tests ctest --test-dir "$build" -L gpu --output-on-failure -V
 # The sanitizers slow kernels down by one to three orders of magnitude: memcheck leaves out the million-body test,
-# racecheck (which instruments every shared-memory access) keeps to the tests of a few thousand bodies.
+# racecheck (which instruments every shared-memory access) keeps to the tests of a few thousand bodies, the tree's
+# warp-synchronous walk included.
 step memcheck "$sanitizer" --tool memcheck --error-exitcode 3 "$tests" --gtest_filter='-*MillionAndThree*'
 step racecheck "$sanitizer" --tool racecheck --error-exitcode 3 "$tests" \
-    --gtest_filter='*BlockEdges*:*RandomBodies*:*RangeGuard*:*Diagnostics*:*NonFinite*:*FewSteps*:*StepTimings*'
+    --gtest_filter='*BlockEdges*:*RandomBodies*:*RangeGuard*:*Diagnostics*:*NonFinite*:*FewSteps*:*StepTimings*:*TreeAccuracySmall*:*TreeOneAndTwo*'
 
-bench_table() {
-    : >"$out/bench.jsonl"
-    for solver in direct direct-symmetric; do
-        for bodies in 16384 65536 262144 1048576; do
-            local steps=20
-            [ "$bodies" -ge 1048576 ] && steps=5
-            "$gravlab" bench --solver "$solver" --bodies "$bodies" --steps "$steps" --json >>"$out/bench.jsonl" || return 1
-        done
+# bench_rows FILE SOLVER STEPS N...: one JSON line per body count, appended to FILE.
+bench_rows() {
+    local file=$1 solver=$2 steps=$3
+    shift 3
+    for bodies in "$@"; do
+        "$gravlab" bench --solver "$solver" --theta 0.5 --bodies "$bodies" --steps "$steps" --warmup 3 --json \
+            >>"$file" || return 1
     done
 }
-step bench bench_table
+direct_table() {
+    : >"$out/bench-direct.jsonl"
+    bench_rows "$out/bench-direct.jsonl" direct 20 16384 65536 262144 &&
+        bench_rows "$out/bench-direct.jsonl" direct 5 1048576 &&
+        bench_rows "$out/bench-direct.jsonl" direct-symmetric 20 16384 65536 262144 &&
+        bench_rows "$out/bench-direct.jsonl" direct-symmetric 5 1048576
+}
+tree_table() {
+    : >"$out/bench-tree.jsonl"
+    bench_rows "$out/bench-tree.jsonl" tree 20 1048576 4194304 && bench_rows "$out/bench-tree.jsonl" tree 10 16777216
+}
+tree_sweep() {
+    : >"$out/sweep-tree.jsonl"
+    local largest=24
+    [ "$quick" = 1 ] && largest=22
+    for power in $(seq 16 "$largest"); do
+        bench_rows "$out/sweep-tree.jsonl" tree 10 $((1 << power)) || return 1
+    done
+}
+[ "$quick" = 1 ] || step bench-direct direct_table
+step bench-tree tree_table
+step sweep-tree tree_sweep
 
-# One markdown row per benchmark line (the JSON is gravlab bench's own flat format).
+# field NAME LINE: a value of gravlab bench's flat JSON.
 field() { sed -n -e "s/.*\"$1\": \"\([^\"]*\)\".*/\1/p;t" -e "s/.*\"$1\": \([^,}]*\).*/\1/p" <<<"$2"; }
+json_lines() { [ -f "$1" ] && grep '^{' "$1"; }
 {
     echo "| solver | N | median step (ms) | interactions/s | GFLOP/s (20/interaction) | GPU | date |"
     echo "| --- | ---: | ---: | ---: | ---: | --- | --- |"
-    while IFS= read -r line; do
-        case $line in \{*) ;; *) continue ;; esac
+    json_lines "$out/bench-direct.jsonl" | while IFS= read -r line; do
         printf '| %s | %s | %.3f | %.3e | %.0f | %s | %s |\n' "$(field solver "$line")" "$(field bodies "$line")" \
             "$(field medianStepMs "$line")" "$(field interactionsPerSecond "$line")" "$(field gflops "$line")" \
             "$(field gpu "$line")" "$(field date "$line")"
-    done <"$out/bench.jsonl"
-} >"$out/bench.md" 2>/dev/null
+    done
+} >"$out/bench-direct.md" 2>/dev/null
+{
+    echo "| N | step (ms) | box | build | summary | sort | force | integrate | body-steps/s | bytes/body | cells/body |"
+    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    json_lines "$out/bench-tree.jsonl" | while IFS= read -r line; do
+        n=$(field bodies "$line")
+        printf '| %s | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3e | %.1f | %.3f |\n' "$n" \
+            "$(field medianStepMs "$line")" "$(field boxMs "$line")" "$(field buildMs "$line")" \
+            "$(field summaryMs "$line")" "$(field sortMs "$line")" "$(field forceMs "$line")" \
+            "$(field integrateMs "$line")" "$(field bodyStepsPerSecond "$line")" \
+            "$(field deviceBytesPerBody "$line")" "$(awk -v c="$(field treeCells "$line")" -v n="$n" 'BEGIN{print c/n}')"
+    done
+} >"$out/bench-tree.md" 2>/dev/null
+# Step time against N: t / (N log2 N) stays flat when the growth is N log N.
+{
+    echo "| N | step (ms) | ns per body-step | ns per (N log2 N) |"
+    echo "| ---: | ---: | ---: | ---: |"
+    json_lines "$out/sweep-tree.jsonl" | while IFS= read -r line; do
+        n=$(field bodies "$line")
+        ms=$(field medianStepMs "$line")
+        printf '| %s | %.3f | %.2f | %.4f |\n' "$n" "$ms" "$(awk -v t="$ms" -v n="$n" 'BEGIN{print t*1e6/n}')" \
+            "$(awk -v t="$ms" -v n="$n" 'BEGIN{print t*1e6/(n*log(n)/log(2))}')"
+    done
+} >"$out/sweep-tree.md" 2>/dev/null
 
-step render "$gravlab" --headless --frames 3 --bodies 1000000 --out "$out/render"
+step render "$gravlab" --headless --frames 3 --bodies 1000000 --solver tree --out "$out/render"
 
 echo
-cat "$out/bench.md"
+cat "$out/bench-direct.md" "$out/bench-tree.md" "$out/sweep-tree.md" 2>/dev/null
 echo
 echo "GPU: $(tail -n +2 "$out/gpu.txt")"
 printf '%-12s %-6s %6s  %s\n' step result time log

@@ -1,4 +1,5 @@
-// CPU backend: KDK leapfrog over the float OpenMP direct sum, with a non-finite check and rollback per step() call.
+// CPU backend: KDK leapfrog over the float OpenMP direct sum or the CPU octree, with a non-finite check and rollback
+// per step() call.
 //
 // Design note: see CpuBackend.hpp. The finiteness check is one O(N) pass after each step; a NaN or infinity anywhere
 // spreads to every body through the next force evaluation, so checking every step pins the first bad step.
@@ -6,9 +7,12 @@
 
 #include "Leapfrog.hpp"
 #include "Parallel.hpp"
+#include "TreeForcesCpu.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <omp.h>
 #include <stdexcept>
 #include <string>
@@ -23,15 +27,17 @@ double millisecondsSince(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-std::size_t countNonFiniteBodies(const Bodies& bodies) {
+std::size_t countNonFiniteBodies(const Bodies& bodies, bool positionsOnly) {
     const auto count = std::int64_t(bodies.size());
     std::int64_t nonFinite = 0;
 #pragma omp parallel for schedule(static) reduction(+ : nonFinite) if (parallel : count >= kMinBodiesForParallelStreaming)
     for (std::int64_t k = 0; k < count; ++k) {
         const auto i = std::size_t(k);
-        const bool finite = std::isfinite(bodies.x[i]) && std::isfinite(bodies.y[i]) && std::isfinite(bodies.z[i]) &&
-                            std::isfinite(bodies.vx[i]) && std::isfinite(bodies.vy[i]) && std::isfinite(bodies.vz[i]);
-        nonFinite += finite ? 0 : 1;
+        const bool finitePosition =
+            std::isfinite(bodies.x[i]) && std::isfinite(bodies.y[i]) && std::isfinite(bodies.z[i]);
+        const bool finiteVelocity = positionsOnly || (std::isfinite(bodies.vx[i]) && std::isfinite(bodies.vy[i]) &&
+                                                      std::isfinite(bodies.vz[i]));
+        nonFinite += finitePosition && finiteVelocity ? 0 : 1;
     }
     return std::size_t(nonFinite);
 }
@@ -56,65 +62,129 @@ void CpuBackend::load(const Bodies& bodies) {
     checkConsistentSizes(bodies);
     Bodies copy = bodies; // copy first, so running out of memory leaves the current state whole
     m_bodies = std::move(copy);
-    m_accelerationsValid = false;
+    dropCachedForces();
     m_stepsSinceLoad = 0;
     m_lastTimings.clear();
 }
 
-double CpuBackend::ensureAccelerations(const GravityParams& gravity) {
-    const bool sameGravity = m_accelerationsGravity.gravitationalConstant == gravity.gravitationalConstant &&
-                             m_accelerationsGravity.softeningLength == gravity.softeningLength;
-    if (m_accelerationsValid && sameGravity)
-        return 0.0;
-    const auto start = Clock::now();
-    computeAccelerationsCpu(m_bodies, gravity, m_accelerations);
-    m_accelerationsGravity = gravity;
-    m_accelerationsValid = true;
-    return millisecondsSince(start);
+bool CpuBackend::ForceSettings::sameForces(const ForceSettings& other) const {
+    const bool tree = solver == SolverKind::Tree, otherTree = other.solver == SolverKind::Tree;
+    return tree == otherTree && gravitationalConstant == other.gravitationalConstant &&
+           softeningLength == other.softeningLength && (!tree || openingAngle == other.openingAngle);
 }
 
-std::pair<double, double> CpuBackend::stepOnce(const GravityParams& gravity, float timeStep) {
-    double forceMs = ensureAccelerations(gravity);
+CpuBackend::ForceTimes& CpuBackend::ForceTimes::operator+=(const ForceTimes& other) {
+    build += other.build;
+    summary += other.summary;
+    force += other.force;
+    return *this;
+}
+
+CpuBackend::ForceSettings CpuBackend::forceSettingsOf(const SimParams& params) {
+    return {params.solver, params.gravitationalConstant, params.softeningLength, params.openingAngle};
+}
+
+void CpuBackend::dropCachedForces() {
+    m_accelerationsValid = false;
+    m_treeValid = false;
+}
+
+CpuBackend::ForceTimes CpuBackend::ensureAccelerations(const ForceSettings& settings) {
+    if (m_accelerationsValid && m_accelerationsSettings.sameForces(settings))
+        return {};
+    return computeAccelerations(settings);
+}
+
+CpuBackend::ForceTimes CpuBackend::computeAccelerations(const ForceSettings& settings) {
+    m_accelerationsValid = false; // until they are complete: a throwing solver must not leave stale ones "valid"
+    ForceTimes times;
+    if (settings.solver == SolverKind::Tree) {
+        times = computeTreeAccelerations(settings);
+    } else {
+        m_treeValid = false;
+        const auto start = Clock::now();
+        computeAccelerationsCpu(m_bodies, {settings.gravitationalConstant, settings.softeningLength}, m_accelerations);
+        times.force = millisecondsSince(start);
+    }
+    m_accelerationsSettings = settings;
+    m_accelerationsValid = true;
+    return times;
+}
+
+CpuBackend::ForceTimes CpuBackend::computeTreeAccelerations(const ForceSettings& settings) {
+    m_treeValid = false;
+    if (countNonFiniteBodies(m_bodies, true) > 0) {
+        // The octree cannot place such bodies; NaN forces make the step's check report and roll back the step.
+        m_accelerations.resize(m_bodies.size());
+        for (std::vector<float>* component : {&m_accelerations.x, &m_accelerations.y, &m_accelerations.z})
+            std::fill(component->begin(), component->end(), std::numeric_limits<float>::quiet_NaN());
+        return {};
+    }
+    ForceTimes times;
+    auto start = Clock::now();
+    m_tree.build(m_bodies);
+    times.build = millisecondsSince(start);
+    start = Clock::now();
+    m_tree.summarize(float(settings.openingAngle));
+    times.summary = millisecondsSince(start);
+    start = Clock::now();
+    computeTreeAccelerationsCpu(m_tree, {settings.gravitationalConstant, settings.softeningLength}, m_accelerations);
+    times.force = millisecondsSince(start);
+    m_treeValid = true;
+    return times;
+}
+
+CpuBackend::ForceTimes CpuBackend::stepOnce(const ForceSettings& settings, float timeStep, double& integrateMs) {
+    ForceTimes times = ensureAccelerations(settings);
     auto start = Clock::now();
     kickCpu(m_bodies, m_accelerations, 0.5f * timeStep);
     driftCpu(m_bodies, timeStep);
-    double integrateMs = millisecondsSince(start);
+    integrateMs += millisecondsSince(start);
 
-    start = Clock::now();
-    computeAccelerationsCpu(m_bodies, gravity, m_accelerations);
-    forceMs += millisecondsSince(start);
+    times += computeAccelerations(settings);
 
     start = Clock::now();
     kickCpu(m_bodies, m_accelerations, 0.5f * timeStep);
     integrateMs += millisecondsSince(start);
-    return {forceMs, integrateMs};
+    return times;
 }
 
 void CpuBackend::step(const SimParams& params, int stepCount) {
     if (stepCount <= 0)
         return;
-    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    const ForceSettings settings = forceSettingsOf(params);
     const auto timeStep = float(params.timeStep);
     const Bodies before = m_bodies;
     const std::uint64_t stepsBefore = m_stepsSinceLoad;
-    double forceMs = 0, integrateMs = 0;
+    const auto restoreState = [&] {
+        m_bodies = before;
+        m_stepsSinceLoad = stepsBefore;
+        dropCachedForces();
+    };
+    ForceTimes times;
+    double integrateMs = 0;
     for (int s = 0; s < stepCount; ++s) {
-        const auto [stepForceMs, stepIntegrateMs] = stepOnce(gravity, timeStep);
-        forceMs += stepForceMs;
-        integrateMs += stepIntegrateMs;
+        try {
+            times += stepOnce(settings, timeStep, integrateMs);
+        } catch (...) {
+            restoreState(); // e.g. the octree ran out of memory: nothing of this call stays
+            throw;
+        }
         ++m_stepsSinceLoad;
         const auto checkStart = Clock::now();
-        const std::size_t nonFinite = countNonFiniteBodies(m_bodies);
+        const std::size_t nonFinite = countNonFiniteBodies(m_bodies, false);
         integrateMs += millisecondsSince(checkStart);
         if (nonFinite > 0) {
             const std::uint64_t failedStep = m_stepsSinceLoad;
-            m_bodies = before;
-            m_stepsSinceLoad = stepsBefore;
-            m_accelerationsValid = false;
+            restoreState();
             throw NonFiniteStateError(failedStep, nonFinite, m_bodies.size(), stepsBefore);
         }
     }
-    m_lastTimings = {{"force", forceMs}, {"integrate", integrateMs}};
+    if (settings.solver == SolverKind::Tree)
+        m_lastTimings = {
+            {"build", times.build}, {"summary", times.summary}, {"force", times.force}, {"integrate", integrateMs}};
+    else
+        m_lastTimings = {{"force", times.force}, {"integrate", integrateMs}};
 }
 
 void CpuBackend::readBodies(Bodies& out) const {
@@ -125,16 +195,34 @@ Diagnostics CpuBackend::diagnostics(const SimParams& params) const {
     return computeDiagnosticsCpu(m_bodies, {params.gravitationalConstant, params.softeningLength});
 }
 
+void CpuBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
+    ensureAccelerations(forceSettingsOf(params));
+    out = m_accelerations;
+}
+
 void CpuBackend::writeRenderVertices(std::span<RenderVertex> out) const {
     if (out.size() != m_bodies.size())
         throw std::invalid_argument("render vertices: buffer holds " + std::to_string(out.size()) + " vertices for " +
                                     std::to_string(m_bodies.size()) + " bodies");
+    std::vector<std::uint8_t> leafDepth;
+    const bool byLeafDepth = m_colorMode == ColorMode::LeafDepth && m_treeValid;
+    if (byLeafDepth)
+        m_tree.leafDepthOfBodies(leafDepth);
     const auto count = std::int64_t(m_bodies.size());
 #pragma omp parallel for schedule(static) if (parallel : count >= kMinBodiesForParallelStreaming)
     for (std::int64_t k = 0; k < count; ++k) {
         const auto i = std::size_t(k);
-        out[i] = {m_bodies.x[i], m_bodies.y[i], m_bodies.z[i], m_bodies.colorKey[i]};
+        const float colorScalar =
+            byLeafDepth ? std::min(float(leafDepth[i]) / float(kMaxTreeDepthForColor), 1.0f) : m_bodies.colorKey[i];
+        out[i] = {m_bodies.x[i], m_bodies.y[i], m_bodies.z[i], colorScalar};
     }
+}
+
+void CpuBackend::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
+    if (m_treeValid)
+        m_tree.collectCells(query, out);
+    else
+        out.clear();
 }
 
 std::vector<PhaseTiming> CpuBackend::lastStepTimings() const {

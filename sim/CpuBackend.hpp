@@ -1,13 +1,21 @@
 #pragma once
-// The CPU fallback backend: float direct summation (OpenMP) and leapfrog KDK on host vectors.
+// The CPU fallback backend: float direct summation or the Barnes-Hut octree (OpenMP), and leapfrog KDK on host
+// vectors.
 //
-// Design note: the accelerations of the last force evaluation are cached together with the G and softening they were
-// computed with, so each KDK step needs one force evaluation; the cache is dropped on load() and whenever G or the
-// softening differ from the cached ones. Every step() call first copies the state (O(N), next to O(N^2) forces):
-// when a step leaves a non-finite position or velocity the copy is put back and NonFiniteStateError is thrown, so a
-// too-large time step never destroys the user's system. The CPU has one direct-sum solver; SolverKind only selects
-// among GPU kernels, so both kinds run it here.
+// Design note: the accelerations of the last force evaluation are cached together with what they were computed with
+// (solver, G, softening and, for the tree, theta), so each KDK step needs one force evaluation; the cache is dropped
+// on load() and whenever one of those differs. Every step() call first copies the state (O(N), next to the force
+// evaluation): when a step leaves a non-finite position or velocity the copy is put back and NonFiniteStateError is
+// thrown, so a too-large time step never destroys the user's system; any other exception (the octree running out of
+// memory) also puts the copy back before it propagates.
+// SolverKind::Tree builds, summarizes and walks the CPU octree (phases "build", "summary", "force", "integrate");
+// Direct and DirectSymmetric both run the direct sum (the pair-once variant only pays off on the GPU). The octree of
+// the last tree evaluation stays for the overlay (collectTreeCells) and the leaf-depth colours; it describes the
+// current positions, since every step ends with a force evaluation, and it is dropped whenever the state or the
+// solver changes. Non-finite positions are never handed to the octree: the tree path then yields NaN accelerations,
+// so the step's finiteness check reports and rolls back.
 #include "DirectSumCpu.hpp"
+#include "OctreeCpu.hpp"
 #include "SimulationBackend.hpp"
 
 #include <cstdint>
@@ -27,20 +35,46 @@ public:
     void step(const SimParams& params, int stepCount) override;
     void readBodies(Bodies& out) const override;
     Diagnostics diagnostics(const SimParams& params) const override;
+    void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     void writeRenderVertices(std::span<RenderVertex> out) const override;
     std::vector<PhaseTiming> lastStepTimings() const override;
+    void setColorMode(ColorMode mode) override { m_colorMode = mode; }
+    void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
 
 private:
-    /// Recomputes m_accelerations unless they are valid for gravity; returns the time it took in milliseconds.
-    double ensureAccelerations(const GravityParams& gravity);
-    /// One KDK step; returns {force, integrate} milliseconds.
-    std::pair<double, double> stepOnce(const GravityParams& gravity, float timeStep);
+    /// What cached accelerations were computed with.
+    struct ForceSettings {
+        SolverKind solver = SolverKind::Direct;
+        double gravitationalConstant = 0;
+        double softeningLength = 0;
+        double openingAngle = 0; ///< only compared for SolverKind::Tree
+
+        bool sameForces(const ForceSettings& other) const;
+    };
+    /// Milliseconds spent in the phases of force evaluations.
+    struct ForceTimes {
+        double build = 0, summary = 0, force = 0;
+        ForceTimes& operator+=(const ForceTimes& other);
+    };
+
+    static ForceSettings forceSettingsOf(const SimParams& params);
+    /// Recomputes m_accelerations unless they are valid for settings.
+    ForceTimes ensureAccelerations(const ForceSettings& settings);
+    /// Computes m_accelerations for the current positions.
+    ForceTimes computeAccelerations(const ForceSettings& settings);
+    ForceTimes computeTreeAccelerations(const ForceSettings& settings);
+    /// One KDK step; adds its integration time to integrateMs.
+    ForceTimes stepOnce(const ForceSettings& settings, float timeStep, double& integrateMs);
+    void dropCachedForces();
 
     std::string m_why;
     Bodies m_bodies;
     Vec3Arrays<float> m_accelerations;
     bool m_accelerationsValid = false;
-    GravityParams m_accelerationsGravity{0, 0};
+    ForceSettings m_accelerationsSettings;
+    OctreeCpu m_tree;
+    bool m_treeValid = false; ///< m_tree was built from the current positions
+    ColorMode m_colorMode = ColorMode::Component;
     std::uint64_t m_stepsSinceLoad = 0;
     std::vector<PhaseTiming> m_lastTimings;
 };

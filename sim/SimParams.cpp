@@ -21,7 +21,8 @@ struct SolverName {
     std::string_view name;
 };
 constexpr std::array kSolverNames{SolverName{SolverKind::Direct, "direct"},
-                                  SolverName{SolverKind::DirectSymmetric, "direct-symmetric"}};
+                                  SolverName{SolverKind::DirectSymmetric, "direct-symmetric"},
+                                  SolverName{SolverKind::Tree, "tree"}};
 
 struct BackendName {
     BackendKind kind;
@@ -72,7 +73,8 @@ void checkBodyCount(std::uint64_t bodyCount) {
 }
 
 void checkSolverAndBackend(const SimParams& params) {
-    const bool solverKnown = params.solver == SolverKind::Direct || params.solver == SolverKind::DirectSymmetric;
+    const bool solverKnown = params.solver == SolverKind::Direct || params.solver == SolverKind::DirectSymmetric ||
+                             params.solver == SolverKind::Tree;
     if (!solverKnown)
         throwUnknownName("solver", std::to_string(int(params.solver)), listNames(kSolverNames));
     const bool backendKnown = params.backend == BackendKind::Auto || params.backend == BackendKind::Cuda ||

@@ -17,6 +17,7 @@ namespace gravlab {
 enum class SolverKind {
     Direct,          ///< all pairs, O(N^2)
     DirectSymmetric, ///< all pairs, each pair evaluated once and applied to both bodies (CUDA only)
+    Tree,            ///< Barnes-Hut octree with opening angle theta, O(N log N)
 };
 
 /// Where the simulation runs.

@@ -62,10 +62,10 @@ private:
     mutable std::optional<double> m_energyBaseline;
 };
 
-/// Body count and solver the app uses on a GPU when the user names none: the pair-once kernel is the fastest exact
-/// solver there, and 2^17 bodies step in a few milliseconds on a current data-centre GPU.
-inline constexpr std::uint64_t kDefaultCudaBodyCount = std::uint64_t{1} << 17;
-inline constexpr SolverKind kDefaultCudaSolver = SolverKind::DirectSymmetric;
+/// Body count and solver the app uses on a GPU when the user names none: the Barnes-Hut tree steps 2^20 bodies in
+/// about 10 milliseconds on a current data-centre GPU (docs/PERFORMANCE.md).
+inline constexpr std::uint64_t kDefaultCudaBodyCount = std::uint64_t{1} << 20;
+inline constexpr SolverKind kDefaultCudaSolver = SolverKind::Tree;
 
 /// Whether createBackend(params) would choose the CUDA backend: a CUDA build, a device present, backend not cpu.
 bool cudaBackendWouldBeChosen(const SimParams& params);

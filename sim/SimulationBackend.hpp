@@ -55,6 +55,9 @@ public:
     /// Copy the current state back to the host.
     virtual void readBodies(Bodies& out) const = 0;
     virtual Diagnostics diagnostics(const SimParams& params) const = 0;
+    /// Accelerations (with G) of the current state by params' solver, in the order readBodies() returns the bodies;
+    /// computes them first when the cached ones are stale. For accuracy reports and tests.
+    virtual void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) = 0;
     /// Positions and colour scalars of all bodies, for the CPU upload path.
     virtual void writeRenderVertices(std::span<RenderVertex> out) const = 0;
     /// Per-phase times of the last step() call.

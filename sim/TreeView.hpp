@@ -33,7 +33,8 @@ enum class ColorMode {
     LeafDepth, ///< depth of the body's octree leaf (tree solver only; others fall back to Component)
 };
 
-/// Leaf depth that maps to colour scalar 1 in ColorMode::LeafDepth.
-inline constexpr int kMaxTreeDepthForColor = 24;
+/// Leaf depth that maps to colour scalar 1 in ColorMode::LeafDepth: typical leaves (depth 6 to 12 for 10^4 to 10^7
+/// bodies) then span most of the palette; deeper leaves saturate.
+inline constexpr int kMaxTreeDepthForColor = 16;
 
 } // namespace gravlab

@@ -1,6 +1,8 @@
 // ImGui widgets of the simulation panel.
 #include "SimulationPanel.hpp"
 
+#include "SolverControls.hpp"
+
 #include <Scenarios.hpp>
 #include <algorithm>
 #include <cmath>
@@ -67,7 +69,7 @@ bool SimulationPanel::drawScenarioAndBodies(const SimulationPanelView& view, Sim
     return changed;
 }
 
-bool SimulationPanel::drawPhysics(SimParams& edited) {
+bool SimulationPanel::drawPhysics(const SimulationPanelView& view, SimParams& edited) {
     bool changed = false;
     changed |= rangeSlider("dt", kTimeStepRange, 1e-5, edited.timeStep);
     changed |= rangeSlider("softening", kSofteningRange, kSofteningRange.min, edited.softeningLength);
@@ -82,6 +84,7 @@ bool SimulationPanel::drawPhysics(SimParams& edited) {
         }
         ImGui::EndCombo();
     }
+    changed |= drawSolverControls(edited, view.onCudaBackend);
     return changed;
 }
 
@@ -99,16 +102,7 @@ void SimulationPanel::drawNumbers(const SimulationPanelView& view, SimulationPan
     ImGui::Text("t = %.4f   step %llu   %zu bodies", view.time, static_cast<unsigned long long>(view.stepCount),
                 view.bodyCount);
     ImGui::Text("%.1f frames/s, %d step(s) per frame", ImGui::GetIO().Framerate, view.stepsPerFrame);
-    double stepMilliseconds = 0;
-    for (const PhaseTiming& phase : view.lastStepTimings)
-        stepMilliseconds += phase.milliseconds;
-    ImGui::Text("last step: %.2f ms", stepMilliseconds);
-    if (ImGui::IsItemHovered() && !view.lastStepTimings.empty()) {
-        ImGui::BeginTooltip();
-        for (const PhaseTiming& phase : view.lastStepTimings)
-            ImGui::Text("%s: %.3f ms", phase.phase.c_str(), phase.milliseconds);
-        ImGui::EndTooltip();
-    }
+    drawPhaseTimings(view.lastStepTimings);
 
     if (!view.energy)
         ImGui::TextUnformatted("energy drift: not measured yet");
@@ -142,7 +136,7 @@ SimulationPanelRequests SimulationPanel::draw(const SimulationPanelView& view) {
     SimParams edited = view.params;
     bool changed = false;
     changed |= drawScenarioAndBodies(view, edited);
-    changed |= drawPhysics(edited);
+    changed |= drawPhysics(view, edited);
     if (changed)
         requests.params = edited;
 
@@ -159,7 +153,8 @@ SimulationPanelRequests SimulationPanel::draw(const SimulationPanelView& view) {
     }
     ImGui::Separator();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    ImGui::TextWrapped("Left drag: rotate   right/middle drag: pan   wheel: zoom   Esc: quit");
+    ImGui::TextWrapped("Left drag: rotate   right/middle drag: pan   wheel: zoom   right click or Ctrl+left click: "
+                       "pick a body   Esc: quit");
     ImGui::PopStyleColor();
     ImGui::End();
     return requests;

@@ -1,5 +1,6 @@
 #pragma once
-// The simulation panel: scenario, body count, dt, softening, G, backend, run controls and live numbers.
+// The simulation panel: scenario, body count, dt, softening, G, backend, solver and theta, run controls and live
+// numbers (per-phase step timings among them).
 //
 // Design note: the panel displays a read-only view and returns what the user asked for; it never touches the
 // simulation itself. Edits are accumulated with `changed |= ...` and come back as one SimParams that the viewer
@@ -29,6 +30,7 @@ struct SimulationPanelView {
     std::size_t bodyCount = 0;
     bool paused = false;
     int stepsPerFrame = 1;
+    bool onCudaBackend = false; ///< the CUDA backend runs (the pair-once solver is offered only then)
     std::string_view backendDescription;
     std::string_view rendererDescription;
     /// How positions reach the vertex buffer: "CUDA-GL interop" or "host copy" with the reason.
@@ -55,7 +57,7 @@ public:
 
 private:
     bool drawScenarioAndBodies(const SimulationPanelView& view, SimParams& edited);
-    bool drawPhysics(SimParams& edited);
+    bool drawPhysics(const SimulationPanelView& view, SimParams& edited);
     void drawRunControls(const SimulationPanelView& view, SimulationPanelRequests& requests);
     void drawNumbers(const SimulationPanelView& view, SimulationPanelRequests& requests);
 

@@ -11,14 +11,29 @@
 namespace gravlab {
 namespace {
 
-enum Phase : std::size_t { kForcePhase, kIntegratePhase, kPhaseCount };
+enum Phase : std::size_t {
+    kBoxPhase,
+    kBuildPhase,
+    kSummaryPhase,
+    kSortPhase,
+    kForcePhase,
+    kIntegratePhase,
+    kPhaseCount
+};
+const char* const kPhaseNames[kPhaseCount] = {"box", "build", "summary", "sort", "force", "integrate"};
+constexpr DeviceTree::PhaseMarks kTreePhases{kBoxPhase, kBuildPhase, kSortPhase, kSummaryPhase, kForcePhase};
 
 GravityParams gravityOf(const SimParams& params) {
     return {params.gravitationalConstant, params.softeningLength};
 }
 
-bool sameGravity(const GravityParams& a, const GravityParams& b) {
-    return a.gravitationalConstant == b.gravitationalConstant && a.softeningLength == b.softeningLength;
+/// The phases a solver reports, in kPhaseNames order, with their times.
+std::vector<PhaseTiming> timingsOf(SolverKind solver, const std::vector<double>& totals) {
+    std::vector<PhaseTiming> timings;
+    for (std::size_t phase = 0; phase < kPhaseCount; ++phase)
+        if (solver == SolverKind::Tree || phase == kForcePhase || phase == kIntegratePhase)
+            timings.push_back({kPhaseNames[phase], totals.empty() ? 0.0 : totals[phase]});
+    return timings;
 }
 
 DeviceSummary requireDevice() {
@@ -30,6 +45,17 @@ DeviceSummary requireDevice() {
 
 } // namespace
 
+bool CudaBackend::ForceSettings::operator==(const ForceSettings& other) const {
+    return solver == other.solver && gravity.gravitationalConstant == other.gravity.gravitationalConstant &&
+           gravity.softeningLength == other.gravity.softeningLength && openingAngle == other.openingAngle;
+}
+
+CudaBackend::ForceSettings CudaBackend::forceSettingsOf(const SimParams& params) {
+    // theta only matters to the tree; leaving it out for the direct solvers keeps a slider move from forcing a
+    // needless re-evaluation.
+    return {params.solver, gravityOf(params), params.solver == SolverKind::Tree ? params.openingAngle : 0.0};
+}
+
 CudaBackend::CudaBackend() : m_device(requireDevice()), m_timeline(kPhaseCount) {}
 
 std::string CudaBackend::description() const {
@@ -38,30 +64,53 @@ std::string CudaBackend::description() const {
            " SMs)";
 }
 
+std::uint64_t CudaBackend::allocatedBytes() const {
+    return m_bodies.positionMass.bytes() + m_bodies.velocityColor.bytes() + m_bodies.acceleration.bytes() +
+           m_savedPositionMass.bytes() + m_savedVelocityColor.bytes() + m_bodyScratch.bytes() +
+           m_nonFiniteCounts.bytes() + m_tree.allocatedBytes();
+}
+
 void CudaBackend::load(const Bodies& bodies) {
     const std::size_t count = bodies.size();
-    requireDeviceMemoryForBodies(count, kDeviceBytesPerBody, m_bodies.size() * kDeviceBytesPerBody);
+    requireDeviceMemoryForBodies(count, kDeviceBytesPerBody, allocatedBytes());
+    m_tree.release(); // scratch only: the next tree evaluation sizes it for the new bodies
     uploadBodies(bodies, m_bodies, m_stream.get());
     m_savedPositionMass.resize(count);
     m_savedVelocityColor.resize(count);
-    m_hostPathVertices = {};
+    m_bodyScratch.resize(count);
     m_accelerationsCurrent = false;
     m_stepsTaken = 0;
     m_lastTimings.clear();
 }
 
-void CudaBackend::refreshAccelerations(const SimParams& params) {
-    const GravityParams gravity = gravityOf(params);
-    launchForces(params.solver, m_bodies.positionMass.data(), m_bodies.acceleration.data(), m_bodies.size(), gravity,
-                 m_stream.get());
-    m_accelerationGravity = gravity;
+bool CudaBackend::accelerationsCurrentFor(const SimParams& params) const {
+    return m_accelerationsCurrent && m_accelerationSettings == forceSettingsOf(params);
+}
+
+unsigned CudaBackend::refreshAccelerations(const SimParams& params) {
+    m_accelerationsCurrent = false;
+    m_tree.invalidate();
+    if (params.solver == SolverKind::Tree) {
+        const unsigned nonFinite =
+            m_tree.computeAccelerations(m_bodies, m_bodyScratch, gravityOf(params), float(params.openingAngle),
+                                        m_stream.get(), m_timeline, kTreePhases);
+        if (nonFinite != 0)
+            return nonFinite;
+    } else {
+        launchForces(params.solver, m_bodies.positionMass.data(), m_bodies.acceleration.data(), m_bodies.size(),
+                     gravityOf(params), m_stream.get());
+        m_timeline.mark(kForcePhase, m_stream.get());
+    }
+    m_accelerationSettings = forceSettingsOf(params);
+    m_accelerationsCurrent = true;
+    return 0;
 }
 
 void CudaBackend::step(const SimParams& params, int stepCount) {
     if (stepCount < 0)
         throw std::invalid_argument("CudaBackend::step: negative step count " + std::to_string(stepCount));
     requireCudaSolver(params.solver);
-    m_lastTimings = {{"force", 0.0}, {"integrate", 0.0}};
+    m_lastTimings = timingsOf(params.solver, {});
     const std::size_t count = m_bodies.size();
     if (stepCount == 0 || count == 0)
         return;
@@ -75,31 +124,40 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
     const float timeStep = static_cast<float>(params.timeStep);
     const float halfStep = 0.5f * timeStep;
     m_timeline.begin(stream);
-    if (!m_accelerationsCurrent || !sameGravity(m_accelerationGravity, gravityOf(params))) {
-        refreshAccelerations(params);
-        m_timeline.mark(kForcePhase, stream);
+    if (!accelerationsCurrentFor(params)) {
+        if (const unsigned nonFinite = refreshAccelerations(params); nonFinite != 0)
+            failBeforeBuild(0, nonFinite);
     }
     for (int s = 0; s < stepCount; ++s) {
         launchKickDrift(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), m_bodies.acceleration.data(),
                         count, halfStep, timeStep, stream);
         m_timeline.mark(kIntegratePhase, stream);
-        refreshAccelerations(params);
-        m_timeline.mark(kForcePhase, stream);
+        if (const unsigned nonFinite = refreshAccelerations(params); nonFinite != 0)
+            failBeforeBuild(s, nonFinite);
         launchKickAndCountNonFinite(m_bodies.positionMass.data(), m_bodies.velocityColor.data(),
                                     m_bodies.acceleration.data(), count, halfStep, m_nonFiniteCounts.data() + s,
                                     stream);
         m_timeline.mark(kIntegratePhase, stream);
     }
-    m_accelerationsCurrent = true;
 
     std::vector<unsigned> nonFiniteCounts(m_nonFiniteCounts.size());
     m_nonFiniteCounts.download(nonFiniteCounts, stream);
     CUDA_CHECK(cudaStreamSynchronize(stream));
-    const std::vector<double> totals = m_timeline.totalsMilliseconds();
-    m_lastTimings = {{"force", totals[kForcePhase]}, {"integrate", totals[kIntegratePhase]}};
+    m_lastTimings = timingsOf(params.solver, m_timeline.totalsMilliseconds());
     nonFiniteCounts.resize(std::size_t(stepCount));
     throwIfNonFinite(nonFiniteCounts);
     m_stepsTaken += std::uint64_t(stepCount);
+}
+
+void CudaBackend::failBeforeBuild(int stepIndex, unsigned nonFiniteBodies) {
+    std::vector<unsigned> nonFiniteCounts(m_nonFiniteCounts.size());
+    m_nonFiniteCounts.download(nonFiniteCounts, m_stream.get());
+    m_stream.synchronize();
+    nonFiniteCounts.resize(std::size_t(stepIndex)); // the kicks of the steps before this one
+    throwIfNonFinite(nonFiniteCounts);
+    restoreState();
+    throw NonFiniteStateError(m_stepsTaken + std::uint64_t(stepIndex) + 1, nonFiniteBodies, m_bodies.size(),
+                              m_stepsTaken);
 }
 
 void CudaBackend::saveState() {
@@ -111,6 +169,7 @@ void CudaBackend::restoreState() {
     m_bodies.positionMass.copyFrom(m_savedPositionMass, m_stream.get());
     m_bodies.velocityColor.copyFrom(m_savedVelocityColor, m_stream.get());
     m_accelerationsCurrent = false;
+    m_tree.invalidate();
     m_stream.synchronize();
 }
 
@@ -127,19 +186,40 @@ void CudaBackend::readBodies(Bodies& out) const {
     downloadBodies(m_bodies, out, m_stream.get());
 }
 
+void CudaBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
+    requireCudaSolver(params.solver);
+    if (!accelerationsCurrentFor(params) && m_bodies.size() != 0) {
+        m_timeline.begin(m_stream.get());
+        if (const unsigned nonFinite = refreshAccelerations(params); nonFinite != 0)
+            throw NonFiniteStateError(m_stepsTaken, nonFinite, m_bodies.size(), m_stepsTaken);
+    }
+    downloadAccelerations(m_bodies, out, m_stream.get());
+}
+
 Diagnostics CudaBackend::diagnostics(const SimParams& params) const {
     return computeDiagnosticsDevice(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), m_bodies.size(),
                                     gravityOf(params), m_stream.get());
 }
 
+void CudaBackend::writeVertices(RenderVertex* vertices, cudaStream_t stream) const {
+    if (m_colorMode == ColorMode::LeafDepth && m_tree.built())
+        m_tree.writeLeafDepthVertices(m_bodies.positionMass.data(), vertices, m_bodies.size(), stream);
+    else
+        launchWriteRenderVertices(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), vertices,
+                                  m_bodies.size(), stream);
+}
+
 void CudaBackend::writeRenderVertices(std::span<RenderVertex> out) const {
-    if (out.size() < m_bodies.size())
+    static_assert(sizeof(RenderVertex) == sizeof(float4));
+    const std::size_t count = m_bodies.size();
+    if (out.size() < count)
         throw std::invalid_argument("writeRenderVertices: room for " + std::to_string(out.size()) +
-                                    " vertices, the simulation has " + std::to_string(m_bodies.size()) + " bodies");
-    m_hostPathVertices.resize(m_bodies.size());
-    launchWriteRenderVertices(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), m_hostPathVertices.data(),
-                              m_bodies.size(), m_stream.get());
-    m_hostPathVertices.download(out.first(m_bodies.size()), m_stream.get());
+                                    " vertices, the simulation has " + std::to_string(count) + " bodies");
+    if (count == 0)
+        return;
+    writeVertices(reinterpret_cast<RenderVertex*>(m_bodyScratch.data()), m_stream.get());
+    CUDA_CHECK(cudaMemcpyAsync(out.data(), m_bodyScratch.data(), count * sizeof(RenderVertex), cudaMemcpyDeviceToHost,
+                               m_stream.get()));
     m_stream.synchronize();
 }
 
@@ -153,12 +233,19 @@ void CudaBackend::writeRenderVerticesDevice(RenderVertex* vertices, std::size_t 
         m_stateReady.record(m_stream.get());
         CUDA_CHECK(cudaStreamWaitEvent(stream, m_stateReady.get(), 0));
     }
-    launchWriteRenderVertices(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), vertices, m_bodies.size(),
-                              stream);
+    writeVertices(vertices, stream);
     if (stream != m_stream.get()) {
         m_verticesWritten.record(stream);
         CUDA_CHECK(cudaStreamWaitEvent(m_stream.get(), m_verticesWritten.get(), 0));
     }
+}
+
+void CudaBackend::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
+    m_tree.collectCells(query, out, m_stream.get());
+}
+
+void CudaBackend::downloadTree(OctreeSnapshot& out) const {
+    m_tree.download(out, m_stream.get());
 }
 
 std::unique_ptr<SimulationBackend> createCudaBackend(const SimParams&) {

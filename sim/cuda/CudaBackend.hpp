@@ -2,17 +2,22 @@
 // The CUDA core as a SimulationBackend: bodies live on the device, steps run there, the host sees copies on demand.
 //
 // Design note: one non-blocking stream carries all work, in order: kick-drift, forces, kick (DeviceLeapfrog.hpp,
-// DeviceForces.hpp), with CUDA events between the phases for lastStepTimings() ("force", "integrate": device time
-// summed over the last step() call, including the force evaluation that a fresh load or a changed G or softening
-// needs before the first kick). Accelerations stay on the device between steps, so each step costs one force
-// evaluation. Every step() call first copies positions and velocities aside (32 bytes per body, one device copy);
-// when a step leaves a body with a NaN or inf, the call restores that copy and throws, naming the step and the
-// count, so a blown-up run loses nothing and can continue with a smaller dt. Rendering takes either a host copy
-// (writeRenderVertices) or, through CUDA-GL interop, a device pointer into the mapped GL buffer
-// (writeRenderVerticesDevice), which never leaves the GPU.
+// DeviceForces.hpp, DeviceTree.hpp), with CUDA events between the phases for lastStepTimings() (device time summed
+// over the last step() call, including the force evaluation that a fresh load or changed force settings need before
+// the first kick): "force" and "integrate" for the direct solvers, "box", "build", "summary", "sort", "force" and
+// "integrate" for the tree. Accelerations stay on the device between steps, so each step costs one force evaluation.
+// Every step() call first copies positions and velocities aside (32 bytes per body, one device copy); when a step
+// leaves a body with a NaN or inf, the call restores that copy and throws, naming the step and the count, so a
+// blown-up run loses nothing and can continue with a smaller dt. The tree notices non-finite positions before it
+// builds (DeviceTree's status read); the kick counts non-finite velocities at the end of each step.
+// The tree solver reorders the bodies every step (tree order); readBodies(), readAccelerations() and the vertices
+// all use the current order, and colour keys travel with their bodies. Rendering takes either a host copy
+// (writeRenderVertices, staged in the scratch array the tree uses for its permutation) or, through CUDA-GL interop,
+// a device pointer into the mapped GL buffer (writeRenderVerticesDevice), which never leaves the GPU.
 #include "CudaStream.hpp"
 #include "DeviceBodies.hpp"
 #include "DeviceInfo.hpp"
+#include "DeviceTree.hpp"
 #include "PhaseTimeline.hpp"
 
 #include <SimulationBackend.hpp>
@@ -22,8 +27,11 @@ namespace gravlab {
 
 class CudaBackend final : public SimulationBackend {
 public:
-    /// Device bytes per body: state (48), the rollback copy (32) and the host-path vertex buffer (16).
-    static constexpr std::uint64_t kDeviceBytesPerBody = DeviceBodies::kBytesPerBody + 2 * 16 + 16;
+    /// Device bytes per body: state (48), the rollback copy (32), the scratch array (16) and the tree solver's
+    /// buffers (at most 64: 25 per body, about 0.24 cells of 74 bytes per body and 5 bytes of walk groups for a
+    /// Plummer sphere, with room for more clustered sets). Measured by `gravlab bench --solver tree` on an H100:
+    /// 149 bytes per body in all at N = 2^24.
+    static constexpr std::uint64_t kDeviceBytesPerBody = DeviceBodies::kBytesPerBody + 32 + 16 + 64;
 
     /// Uses the current CUDA device; throws std::runtime_error when there is none.
     CudaBackend();
@@ -31,26 +39,55 @@ public:
     std::string description() const override;
     /// Throws std::runtime_error naming N and the memory needed when the bodies do not fit; the old state is kept.
     void load(const Bodies& bodies) override;
-    /// Solvers: Direct, DirectSymmetric. Throws NonFiniteStateError, naming the step and the count, when a step left
-    /// a non-finite position or velocity, after restoring the state from before this call.
+    /// Solvers: Direct, DirectSymmetric, Tree. Throws NonFiniteStateError, naming the step and the count, when a step
+    /// left a non-finite position or velocity, after restoring the state from before this call.
     void step(const SimParams& params, int stepCount) override;
     void readBodies(Bodies& out) const override;
+    /// Recomputes the accelerations first when they are stale for params (solver, G, softening, theta for the tree).
+    /// The tree solver may reorder the bodies; out follows the order readBodies() returns afterwards.
+    void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     Diagnostics diagnostics(const SimParams& params) const override;
     void writeRenderVertices(std::span<RenderVertex> out) const override;
     std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
+    void setColorMode(ColorMode mode) override { m_colorMode = mode; }
+    /// Cells of the last tree evaluation, copied from the device on each call (call it when the overlay changes or a
+    /// frame needs it, not more).
+    void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
 
     /// Interop path: writes bodyCount() vertices into vertices, a device pointer (a mapped GL buffer) with room for
     /// capacity vertices, queued on stream after all work queued so far on the backend's stream.
     void writeRenderVerticesDevice(RenderVertex* vertices, std::size_t capacity, cudaStream_t stream) const;
 
+    /// Host copy of the current octree (empty unless the last force evaluation was the tree's), for tests.
+    void downloadTree(OctreeSnapshot& out) const;
     std::size_t bodyCount() const { return m_bodies.size(); }
     cudaStream_t stream() const { return m_stream.get(); }
     const DeviceSummary& device() const { return m_device; }
+    /// Device memory held for the bodies and the solvers, in bytes.
+    std::uint64_t allocatedBytes() const;
+    /// Cells of the octree of the last force evaluation (0 unless it was the tree's).
+    std::size_t treeCellCount() const { return m_tree.built() ? m_tree.cellCount() : 0; }
+    /// Walk groups of that octree (0 unless the last evaluation was the tree's).
+    std::size_t treeWalkGroupCount() const { return m_tree.walkGroupCount(m_stream.get()); }
 
 private:
-    void refreshAccelerations(const SimParams& params);
+    struct ForceSettings {
+        SolverKind solver;
+        GravityParams gravity;
+        double openingAngle;
+        bool operator==(const ForceSettings& other) const;
+    };
+    static ForceSettings forceSettingsOf(const SimParams& params);
+
+    /// Evaluates forces for params; returns 0, or the count of bodies with non-finite positions the tree found.
+    unsigned refreshAccelerations(const SimParams& params);
+    bool accelerationsCurrentFor(const SimParams& params) const;
+    void writeVertices(RenderVertex* vertices, cudaStream_t stream) const;
     void saveState();
     void restoreState();
+    /// Restores the state and throws for the first step of this call whose kick left non-finite bodies, or else for
+    /// step stepIndex, whose tree found nonFiniteBodies.
+    [[noreturn]] void failBeforeBuild(int stepIndex, unsigned nonFiniteBodies);
     void throwIfNonFinite(const std::vector<unsigned>& nonFiniteCounts);
 
     DeviceSummary m_device;
@@ -58,14 +95,17 @@ private:
     DeviceBodies m_bodies;
     DeviceBuffer<float4> m_savedPositionMass;
     DeviceBuffer<float4> m_savedVelocityColor;
+    /// One float4 per body: the tree's permutation buffer during a step, the host render path's staging between steps.
+    mutable DeviceBuffer<float4> m_bodyScratch;
     DeviceBuffer<unsigned> m_nonFiniteCounts; ///< one counter per step of the current step() call
-    mutable DeviceBuffer<RenderVertex> m_hostPathVertices;
+    DeviceTree m_tree;
     mutable CudaEvent m_stateReady;      ///< interop: the caller's stream waits for the last step
     mutable CudaEvent m_verticesWritten; ///< interop: the next step waits for the vertex write
     PhaseTimeline m_timeline;
     std::vector<PhaseTiming> m_lastTimings;
+    ColorMode m_colorMode = ColorMode::Component;
     bool m_accelerationsCurrent = false;
-    GravityParams m_accelerationGravity{};
+    ForceSettings m_accelerationSettings{};
     std::uint64_t m_stepsTaken = 0;
 };
 

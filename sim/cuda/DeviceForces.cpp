@@ -20,6 +20,7 @@ void requireCudaSolver(SolverKind solver) {
     switch (solver) {
     case SolverKind::Direct:
     case SolverKind::DirectSymmetric:
+    case SolverKind::Tree:
         return;
     }
     throw std::invalid_argument("the CUDA core has no solver '" + std::string(toString(solver)) + "'");
@@ -34,6 +35,9 @@ void launchForces(SolverKind solver, const float4* positionMass, float4* acceler
     case SolverKind::DirectSymmetric:
         launchDirectSymmetricForces(positionMass, acceleration, bodyCount, gravity, stream);
         return;
+    case SolverKind::Tree:
+        throw std::invalid_argument("launchForces: the tree solver builds its octree first; it runs through "
+                                    "DeviceTree (CudaBackend)");
     }
     requireCudaSolver(solver);
 }

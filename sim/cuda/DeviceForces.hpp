@@ -29,7 +29,8 @@ void launchDirectSymmetricForces(const float4* positionMass, float4* acceleratio
 /// Throws std::invalid_argument naming the solver when the CUDA core does not implement it.
 void requireCudaSolver(SolverKind solver);
 
-/// Dispatches to the solver; throws std::invalid_argument for a solver the CUDA core does not implement.
+/// Dispatches to a direct solver; throws std::invalid_argument for the tree (DeviceTree.hpp) and for a solver the CUDA
+/// core does not implement.
 void launchForces(SolverKind solver, const float4* positionMass, float4* acceleration, std::size_t bodyCount,
                   const GravityParams& gravity, cudaStream_t stream);
 

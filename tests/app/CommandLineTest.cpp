@@ -1,5 +1,6 @@
 // The command line: --help exits 0 and lists the scenarios; every bad value exits 2 with a message naming the flag
-// and the value; valid values arrive in AppOptions and SimParams unchanged.
+// and the value; valid values (the tree solver's --theta, --color and --overlay-depth among them) arrive in AppOptions
+// and SimParams unchanged.
 #include <CommandLine.hpp>
 #include <Scenarios.hpp>
 #include <TestSupport.hpp>
@@ -38,7 +39,8 @@ TEST(CommandLine, HelpExitsZeroAndListsEveryScenarioWithItsDescription) {
         EXPECT_NE(outcome.message.find(std::string(scenario.description)), std::string::npos) << scenario.name;
     }
     for (const char* flag : {"--scenario", "--bodies", "--dt", "--softening", "--seed", "--headless", "--frames",
-                             "--out", "--width", "--height", "--backend", "--solver", "--steps-per-frame"})
+                             "--out", "--width", "--height", "--backend", "--solver", "--steps-per-frame", "--theta",
+                             "--color", "--overlay-depth", "leaf-depth"})
         EXPECT_NE(outcome.message.find(flag), std::string::npos) << flag;
 }
 
@@ -87,7 +89,20 @@ INSTANTIATE_TEST_SUITE_P(
         BadValue{{"--softening", "0"}, "--softening", "0"}, BadValue{{"--softening", "100"}, "--softening", "100"},
         BadValue{{"--G", "-3"}, "--G", "-3"}, BadValue{{"--seed", "-1"}, "--seed", "-1"},
         BadValue{{"--scenario", "nebula"}, "--scenario", "nebula"}, BadValue{{"--backend", "gpu"}, "--backend", "gpu"},
-        BadValue{{"--solver", "tree"}, "--solver", "tree"}, BadValue{{"--frames", "0"}, "--frames", "0"},
+        BadValue{{"--solver", "octree"}, "--solver", "octree"}, BadValue{{"--frames", "0"}, "--frames", "0"},
+        BadValue{{"--theta", "0.05"}, "--theta", "0.05"}, BadValue{{"--theta", "2"}, "--theta", "2"},
+        BadValue{{"--theta", "nan"}, "--theta", "nan"}, BadValue{{"--theta", "wide"}, "--theta", "wide"},
+        BadValue{{"--color", "rainbow"}, "--color", "rainbow"},
+        BadValue{{"--color", "Leaf-Depth"}, "--color", "Leaf-Depth"},
+        BadValue{{"--overlay-depth", "3"}, "--overlay-depth", "'3'"},
+        BadValue{{"--overlay-depth", "4:2"}, "--overlay-depth", "4:2"},
+        BadValue{{"--overlay-depth", "0:25"}, "--overlay-depth", "0:25"},
+        BadValue{{"--overlay-depth", "1:x"}, "--overlay-depth", "1:x"},
+        BadValue{{"--overlay-depth", "1.5:3"}, "--overlay-depth", "1.5:3"},
+        BadValue{{"--overlay-depth", ":3"}, "--overlay-depth", ":3"},
+        BadValue{{"--overlay-depth", "-1:3"}, "--overlay-depth", "-1:3"},
+        BadValue{{"--overlay-depth", "0:4:8"}, "--overlay-depth", "0:4:8"},
+        BadValue{{"--overlay-depth"}, "--overlay-depth", "--overlay-depth"},
         BadValue{{"--frames", "2000000"}, "--frames", "2000000"}, BadValue{{"--width", "8"}, "--width", "8"},
         BadValue{{"--height", "100000"}, "--height", "100000"},
         BadValue{{"--steps-per-frame", "0"}, "--steps-per-frame", "0"},
@@ -155,6 +170,43 @@ TEST(CommandLine, ValidValuesReachTheOptionsUnchanged) {
     EXPECT_EQ(options.height, height);
     EXPECT_EQ(options.stepsPerFrame, stepsPerFrame);
     EXPECT_TRUE(options.headless) << "--frames and --out imply --headless";
+}
+
+TEST(CommandLine, TreeSolverThetaColourAndOverlayDepthsReachTheOptions) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 random(seed);
+    const double theta = std::uniform_real_distribution<double>(kOpeningAngleRange.min, kOpeningAngleRange.max)(random);
+    const int minDepth = std::uniform_int_distribution<int>(0, kMaxOverlayDepth)(random);
+    const int maxDepth = std::uniform_int_distribution<int>(minDepth, kMaxOverlayDepth)(random);
+
+    const CommandLineOutcome outcome =
+        parse({"--solver", "tree", "--theta", exactText(theta), "--color", "leaf-depth", "--overlay-depth",
+               std::to_string(minDepth) + ":" + std::to_string(maxDepth)});
+
+    ASSERT_TRUE(outcome.options.has_value()) << outcome.message;
+    EXPECT_EQ(outcome.options->simulation.solver, SolverKind::Tree);
+    EXPECT_EQ(outcome.options->simulation.openingAngle, theta);
+    EXPECT_EQ(outcome.options->colorMode, ColorMode::LeafDepth);
+    ASSERT_TRUE(outcome.options->overlayDepths.has_value());
+    EXPECT_EQ(outcome.options->overlayDepths->min, minDepth);
+    EXPECT_EQ(outcome.options->overlayDepths->max, maxDepth);
+}
+
+TEST(CommandLine, ThetaAndOverlayDepthRangeEndsAreAcceptedAndDefaultsDrawNoOverlay) {
+    const CommandLineOutcome ends = parse({"--theta", "0.1", "--overlay-depth", "0:0", "--color", "component"});
+    ASSERT_TRUE(ends.options.has_value()) << ends.message;
+    EXPECT_EQ(ends.options->simulation.openingAngle, 0.1);
+    EXPECT_EQ(ends.options->overlayDepths, (TreeDepthRange{0, 0}));
+    EXPECT_EQ(ends.options->colorMode, ColorMode::Component);
+    const CommandLineOutcome top = parse({"--theta", "1.5", "--overlay-depth",
+                                          std::to_string(kMaxOverlayDepth) + ":" + std::to_string(kMaxOverlayDepth)});
+    ASSERT_TRUE(top.options.has_value()) << top.message;
+    EXPECT_EQ(top.options->simulation.openingAngle, 1.5);
+    const CommandLineOutcome defaults = parse({});
+    ASSERT_TRUE(defaults.options.has_value());
+    EXPECT_FALSE(defaults.options->overlayDepths.has_value());
+    EXPECT_EQ(defaults.options->colorMode, ColorMode::Component);
 }
 
 TEST(CommandLine, ScientificNotationCountsAndTheRangeEndsAreAccepted) {

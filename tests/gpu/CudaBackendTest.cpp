@@ -196,7 +196,7 @@ TEST_F(CudaDeviceTest, AbsurdBodyCountIsRefusedNamingNAndMemory) {
     } catch (const std::runtime_error& error) {
         const std::string message = error.what();
         EXPECT_NE(message.find("1000000000000 bodies"), std::string::npos) << message;
-        EXPECT_NE(message.find("96.00 TB"), std::string::npos) << message;
+        EXPECT_NE(message.find("160.00 TB"), std::string::npos) << message;
         EXPECT_NE(message.find("at most"), std::string::npos) << message;
     }
     EXPECT_NO_THROW(requireDeviceMemoryForBodies(1'000'000, CudaBackend::kDeviceBytesPerBody));

@@ -5,9 +5,10 @@
 // Design note: every GPU test derives from CudaDeviceTest, whose SetUp() skips the test with the printed reason when
 // no CUDA device is present (CI machines, this project's development machines), so the suite compiles and runs
 // everywhere and only executes on a GPU. Inputs come from std::mt19937_64 with a fresh seed per test, printed via
-// SCOPED_TRACE so a failure can be replayed. Force errors are measured per target against the magnitude sum
-// A_i = G sum_j m_j |r_ij| / (r_ij^2 + eps^2)^(3/2): fp32 rounding of each term and of the running sums is relative
-// to the size of the terms and partial sums, not to the net force, which can cancel to almost nothing.
+// SCOPED_TRACE so a failure can be replayed (GRAVLAB_TEST_SEED=<seed> --gtest_filter=<test>). Force errors are measured
+// per target against the magnitude sum A_i = G sum_j m_j |r_ij| / (r_ij^2 + eps^2)^(3/2): fp32 rounding of each term
+// and of the running sums is relative to the size of the terms and partial sums, not to the net force, which can cancel
+// to almost nothing.
 #include <CudaStream.hpp>
 #include <DeviceBodies.hpp>
 #include <DeviceForces.hpp>
@@ -16,6 +17,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <gtest/gtest.h>
 #include <random>
 #include <span>
@@ -33,7 +35,10 @@ protected:
     }
 };
 
+/// A new seed per call, or GRAVLAB_TEST_SEED when set (to replay a failure with the seed it printed).
 inline std::uint64_t freshSeed() {
+    if (const char* replay = std::getenv("GRAVLAB_TEST_SEED"))
+        return std::strtoull(replay, nullptr, 10);
     std::random_device device;
     const auto clock = std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
     return (std::uint64_t{device()} << 32) ^ device() ^ clock;

@@ -48,18 +48,12 @@ TEST_F(GlResources, ParticleBufferHoldsTheUploadedVerticesAndGrowsIntoANewGenera
 }
 
 /// A backend that holds fixed vertices: what a real backend's writeRenderVertices would produce.
-class FixedVerticesBackend final : public SimulationBackend {
+class FixedVerticesBackend final : public InertBackend {
 public:
     explicit FixedVerticesBackend(std::vector<RenderVertex> vertices) : m_vertices(std::move(vertices)) {}
-    std::string description() const override { return "fixed vertices (test)"; }
-    void load(const Bodies&) override {}
-    void step(const SimParams&, int) override {}
-    void readBodies(Bodies&) const override {}
-    Diagnostics diagnostics(const SimParams&) const override { return {}; }
     void writeRenderVertices(std::span<RenderVertex> out) const override {
         std::copy_n(m_vertices.begin(), out.size(), out.begin());
     }
-    std::vector<PhaseTiming> lastStepTimings() const override { return {}; }
 
 private:
     std::vector<RenderVertex> m_vertices;
@@ -145,8 +139,10 @@ TEST_F(GlResources, BrightnessScalingKeepsACloudsTotalLightFrom1kTo64kBodies) {
         const SceneBounds bounds = robustBounds(cloud);
         OrbitCamera camera;
         camera.fit(bounds, float(width) / float(height));
-        renderer.render(camera, {particleStyleFor(count, bounds.radius), exposure},
-                        {target.framebuffer(), width, height});
+        FrameLook look;
+        look.particles = particleStyleFor(count, bounds.radius);
+        look.exposure = exposure;
+        renderer.render(camera, look, {target.framebuffer(), width, height});
         totals.push_back(totalLight(target.readPixels(), exposure));
     }
     // Each sprite adds brightness x its pixel area ~ N^-1/3 x N^-2/3 = 1/N (sprites below the minimum size are

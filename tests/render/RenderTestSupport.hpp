@@ -1,7 +1,8 @@
 #pragma once
 // Shared helpers of the render tests: the headless context fixture, an independent projection of world points to
-// pixels, and reading PNG files back with stb_image.
+// pixels, reading PNG files back with stb_image, and a backend test double that holds nothing.
 #include <HeadlessContext.hpp>
+#include <SimulationBackend.hpp>
 #include <TestSupport.hpp>
 #include <cstdint>
 #include <filesystem>
@@ -37,5 +38,18 @@ struct LoadedImage {
 
 /// Reads a PNG with stb_image (independent of the code that wrote it); fails the test when it cannot.
 LoadedImage loadPng(const std::filesystem::path& path);
+
+/// A backend with no bodies and no tree; test doubles derive from it and override what their test feeds the renderer.
+class InertBackend : public SimulationBackend {
+public:
+    std::string description() const override { return "inert (test)"; }
+    void load(const Bodies&) override {}
+    void step(const SimParams&, int) override {}
+    void readBodies(Bodies& out) const override { out.resize(0); }
+    Diagnostics diagnostics(const SimParams&) const override { return {}; }
+    void readAccelerations(const SimParams&, Vec3Arrays<float>& out) override { out.resize(0); }
+    void writeRenderVertices(std::span<RenderVertex>) const override {}
+    std::vector<PhaseTiming> lastStepTimings() const override { return {}; }
+};
 
 } // namespace gravlab::test

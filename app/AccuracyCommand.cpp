@@ -1,0 +1,283 @@
+// `gravlab accuracy` (see AccuracyCommand.hpp): option parsing, the measurement loop and the table / JSON output.
+#include "AccuracyCommand.hpp"
+
+#include <AccuracyReport.hpp>
+#include <Scenarios.hpp>
+#include <Simulation.hpp>
+#include <charconv>
+#include <cmath>
+#include <ctime>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace gravlab {
+namespace {
+
+[[noreturn]] void throwBadValue(const std::string& flag, const std::string& text, const std::string& allowed) {
+    throw CLI::ValidationError(flag, "'" + text + "' is not allowed: " + allowed);
+}
+
+/// The comma-separated entries of text; an empty entry is an error naming flag.
+std::vector<std::string> splitList(const std::string& flag, const std::string& text, const std::string& example) {
+    std::vector<std::string> entries;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        entries.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (entries.back().empty())
+            throwBadValue(flag, text, "give comma-separated values without empty entries, e.g. " + example);
+        if (comma == std::string::npos)
+            return entries;
+        start = comma + 1;
+    }
+}
+
+std::string describeRange(const ParamRange& range) {
+    std::ostringstream allowed;
+    allowed << std::setprecision(10) << range.min << (range.minInclusive ? " <= " : " < ") << range.name
+            << " <= " << range.max << " (" << range.meaning << ")";
+    return allowed.str();
+}
+
+/// A number within range from text such as "0.5" or "1e6" (whole when requested); otherwise a ValidationError.
+double parseNumber(const std::string& flag, const ParamRange& range, const std::string& text, bool whole) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    const bool parsed = !text.empty() && end == text.c_str() + text.size() && std::isfinite(value);
+    const bool inRange = (range.minInclusive ? value >= range.min : value > range.min) && value <= range.max;
+    if (!parsed || !inRange || (whole && value != std::floor(value)))
+        throwBadValue(flag, text, describeRange(range) + (whole ? ", a whole number" : ""));
+    return value;
+}
+
+void addListOptions(CLI::App& command, AccuracyOptions& options) {
+    command
+        .add_option_function<std::string>(
+            "--scenarios",
+            [&options](const std::string& text) {
+                options.scenarios = splitList("--scenarios", text, "plummer,disk-galaxy");
+                for (const std::string& name : options.scenarios)
+                    try {
+                        checkScenarioName(name);
+                    } catch (const InvalidParameterError& error) {
+                        throw CLI::ValidationError("--scenarios", error.what());
+                    }
+            },
+            "comma-separated scenario names")
+        ->default_str("plummer,disk-galaxy");
+    command
+        .add_option_function<std::string>(
+            "--bodies",
+            [&options](const std::string& text) {
+                options.bodyCounts.clear();
+                for (const std::string& entry : splitList("--bodies", text, "100000,1000000"))
+                    options.bodyCounts.push_back(std::uint64_t(parseNumber("--bodies", kBodyCountRange, entry, true)));
+            },
+            "comma-separated body counts")
+        ->default_str("100000,1000000");
+    command
+        .add_option_function<std::string>(
+            "--thetas",
+            [&options](const std::string& text) {
+                options.openingAngles.clear();
+                for (const std::string& entry : splitList("--thetas", text, "0.3,0.5,0.7,1.0"))
+                    options.openingAngles.push_back(parseNumber("--thetas", kOpeningAngleRange, entry, false));
+            },
+            "comma-separated opening angles, each 0.1 to 1.5")
+        ->default_str("0.3,0.5,0.7,1.0");
+}
+
+void addValueOptions(CLI::App& command, AccuracyOptions& options) {
+    command
+        .add_option_function<std::string>(
+            "--samples",
+            [&options](const std::string& text) {
+                options.sampleCount = std::size_t(parseNumber("--samples", kAccuracySampleRange, text, true));
+            },
+            "sampled bodies per case (all bodies when N is smaller), 1 to 2^20")
+        ->default_str(std::to_string(options.sampleCount));
+    command
+        .add_option_function<std::string>(
+            "--backend",
+            [&options](const std::string& text) {
+                try {
+                    options.backend = parseBackendKind(text);
+                } catch (const InvalidParameterError& error) {
+                    throw CLI::ValidationError("--backend", error.what());
+                }
+            },
+            "auto, cuda or cpu")
+        ->default_str(std::string(toString(options.backend)));
+    command
+        .add_option_function<std::string>(
+            "--seed",
+            [&options](const std::string& text) {
+                std::uint64_t seed = 0;
+                const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+                if (text.empty() || error != std::errc() || end != text.data() + text.size())
+                    throwBadValue("--seed", text, "a whole number from 0 to 2^64 - 1");
+                options.seed = seed;
+            },
+            "scenario seed, which also picks the sampled bodies")
+        ->default_str(std::to_string(options.seed));
+    command
+        .add_option_function<std::string>(
+            "--softening",
+            [&options](const std::string& text) {
+                options.softeningLength = parseNumber("--softening", kSofteningRange, text, false);
+            },
+            "Plummer softening length")
+        ->default_str("0.05");
+    command.add_flag("--json", options.json, "print one JSON object instead of the table");
+}
+
+struct AccuracyRow {
+    std::string scenario;
+    std::uint64_t bodyCount;
+    double openingAngle;
+    AccuracyMeasurement measurement;
+};
+
+std::string todayUtc() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[16];
+    std::strftime(text, sizeof text, "%Y-%m-%d", &utc);
+    return text;
+}
+
+std::string jsonString(const std::string& text) {
+    std::string escaped = "\"";
+    for (const char c : text) {
+        if (c == '"' || c == '\\')
+            escaped += '\\';
+        escaped += c;
+    }
+    return escaped + "\"";
+}
+
+/// JSON has no infinity (an error of a NaN acceleration): such values become null.
+std::string jsonNumber(double value) {
+    if (!std::isfinite(value))
+        return "null";
+    std::ostringstream text;
+    text << std::setprecision(6) << value;
+    return text.str();
+}
+
+std::string tableLine(const std::string& scenario, const std::string& bodies, const std::string& theta,
+                      const std::string& median, const std::string& p99, const std::string& max,
+                      const std::string& time) {
+    std::ostringstream line;
+    line << std::left << std::setw(18) << scenario << std::setw(10) << bodies << std::setw(7) << theta << std::setw(11)
+         << median << std::setw(11) << p99 << std::setw(11) << max << time << "\n";
+    return line.str();
+}
+
+std::string scientific(double value) {
+    std::ostringstream text;
+    text << std::scientific << std::setprecision(3) << value;
+    return text.str();
+}
+
+void printTableHeader(const AccuracyOptions& options, const std::string& backend, std::ostream& out) {
+    out << "gravlab accuracy: relative acceleration error |a - a_ref| / |a_ref| of solver tree against the fp64 "
+           "direct sum, "
+        << options.sampleCount << " sampled bodies per case (all when N is smaller)\n"
+        << "backend: " << backend << "; softening " << options.softeningLength << ", G 1, seed " << options.seed << ", "
+        << todayUtc() << "\n"
+        << tableLine("scenario", "N", "theta", "median", "p99", "max", "solver ms");
+}
+
+void printTableRow(const AccuracyRow& row, std::ostream& out) {
+    const RelativeErrorStatistics& errors = row.measurement.errors;
+    std::ostringstream theta, time;
+    theta << row.openingAngle;
+    time << std::fixed << std::setprecision(1) << row.measurement.solverMilliseconds;
+    out << tableLine(row.scenario, std::to_string(row.bodyCount), theta.str(), scientific(errors.median),
+                     scientific(errors.percentile99), scientific(errors.max), time.str())
+        << std::flush;
+}
+
+void printJson(const AccuracyOptions& options, const std::string& backend, const std::vector<AccuracyRow>& rows,
+               std::ostream& out) {
+    out << "{\"backend\": " << jsonString(backend) << ", \"date\": " << jsonString(todayUtc())
+        << ", \"solver\": \"tree\", \"samples\": " << options.sampleCount
+        << ", \"softening\": " << jsonNumber(options.softeningLength) << ", \"G\": 1, \"seed\": " << options.seed
+        << ", \"results\": [";
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const RelativeErrorStatistics& errors = rows[i].measurement.errors;
+        out << (i == 0 ? "" : ", ") << "{\"scenario\": " << jsonString(rows[i].scenario)
+            << ", \"bodies\": " << rows[i].bodyCount << ", \"theta\": " << jsonNumber(rows[i].openingAngle)
+            << ", \"sampled\": " << errors.sampleCount << ", \"median\": " << jsonNumber(errors.median)
+            << ", \"p90\": " << jsonNumber(errors.percentile90) << ", \"p99\": " << jsonNumber(errors.percentile99)
+            << ", \"max\": " << jsonNumber(errors.max)
+            << ", \"solverMs\": " << jsonNumber(rows[i].measurement.solverMilliseconds)
+            << ", \"referenceMs\": " << jsonNumber(rows[i].measurement.referenceMilliseconds) << "}";
+    }
+    out << "]}\n";
+}
+
+SimParams paramsFor(const AccuracyOptions& options, const std::string& scenario, std::uint64_t bodyCount) {
+    SimParams params;
+    params.scenario = scenario;
+    params.bodyCount = bodyCount;
+    params.seed = options.seed;
+    params.softeningLength = options.softeningLength;
+    params.solver = SolverKind::Tree;
+    params.backend = options.backend;
+    return params;
+}
+
+void measureAll(const AccuracyOptions& options, std::ostream& out) {
+    const std::unique_ptr<SimulationBackend> backend =
+        createBackend(paramsFor(options, options.scenarios.front(), options.bodyCounts.front()));
+    const std::string description = backend->description();
+    if (!options.json)
+        printTableHeader(options, description, out);
+    std::vector<AccuracyRow> rows;
+    for (const std::string& scenario : options.scenarios)
+        for (const std::uint64_t bodyCount : options.bodyCounts) {
+            SimParams params = paramsFor(options, scenario, bodyCount);
+            validateSimParams(params);
+            backend->load(generateScenario(scenario, bodyCount, options.seed));
+            AccuracyReference reference(options.sampleCount, options.seed);
+            for (const double openingAngle : options.openingAngles) {
+                params.openingAngle = openingAngle;
+                rows.push_back({scenario, bodyCount, openingAngle, measureAccuracy(*backend, params, reference)});
+                if (!options.json)
+                    printTableRow(rows.back(), out);
+            }
+        }
+    if (options.json)
+        printJson(options, description, rows, out);
+}
+
+} // namespace
+
+CLI::App* addAccuracyCommand(CLI::App& app, AccuracyOptions& options) {
+    CLI::App* command =
+        app.add_subcommand("accuracy", "measure the tree solver's acceleration error against the fp64 direct sum "
+                                       "(median, 99th percentile, max) for scenarios, body counts and thetas");
+    addListOptions(*command, options);
+    addValueOptions(*command, options);
+    return command;
+}
+
+int runAccuracy(const AccuracyOptions& options, std::ostream& out, std::ostream& err) {
+    if (options.scenarios.empty() || options.bodyCounts.empty() || options.openingAngles.empty()) {
+        err << "gravlab accuracy: nothing to measure: give at least one scenario, body count and theta\n";
+        return 1;
+    }
+    try {
+        measureAll(options, out);
+        return 0;
+    } catch (const std::exception& error) {
+        err << "gravlab accuracy: " << error.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace gravlab

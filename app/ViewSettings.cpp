@@ -1,0 +1,78 @@
+// Names and parsing of the colour mode and the overlay's depth range.
+#include "ViewSettings.hpp"
+
+#include <array>
+#include <charconv>
+#include <string>
+
+namespace gravlab {
+
+namespace {
+
+struct ColorModeName {
+    ColorMode mode;
+    std::string_view name;
+};
+constexpr std::array kColorModeNames{ColorModeName{ColorMode::Component, "component"},
+                                     ColorModeName{ColorMode::LeafDepth, "leaf-depth"}};
+
+/// A whole number taking all of text, or nothing.
+std::optional<int> wholeNumber(std::string_view text) {
+    int value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+        return std::nullopt;
+    return value;
+}
+
+[[noreturn]] void throwBadDepthRange(std::string_view text, const std::string& problem) {
+    throw InvalidParameterError("overlay-depth", "overlay-depth = '" + std::string(text) + "' " + problem +
+                                                     ": allowed MIN:MAX with whole numbers 0 <= MIN <= MAX <= " +
+                                                     std::to_string(kMaxOverlayDepth) +
+                                                     " (octree depths to draw, 0 = root), e.g. 0:4");
+}
+
+} // namespace
+
+std::string_view toString(ColorMode mode) {
+    for (const ColorModeName& entry : kColorModeNames)
+        if (entry.mode == mode)
+            return entry.name;
+    return "unknown";
+}
+
+ColorMode parseColorMode(std::string_view name) {
+    for (const ColorModeName& entry : kColorModeNames)
+        if (entry.name == name)
+            return entry.mode;
+    throw InvalidParameterError("color", "color = '" + std::string(name) +
+                                             "' is not known: allowed 'component' (the scenario's colours) or "
+                                             "'leaf-depth' (depth of each body's octree leaf, tree solver only)");
+}
+
+TreeDepthRange parseTreeDepthRange(std::string_view text) {
+    const std::size_t colon = text.find(':');
+    if (colon == std::string_view::npos)
+        throwBadDepthRange(text, "is not of the form MIN:MAX");
+    const std::optional<int> min = wholeNumber(text.substr(0, colon));
+    const std::optional<int> max = wholeNumber(text.substr(colon + 1));
+    if (!min || !max)
+        throwBadDepthRange(text, "does not hold two whole numbers");
+    if (*min < 0 || *max > kMaxOverlayDepth)
+        throwBadDepthRange(text, "is out of range");
+    if (*min > *max)
+        throwBadDepthRange(text, "has MIN > MAX");
+    return {*min, *max};
+}
+
+TreeCellQuery treeCellQueryFor(const TreeOverlaySettings& settings,
+                               const std::optional<std::array<float, 3>>& pickedPoint) {
+    TreeCellQuery query;
+    query.minDepth = settings.depths.min;
+    query.maxDepth = settings.depths.max;
+    if (settings.onlyPickedPath)
+        query.containingPoint = pickedPoint;
+    return query;
+}
+
+} // namespace gravlab

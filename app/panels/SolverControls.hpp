@@ -1,0 +1,21 @@
+#pragma once
+// The solver section of the simulation panel: which force solver runs, its opening angle, and where the last step's
+// time went.
+//
+// Design note: like the rest of the panel these widgets edit a copy of SimParams and report whether it changed; the
+// viewer validates and applies it. The pair-once solver exists only in the CUDA core, so on the CPU backend its entry
+// is shown disabled with the reason rather than offered and then refused. Theta stays visible for the other solvers,
+// disabled, so the slider does not jump around the panel when the solver changes.
+#include <SimParams.hpp>
+#include <SimulationBackend.hpp>
+#include <span>
+
+namespace gravlab {
+
+/// Solver combo and theta slider; returns whether edited changed. onCudaBackend: the CUDA backend is running.
+bool drawSolverControls(SimParams& edited, bool onCudaBackend);
+
+/// One row per phase of the last step (as the backend reports them) with milliseconds and share, and the total.
+void drawPhaseTimings(std::span<const PhaseTiming> timings);
+
+} // namespace gravlab

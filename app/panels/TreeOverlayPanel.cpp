@@ -1,0 +1,108 @@
+// ImGui widgets of the octree panel.
+#include "TreeOverlayPanel.hpp"
+
+#include <algorithm>
+#include <imgui.h>
+#include <string>
+
+namespace gravlab {
+
+namespace {
+
+/// Width at which the panel's notes wrap, in multiples of the font size: about the width of the sliders and labels.
+constexpr float kTextWidthInFontSizes = 24.0f;
+
+std::optional<ColorMode> drawColorMode(const TreeOverlayPanelView& view) {
+    std::optional<ColorMode> chosen;
+    if (ImGui::BeginCombo("colour", std::string(toString(view.colorMode)).c_str())) {
+        for (const ColorMode mode : {ColorMode::Component, ColorMode::LeafDepth})
+            if (ImGui::Selectable(std::string(toString(mode)).c_str(), mode == view.colorMode) &&
+                mode != view.colorMode)
+                chosen = mode;
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("component: the scenario's colours (which galaxy or component)\n"
+                          "leaf-depth: depth of each body's octree leaf, shallow blue to deep orange");
+    if (view.colorMode == ColorMode::LeafDepth && view.solver != SolverKind::Tree)
+        ImGui::TextDisabled("solver '%s' builds no tree: bodies keep their component colours",
+                            std::string(toString(view.solver)).c_str());
+    return chosen;
+}
+
+/// Min and max depth sliders that keep min <= max by moving the other end.
+bool drawDepthRange(TreeDepthRange& depths) {
+    bool changed = false;
+    if (ImGui::SliderInt("min depth", &depths.min, 0, kMaxOverlayDepth, "%d", ImGuiSliderFlags_AlwaysClamp)) {
+        depths.max = std::max(depths.max, depths.min);
+        changed = true;
+    }
+    if (ImGui::SliderInt("max depth", &depths.max, 0, kMaxOverlayDepth, "%d", ImGuiSliderFlags_AlwaysClamp)) {
+        depths.min = std::min(depths.min, depths.max);
+        changed = true;
+    }
+    return changed;
+}
+
+void drawPick(const TreeOverlayPanelView& view, TreeOverlayPanelRequests& requests) {
+    if (!view.picked) {
+        ImGui::TextDisabled("Right click (or Ctrl+left click) a body to pick it.");
+        return;
+    }
+    requests.clearPick = ImGui::SmallButton("clear pick");
+    ImGui::SameLine();
+    const std::array<float, 3>& p = view.picked->position;
+    ImGui::Text("picked at (%.3f, %.3f, %.3f), step %llu", p[0], p[1], p[2],
+                static_cast<unsigned long long>(view.picked->step));
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Bodies are re-sorted into tree order every step, so the pick is the point where the body\n"
+                          "was: the path shown leads to the leaf containing that point. Pick again to follow it.");
+}
+
+void drawStatus(const TreeOverlayPanelView& view) {
+    if (!view.settings.enabled)
+        return;
+    if (view.solver != SolverKind::Tree) {
+        ImGui::Text("No cells: solver '%s' builds no octree. Choose solver 'tree' in the Gravlab panel.",
+                    std::string(toString(view.solver)).c_str());
+        return;
+    }
+    if (view.settings.onlyPickedPath && !view.picked) {
+        ImGui::Text("No cells: pick a body to see the cells on its path.");
+        return;
+    }
+    if (view.cellCount == 0)
+        ImGui::Text("No cells at depths %d..%d: the tree has none there, or none is built yet (step once).",
+                    view.settings.depths.min, view.settings.depths.max);
+    else
+        ImGui::Text("%zu cells drawn%s", view.cellCount, view.capped ? " (capped: narrow the depth range)" : "");
+}
+
+} // namespace
+
+TreeOverlayPanelRequests drawTreeOverlayPanel(const TreeOverlayPanelView& view) {
+    TreeOverlayPanelRequests requests;
+    ImGui::SetNextWindowPos(ImVec2(400, 10), ImGuiCond_FirstUseEver);
+    // Sized to its contents; text wraps at a fixed width so that long notes grow the window down, not sideways.
+    ImGui::Begin("Octree", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kTextWidthInFontSizes * ImGui::GetFontSize());
+
+    requests.colorMode = drawColorMode(view);
+    ImGui::Separator();
+    TreeOverlaySettings edited = view.settings;
+    bool changed = false;
+    changed |= ImGui::Checkbox("show octree cells", &edited.enabled);
+    changed |= drawDepthRange(edited.depths);
+    changed |= ImGui::Checkbox("only the path to the picked body", &edited.onlyPickedPath);
+    changed |= ImGui::SliderFloat("opacity", &edited.opacity, 0.05f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    if (changed)
+        requests.settings = edited;
+    drawPick(view, requests);
+    drawStatus(view);
+
+    ImGui::PopTextWrapPos();
+    ImGui::End();
+    return requests;
+}
+
+} // namespace gravlab

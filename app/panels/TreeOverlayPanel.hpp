@@ -1,0 +1,40 @@
+#pragma once
+// The octree panel: what colours the bodies, which octree cells are drawn, and the picked body whose path is shown.
+//
+// Design note: a second ImGui window beside the simulation panel, display and edit only: it shows a read-only view
+// and returns the edited settings; the viewer applies them (a changed depth range or pick changes the overlay's
+// query, and TreeOverlayFeed fetches the cells again). When the running solver builds no tree, the panel says so
+// instead of showing an empty overlay without a reason.
+#include "ViewSettings.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+namespace gravlab {
+
+/// The point whose octree path the overlay can show: where the picked body was when it was picked.
+struct PickedPoint {
+    std::array<float, 3> position;
+    std::uint64_t step; ///< simulation step at the pick
+};
+
+struct TreeOverlayPanelView {
+    const TreeOverlaySettings& settings;
+    ColorMode colorMode = ColorMode::Component;
+    SolverKind solver = SolverKind::Direct;
+    std::optional<PickedPoint> picked;
+    std::size_t cellCount = 0; ///< cells the last query returned
+    bool capped = false;       ///< the last query hit its cell cap
+};
+
+struct TreeOverlayPanelRequests {
+    std::optional<TreeOverlaySettings> settings; ///< edited overlay settings
+    std::optional<ColorMode> colorMode;          ///< a newly chosen colour mode
+    bool clearPick = false;
+};
+
+TreeOverlayPanelRequests drawTreeOverlayPanel(const TreeOverlayPanelView& view);
+
+} // namespace gravlab

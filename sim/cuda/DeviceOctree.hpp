@@ -1,0 +1,85 @@
+#pragma once
+// The CUDA octree's data: its root cube, its cells in breadth-first order, and the views the kernels take.
+//
+// Design note (layout): cells are stored breadth-first, so every depth is one contiguous range (levelBegin on the
+// host) and the children of a cell are contiguous, which lets the force walk push a cell's children as one range and
+// the summary run one launch per level. Per cell, structure of arrays, each array read by the pass that needs it:
+//   monopole        float4 (com x, y, z, mass)            walk: opening test and multipole; summary
+//   quadrupole      float4 (qxx, qyy, qzz, qxy)            walk: multipole (TreeMath.hpp's traceless quadrupole)
+//   quadrupoleMixed float2 (qxz, qyz)
+//   openingRadius2  float  (s / theta + delta)^2           walk: opening test (TreeMath.hpp's criterion)
+//   content         uint2  inner cell: (first child, child count); leaf: (first body, body count | kLeafFlag)
+//   bodyRange       uint2  every cell: (first body, body count) in tree order
+//   level           uint8  depth of every cell (the overlay and the summary's cell geometry)
+// 61 bytes per cell; a Plummer sphere needs about 0.2 cells per body with leaves of up to kTreeLeafCapacity bodies.
+// A cell's geometric box is not stored: it follows from the Morton key of its first body and its depth
+// (cellBoxOf in TreeKeys.cuh), which is how the summary, the overlay and the tests get it.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+#include <vector_types.h>
+
+namespace gravlab {
+
+/// Deepest level: 21 bits per axis fill a 63-bit Morton key. A cell at this depth is a leaf whatever it holds, which
+/// is what keeps coincident bodies from splitting forever.
+inline constexpr int kTreeMaxDepth = 21;
+inline constexpr int kTreeLevelCount = kTreeMaxDepth + 1;
+/// A cell holding more bodies than this splits (unless at kTreeMaxDepth). 16 keeps a leaf's bodies within half a warp
+/// of the walk's body batches and the tree at about 0.2 cells per body.
+inline constexpr unsigned kTreeLeafCapacity = 16;
+/// Bodies per walk group: one warp walks the tree for up to this many bodies (TreeGroups.cu).
+inline constexpr unsigned kWalkGroupSize = 32;
+/// Marks a leaf in content.y; body counts stay below 2^28 (kMaxBodyCount).
+inline constexpr unsigned kLeafFlag = 0x80000000u;
+/// The walk packs (first child, count - 1) into 32 bits: 29 bits of cell index.
+inline constexpr std::size_t kMaxTreeCells = std::size_t{1} << 29;
+
+/// The root cube, written by the bounding-box kernel.
+struct TreeFrame {
+    float lowX, lowY, lowZ; ///< lower corner, N-body length units
+    float side;             ///< side of the cube
+    float cellsPerLength;   ///< 2^kTreeMaxDepth / side: grid cells of the deepest level per length unit
+};
+
+/// What the build tells the host at the step's one synchronisation point.
+struct TreeBuildStatus {
+    unsigned nonFiniteBodies;                  ///< bodies whose position is NaN or infinite
+    unsigned levelCellCounts[kTreeLevelCount]; ///< cells per depth
+};
+
+/// Read-only pointers to the cell arrays, passed to kernels by value.
+struct OctreeView {
+    const float4* monopole;
+    const float4* quadrupole;
+    const float2* quadrupoleMixed;
+    const float* openingRadius2;
+    const uint2* content;
+    const uint2* bodyRange;
+    const std::uint8_t* level;
+    unsigned cellCount;
+};
+
+/// The arrays the summary writes.
+struct OctreeMultipoles {
+    float4* monopole;
+    float4* quadrupole;
+    float2* quadrupoleMixed;
+    float* openingRadius2;
+};
+
+/// Host copy of a built tree, for tests and tools (cells in breadth-first order).
+struct OctreeSnapshot {
+    TreeFrame frame{};
+    std::vector<std::size_t> levelBegin; ///< first cell of each depth, then the cell count
+    std::vector<float4> monopole;
+    std::vector<float4> quadrupole;
+    std::vector<float2> quadrupoleMixed;
+    std::vector<float> openingRadius2;
+    std::vector<uint2> content;
+    std::vector<uint2> bodyRange;
+    std::vector<std::uint8_t> leafDepthOfBodies; ///< per body, in the order readBodies() returns them
+    std::vector<uint2> walkGroups;               ///< (first body, body count) of each walk group
+};
+
+} // namespace gravlab

@@ -1,0 +1,128 @@
+#pragma once
+// The CUDA Barnes-Hut solver: one force evaluation builds, summarises and walks an octree, all on the GPU.
+//
+// Design note. computeAccelerations() queues, on the backend's stream:
+//   box      bounding box, root cube and non-finite count (TreeBoundingBox.cu)
+//   build    63-bit Morton keys and a CUB radix sort of (key, body index) (TreeBuild.cu, TreeSorting.cu)
+//   sort     the bodies into tree order: positions and velocities are gathered through one scratch array and
+//            swapped in, so colour keys (velocity.w) travel with their bodies; accelerations are not moved, the
+//            force pass overwrites them in the new order
+//   build    leaf depths, cells per body and their scan; then cells in pre-order and a depth sort into breadth-first
+//            arrays (TreeBuild.cu)
+//   build    walk groups of up to 32 bodies along the tree (TreeGroups.cu)
+//   summary  multipoles and opening radii, deepest level first (TreeSummary.cu)
+//   force    the warp-per-group walk (TreeForces.cu)
+// The one host synchronisation: after the scan, the host reads the build status (44 bytes: the non-finite count
+// from the box pass and the number of cells per depth). The cell count is data-dependent and sizes the cell arrays
+// (grown by a quarter when too small, never shrunk) and every later launch, so no kernel needs a worst-case
+// allocation or a device-side count; the GPU waits for the host for one launch latency per step, a few microseconds
+// against milliseconds of work. The same read is where non-finite positions stop the evaluation: before any cell is
+// built, with every kernel before it safe on any input (a NaN coordinate gets key 0).
+// Determinism: every kernel's result is a pure function of its input (sorts are stable, summaries and walks visit
+// in fixed orders, atomics only count integers), so equal inputs give bit-identical trees and forces.
+// Memory: 25 bytes per body (keys and indices double-buffered for the radix sort, whose index arrays are reused for
+// the per-body cell counts after the gather; one byte of leaf depth) plus 75 bytes per cell (61 of DeviceOctree.hpp
+// and 14 of build scratch), about 17 bytes per body for a Plummer sphere (0.23 cells per body), and up to 2 walk
+// groups of 8 bytes per cell; the backend adds its 16-byte scratch array.
+#include "CudaStream.hpp"
+#include "DeviceBodies.hpp"
+#include "DeviceBuffer.hpp"
+#include "DeviceOctree.hpp"
+#include "PhaseTimeline.hpp"
+
+#include <DirectSumCpu.hpp>
+#include <TreeView.hpp>
+#include <cstdint>
+#include <vector>
+
+namespace gravlab {
+
+class DeviceTree {
+public:
+    /// Which PhaseTimeline phase each part of an evaluation is booked to.
+    struct PhaseMarks {
+        std::size_t box, build, sort, summary, force;
+    };
+
+    DeviceTree();
+
+    /// Sorts bodies into tree order, builds and summarises the octree for openingAngle (theta) and writes
+    /// accelerations (with G) into bodies.acceleration; bodyScratch must hold bodies.size() elements. Returns 0, or
+    /// the number of bodies with a non-finite position, in which case no tree was built (the bodies are then in an
+    /// unspecified order, positions and velocities still paired). Synchronises the stream once.
+    unsigned computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch, const GravityParams& gravity,
+                                  float openingAngle, cudaStream_t stream, PhaseTimeline& timeline,
+                                  const PhaseMarks& phases);
+
+    /// Whether the last evaluation built a tree that still matches the bodies (see invalidate()).
+    bool built() const { return m_built; }
+    /// Called when the bodies change other than by a kick: cells, leaf depths and colours no longer apply.
+    void invalidate() { m_built = false; }
+    /// Frees every device buffer (the next evaluation allocates again).
+    void release();
+    std::size_t cellCount() const { return m_cellCount; }
+    /// Walk groups of the last evaluation (0 when none is built). Waits for the stream.
+    std::size_t walkGroupCount(cudaStream_t stream) const;
+    /// Device memory held now, in bytes.
+    std::uint64_t allocatedBytes() const;
+
+    /// Boxes of the cells matching query, shallowest first; empty when no tree is built. Waits for the stream.
+    void collectCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out, cudaStream_t stream) const;
+    /// vertices[i] = (position, leaf depth / kMaxTreeDepthForColor), queued on stream; requires built().
+    void writeLeafDepthVertices(const float4* positionMass, RenderVertex* vertices, std::size_t bodyCount,
+                                cudaStream_t stream) const;
+    /// Host copy of the tree (empty when none is built). Waits for the stream.
+    void download(OctreeSnapshot& out, cudaStream_t stream) const;
+
+private:
+    void reserveBodies(unsigned bodyCount);
+    void reserveCells(std::size_t cellCount);
+    void sortBodiesIntoTreeOrder(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch, const unsigned* order,
+                                 cudaStream_t stream);
+    TreeBuildStatus readStatus(cudaStream_t stream) const;
+    void buildCells(unsigned bodyCount, const unsigned* firstCell, cudaStream_t stream);
+    void formWalkGroups(cudaStream_t stream);
+    void summarize(const float4* positionMass, float openingAngle, cudaStream_t stream);
+    OctreeView view() const;
+    void collectLevels(const TreeCellQuery& query, std::vector<TreeCellBox>& out, cudaStream_t stream) const;
+    void collectPath(const TreeCellQuery& query, std::vector<TreeCellBox>& out, cudaStream_t stream) const;
+
+    // Per body.
+    DeviceBuffer<std::uint64_t> m_keys[2];
+    DeviceBuffer<unsigned> m_bodyIndices[2]; ///< sort values; then cells started per body and their scan
+    DeviceBuffer<std::uint8_t> m_leafDepth;
+    int m_sortedKeySide = 0; ///< which m_keys array holds the sorted keys
+    // Bounding box and build status.
+    DeviceBuffer<float> m_boxBlockBounds;
+    DeviceBuffer<unsigned> m_boxBlockNonFinite;
+    DeviceBuffer<unsigned> m_boxTicket;
+    bool m_boxTicketZeroed = false;
+    DeviceBuffer<TreeFrame> m_frame;
+    DeviceBuffer<TreeBuildStatus> m_status;
+    // Per cell (capacity m_cellCapacity).
+    DeviceBuffer<float4> m_monopole;
+    DeviceBuffer<float4> m_quadrupole;
+    DeviceBuffer<float2> m_quadrupoleMixed;
+    DeviceBuffer<float> m_openingRadius2;
+    DeviceBuffer<uint2> m_content;
+    DeviceBuffer<uint2> m_bodyRange;
+    DeviceBuffer<std::uint8_t> m_cellLevel[2]; ///< depth per cell: pre-order, then sorted (breadth-first)
+    DeviceBuffer<unsigned> m_cellOrder[2];     ///< pre-order index per cell, then its breadth-first index
+    DeviceBuffer<unsigned> m_cellFirstBody;    ///< pre-order first body
+    int m_sortedLevelSide = 0;
+    std::size_t m_cellCapacity = 0;
+    DeviceBuffer<unsigned char> m_sortScratch;
+    // Walk groups (capacity: at most two per cell plus one per 32 bodies) and their queue: total, next to take.
+    DeviceBuffer<uint2> m_walkGroups;
+    DeviceBuffer<unsigned> m_walkCounters;
+    // Host view of the last build.
+    unsigned m_bodyCount = 0;
+    std::size_t m_cellCount = 0;
+    std::vector<std::size_t> m_levelBegin;
+    bool m_built = false;
+    // Overlay queries.
+    mutable DeviceBuffer<TreeCellBox> m_boxes;
+    mutable DeviceBuffer<unsigned> m_boxCount;
+};
+
+} // namespace gravlab

@@ -1,0 +1,315 @@
+// Barnes-Hut forces on the GPU: one warp walks the octree for a group of up to 32 nearby bodies (tree order).
+//
+// Design note (after Bonsai, Bedorf, Gaburov & Portegies Zwart 2012, and Nyland, Harris & Prins' tiled direct sum):
+//   Groups: up to 32 bodies that lie inside one small cell (TreeGroups.cu); lane l owns the group's body l. The
+//   warp reduces the group's bounding box once and tests each cell against the box, not against single bodies: a
+//   cell whose centre of mass lies farther than its opening radius (TreeMath.hpp, computed by the summary) from every
+//   point of the box is accepted for all the group's bodies, so every decision is warp-uniform and the per-body
+//   criterion holds for each body (the group test is the stricter one). Warps take groups from a queue.
+//   Walk: depth first, 32 cells at a time. The stack in shared memory holds ranges of sibling cells (children are
+//   contiguous in the breadth-first layout), packed as (first << 3 | count - 1). Each round the lanes take the next
+//   up to 32 cells from the topmost ranges, test one cell each, and sort them with ballots into
+//     accepted          -> the cell ring (its multipole is copied to shared memory),
+//     opened leaves     -> the body ring (the leaf's bodies are gathered, 32 per load round); leaves of one or two
+//                          bodies always go here, where they cost less than a quadrupole term and are exact,
+//     opened inner cells -> one pushed range of children.
+//   Whenever a ring holds a batch of 32, all lanes evaluate it: every lane reads each entry as a shared-memory
+//   broadcast and adds its interaction with its own body (TreeMath's softened quadrupole expansion for cells, the
+//   softened monopole, i.e. the direct solvers' Plummer term, for bodies). Rings have 64 slots: fewer than 32 entries
+//   wait, at most 32 arrive per round.
+//   Stack bound: each round pushes at most 32 ranges of one depth more than the popped cells, so the stack holds at
+//   most about 32 ranges per level, 32 * 22 < kRangeStackCapacity. Should a push still not fit, the cell's bodies go
+//   to the body ring instead (an exact direct sum over that cell): slower, never wrong, never out of bounds.
+//   Independent thread scheduling: loop counters (stack top, ring heads and fills) are computed from ballots and
+//   shuffles, so they are equal in all lanes; every write to shared memory that other lanes read is followed by
+//   __syncwarp() before the read, and every read before the slot is written again. All 32 lanes run every iteration
+//   (lanes past the group's last body walk with a copy of it and store nothing), so full-mask warp intrinsics are
+//   exact.
+// Softening: r^2 + eps^2 with the unscaled eps^2 of TreeMath.hpp (the CPU tree uses the same expressions).
+#include "CudaCheck.hpp"
+#include "TreeKernels.hpp"
+
+#include <TreeMath.hpp>
+#include <algorithm>
+
+namespace gravlab {
+namespace {
+
+constexpr int kWarpsPerBlock = 4;
+constexpr int kThreads = 32 * kWarpsPerBlock;
+constexpr unsigned kFullMask = 0xffffffffu;
+constexpr unsigned kRingSlots = 64;
+constexpr unsigned kRangeStackCapacity = 768;
+static_assert(kRangeStackCapacity >= 32 * kTreeLevelCount, "room for a full push on every level");
+/// Leaves of at most this many bodies are always summed body by body, never expanded: the quadrupole term costs
+/// about as much as two softened monopoles (40 instructions against 14), and the direct sum is exact.
+constexpr unsigned kDirectLeafMaxBodies = 2;
+
+struct WarpWorkspace {
+    unsigned ranges[kRangeStackCapacity];
+    float4 cellMonopole[kRingSlots];
+    float4 cellQuadrupole[kRingSlots];
+    float2 cellQuadrupoleMixed[kRingSlots];
+    float4 bodies[kRingSlots];
+};
+
+struct Target {
+    float x, y, z;
+    float ax, ay, az; ///< without G
+};
+
+struct GroupBox {
+    float lowX, lowY, lowZ, highX, highY, highZ;
+};
+
+/// Entries waiting in a ring: slots head .. head + fill - 1 (mod kRingSlots). Equal in all lanes. Batches of 32 are
+/// taken from head, so head is always 0 or 32.
+struct Ring {
+    unsigned head = 0;
+    unsigned fill = 0;
+};
+
+__device__ __forceinline__ unsigned laneIndex() {
+    return threadIdx.x % 32u;
+}
+
+__device__ __forceinline__ unsigned lanesBelowMask() {
+    return (1u << laneIndex()) - 1u;
+}
+
+__device__ unsigned inclusiveWarpSum(unsigned value) {
+    for (unsigned distance = 1; distance < 32; distance *= 2) {
+        const unsigned other = __shfl_up_sync(kFullMask, value, distance);
+        if (laneIndex() >= distance)
+            value += other;
+    }
+    return value;
+}
+
+/// The largest lane whose exclusiveOffset is <= position; offsets must not decrease with the lane, lane 0's is 0.
+__device__ unsigned sourceLane(unsigned exclusiveOffset, unsigned position) {
+    unsigned lane = 0;
+    for (unsigned step = 16; step > 0; step /= 2)
+        if (__shfl_sync(kFullMask, exclusiveOffset, lane + step) <= position)
+            lane += step;
+    return lane;
+}
+
+__device__ GroupBox warpBoundingBox(float x, float y, float z) {
+    GroupBox box{x, y, z, x, y, z};
+    for (int offset = 16; offset > 0; offset /= 2) {
+        box.lowX = fminf(box.lowX, __shfl_xor_sync(kFullMask, box.lowX, offset));
+        box.lowY = fminf(box.lowY, __shfl_xor_sync(kFullMask, box.lowY, offset));
+        box.lowZ = fminf(box.lowZ, __shfl_xor_sync(kFullMask, box.lowZ, offset));
+        box.highX = fmaxf(box.highX, __shfl_xor_sync(kFullMask, box.highX, offset));
+        box.highY = fmaxf(box.highY, __shfl_xor_sync(kFullMask, box.highY, offset));
+        box.highZ = fmaxf(box.highZ, __shfl_xor_sync(kFullMask, box.highZ, offset));
+    }
+    return box;
+}
+
+__device__ float distance2ToBox(const float4& point, const GroupBox& box) {
+    const float dx = fmaxf(fmaxf(box.lowX - point.x, point.x - box.highX), 0.0f);
+    const float dy = fmaxf(fmaxf(box.lowY - point.y, point.y - box.highY), 0.0f);
+    const float dz = fmaxf(fmaxf(box.lowZ - point.z, point.z - box.highZ), 0.0f);
+    return dx * dx + dy * dy + dz * dz;
+}
+
+// Work per entry and lane: TreeMath's quadrupole term, about 50 flops (one rsqrt); 40 bytes of shared-memory
+// broadcast reads. A batch never wraps around the ring (head is 0 or 32, count at most 32), so slots are head + j.
+__device__ void evaluateCells(const WarpWorkspace& workspace, unsigned head, unsigned count, float softening2,
+                              Target& target) {
+#pragma unroll 4
+    for (unsigned j = 0; j < count; ++j) {
+        const unsigned slot = head + j;
+        const float4 mono = workspace.cellMonopole[slot];
+        const float4 q = workspace.cellQuadrupole[slot];
+        const float2 mixed = workspace.cellQuadrupoleMixed[slot];
+        const CellMultipole cell{mono.w, mono.x, mono.y, mono.z, q.x, q.y, q.z, q.w, mixed.x, mixed.y};
+        addMultipoleAcceleration(target.x - mono.x, target.y - mono.y, target.z - mono.z, cell, softening2, target.ax,
+                                 target.ay, target.az);
+    }
+}
+
+// Work per entry and lane: the softened monopole, 20 flops (one rsqrt); a 16-byte shared-memory broadcast read.
+// Slots are head + j, as for the cells.
+__device__ void evaluateBodies(const WarpWorkspace& workspace, unsigned head, unsigned count, float softening2,
+                               Target& target) {
+#pragma unroll 8
+    for (unsigned j = 0; j < count; ++j) {
+        const float4 body = workspace.bodies[head + j];
+        addBodyAcceleration(target.x - body.x, target.y - body.y, target.z - body.z, body.w, softening2, target.ax,
+                            target.ay, target.az);
+    }
+}
+
+/// Evaluates the cell ring's full batches; the ring's new entries must have been written.
+__device__ void drainCells(const WarpWorkspace& workspace, Ring& ring, float softening2, Target& target) {
+    __syncwarp();
+    while (ring.fill >= 32) {
+        evaluateCells(workspace, ring.head, 32, softening2, target);
+        ring.head = (ring.head + 32) % kRingSlots;
+        ring.fill -= 32;
+    }
+    __syncwarp();
+}
+
+__device__ void drainBodies(const WarpWorkspace& workspace, Ring& ring, float softening2, Target& target) {
+    __syncwarp();
+    while (ring.fill >= 32) {
+        evaluateBodies(workspace, ring.head, 32, softening2, target);
+        ring.head = (ring.head + 32) % kRingSlots;
+        ring.fill -= 32;
+    }
+    __syncwarp();
+}
+
+/// Appends every lane's body range (first, count) to the body ring in order, 32 bodies per round, evaluating full
+/// batches as they form. Ranges belong to disjoint cells, so their total is at most the body count.
+__device__ void appendBodies(WarpWorkspace& workspace, Ring& ring, uint2 range, const float4* __restrict__ positionMass,
+                             float softening2, Target& target) {
+    const unsigned inclusive = inclusiveWarpSum(range.y);
+    const unsigned exclusive = inclusive - range.y;
+    const unsigned total = __shfl_sync(kFullMask, inclusive, 31);
+    for (unsigned chunk = 0; chunk < total; chunk += 32) {
+        const unsigned position = chunk + laneIndex();
+        const unsigned source = sourceLane(exclusive, position);
+        const unsigned first = __shfl_sync(kFullMask, range.x, source);
+        const unsigned sourceOffset = __shfl_sync(kFullMask, exclusive, source);
+        if (position < total)
+            workspace.bodies[(ring.head + ring.fill + laneIndex()) % kRingSlots] =
+                positionMass[first + (position - sourceOffset)];
+        ring.fill += min(32u, total - chunk);
+        drainBodies(workspace, ring, softening2, target);
+    }
+}
+
+/// The next up to 32 cells from the topmost ranges of the stack, one per lane (lane >= the returned count gets none).
+/// Ranges taken whole leave the stack; a range cut by the 32-cell limit keeps its untaken tail in place.
+__device__ unsigned popCells(WarpWorkspace& workspace, unsigned& top, unsigned& cell) {
+    const unsigned lane = laneIndex();
+    const unsigned visible = min(top, 32u);
+    const unsigned packed = lane < visible ? workspace.ranges[top - 1 - lane] : 0u;
+    const unsigned count = lane < visible ? (packed & 7u) + 1u : 0u;
+    const unsigned inclusive = inclusiveWarpSum(count);
+    const unsigned exclusive = inclusive - count;
+    const unsigned taken = min(__shfl_sync(kFullMask, inclusive, 31), 32u);
+
+    const unsigned source = sourceLane(exclusive, lane);
+    const unsigned sourceFirst = __shfl_sync(kFullMask, packed >> 3, source);
+    const unsigned sourceOffset = __shfl_sync(kFullMask, exclusive, source);
+    cell = sourceFirst + (lane - sourceOffset);
+
+    const unsigned whole = __popc(__ballot_sync(kFullMask, count > 0 && inclusive <= taken));
+    __syncwarp(); // every lane has read its stack entry before the stack changes
+    if (count > 0 && exclusive < taken && inclusive > taken) {
+        const unsigned used = taken - exclusive;
+        workspace.ranges[top - 1 - lane] = ((packed >> 3) + used) << 3 | (count - used - 1u);
+    }
+    top -= whole;
+    __syncwarp();
+    return taken;
+}
+
+/// The walk for one group: lane l owns body group.x + l when l < group.y (other lanes walk with a copy of the last
+/// body and store nothing). Leaves the workspace free for the next group.
+__device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __restrict__ positionMass,
+                          float4* __restrict__ acceleration, float softening2, float gravitationalConstant,
+                          WarpWorkspace& workspace) {
+    const unsigned lane = laneIndex();
+    const unsigned body = group.x + min(lane, group.y - 1);
+    const float4 own = positionMass[body];
+    Target target{own.x, own.y, own.z, 0.0f, 0.0f, 0.0f};
+    const GroupBox box = warpBoundingBox(own.x, own.y, own.z);
+
+    Ring cells, bodies;
+    unsigned top = 1;
+    __syncwarp(); // the previous group's last reads are done
+    if (lane == 0)
+        workspace.ranges[0] = 0u; // the root: first cell 0, one cell
+    __syncwarp();
+    while (top > 0) {
+        unsigned cell = 0;
+        const unsigned taken = popCells(workspace, top, cell);
+        bool accept = false, openLeaf = false, split = false;
+        float4 monopole{};
+        uint2 content{};
+        if (lane < taken) {
+            monopole = tree.monopole[cell];
+            content = tree.content[cell];
+            const bool leaf = (content.y & kLeafFlag) != 0;
+            const bool tinyLeaf = leaf && (content.y & ~kLeafFlag) <= kDirectLeafMaxBodies;
+            accept = !tinyLeaf && distance2ToBox(monopole, box) > tree.openingRadius2[cell];
+            openLeaf = !accept && leaf;
+            split = !accept && !leaf;
+        }
+
+        const unsigned acceptMask = __ballot_sync(kFullMask, accept);
+        if (accept) {
+            const unsigned slot = (cells.head + cells.fill + __popc(acceptMask & lanesBelowMask())) % kRingSlots;
+            workspace.cellMonopole[slot] = monopole;
+            workspace.cellQuadrupole[slot] = tree.quadrupole[cell];
+            workspace.cellQuadrupoleMixed[slot] = tree.quadrupoleMixed[cell];
+        }
+        cells.fill += __popc(acceptMask);
+        drainCells(workspace, cells, softening2, target);
+
+        const unsigned splitMask = __ballot_sync(kFullMask, split);
+        const unsigned pushSlot = top + __popc(splitMask & lanesBelowMask());
+        const bool pushed = split && pushSlot < kRangeStackCapacity;
+        if (pushed)
+            workspace.ranges[pushSlot] = content.x << 3 | (content.y - 1u);
+        top = min(top + __popc(splitMask), kRangeStackCapacity);
+
+        uint2 range = make_uint2(0u, 0u);
+        if (openLeaf)
+            range = make_uint2(content.x, content.y & ~kLeafFlag);
+        else if (split && !pushed)
+            range = tree.bodyRange[cell];
+        appendBodies(workspace, bodies, range, positionMass, softening2, target);
+        __syncwarp();
+    }
+    evaluateCells(workspace, cells.head, cells.fill, softening2, target);
+    evaluateBodies(workspace, bodies.head, bodies.fill, softening2, target);
+    if (lane < group.y)
+        acceleration[body] = make_float4(gravitationalConstant * target.ax, gravitationalConstant * target.ay,
+                                         gravitationalConstant * target.az, 0.0f);
+}
+
+// A persistent grid: each warp takes the next group from the queue until none is left, so warps that drew cheap
+// groups (the halo) take more of them and no multiprocessor idles behind a few expensive ones (the core).
+// Work per group: the walk tests each visited cell once (28 bytes of cell data, ~15 flops) and evaluates every
+// accepted cell (~50 flops per body, 40 bytes loaded once into shared memory) and every body of an opened leaf
+// (20 flops per body, 16 bytes loaded once) for all its bodies. 16 bytes per body read, 16 written.
+__global__ void __launch_bounds__(kThreads)
+    treeForcesKernel(OctreeView tree, WalkQueue queue, const float4* __restrict__ positionMass,
+                     float4* __restrict__ acceleration, float softening2, float gravitationalConstant) {
+    __shared__ WarpWorkspace workspaces[kWarpsPerBlock];
+    WarpWorkspace& workspace = workspaces[threadIdx.x / 32];
+    const unsigned groupTotal = *queue.groupTotal;
+    for (;;) {
+        unsigned group = 0;
+        if (laneIndex() == 0)
+            group = atomicAdd(queue.nextGroup, 1u);
+        group = __shfl_sync(kFullMask, group, 0);
+        if (group >= groupTotal)
+            return; // the whole warp
+        walkGroup(tree, queue.groups[group], positionMass, acceleration, softening2, gravitationalConstant, workspace);
+    }
+}
+
+} // namespace
+
+void launchTreeForces(const OctreeView& tree, const WalkQueue& queue, const float4* positionMass, float4* acceleration,
+                      float softening2, float gravitationalConstant, cudaStream_t stream) {
+    int device = 0, multiprocessors = 0, blocksPerMultiprocessor = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerMultiprocessor, treeForcesKernel, kThreads, 0));
+    const unsigned blocks = unsigned(multiprocessors * std::max(blocksPerMultiprocessor, 1));
+    treeForcesKernel<<<blocks, kThreads, 0, stream>>>(tree, queue, positionMass, acceleration, softening2,
+                                                      gravitationalConstant);
+    checkLaunch("treeForcesKernel");
+}
+
+} // namespace gravlab

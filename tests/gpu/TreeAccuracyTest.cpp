@@ -1,0 +1,141 @@
+// The CUDA tree's accelerations against the fp64 direct sum: opening angles, degenerate sets, determinism.
+#include "TreeTestSupport.hpp"
+
+#include <Scenarios.hpp>
+#include <iostream>
+
+namespace gravlab::gputest {
+namespace {
+
+// Plummer sphere of 100k bodies, 4096 random targets, theta = 0.3, 0.5, 0.7, softening in [0.01, 0.025] (see
+// expansionLimitedGravity). The bounds are the quadrupole
+// expansion's truncation error: it grows like theta^3 per accepted cell, and the target at theta = 0.5 is a
+// 99th percentile of 2e-3; 0.3 and 0.7 get 5e-4 and 8e-3, which the theta^3 scaling of the 0.5 bound (4e-4, 5.5e-3)
+// clears with room. The medians must sit well below (a fifth of the 99th-percentile bound): a wrong multipole term or
+// a missing cell moves the median, not only the tail. The errors must also grow with theta, or theta is not used.
+TEST_F(CudaDeviceTest, TreeAccuracyAgainstFp64DirectSum) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = generateScenario("plummer", 100000, seed);
+    const GravityParams gravity = expansionLimitedGravity(random);
+    struct Case {
+        double theta, p99Bound;
+    };
+    double previousMedian = 0.0;
+    for (const Case c : {Case{0.3, 5e-4}, Case{0.5, 2e-3}, Case{0.7, 8e-3}}) {
+        SCOPED_TRACE("theta " + std::to_string(c.theta));
+        const ErrorQuantiles errors = treeErrorQuantiles(bodies, treeParams(c.theta, gravity), 4096, random);
+        std::cout << "tree, Plummer N = 100000, theta " << c.theta << ": median relative error " << errors.median
+                  << ", 99th percentile " << errors.p99 << "\n";
+        EXPECT_LE(errors.p99, c.p99Bound);
+        EXPECT_LE(errors.median, 0.2 * c.p99Bound);
+        EXPECT_GT(errors.median, previousMedian);
+        previousMedian = errors.median;
+    }
+}
+
+// A small set with theta = 0.5, also run under racecheck: fp32 arithmetic and the bound of the large test.
+TEST_F(CudaDeviceTest, TreeAccuracySmallClusteredSet) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = generateScenario("galaxy-collision", 3000 + random() % 2000, seed);
+    const ErrorQuantiles errors =
+        treeErrorQuantiles(bodies, treeParams(0.5, expansionLimitedGravity(random)), 4096, random);
+    std::cout << "tree, galaxy collision N = " << bodies.size() << ", theta 0.5: median " << errors.median
+              << ", 99th percentile " << errors.p99 << "\n";
+    EXPECT_LE(errors.p99, 2e-3);
+}
+
+// N = 1 and 2: one body feels nothing (exactly zero: its own term is 0 * finite); two bodies feel the softened pair
+// force, which the tree evaluates directly (one leaf), so fp32 rounding alone separates it from fp64: 1e-6.
+TEST_F(CudaDeviceTest, TreeOneAndTwoBodies) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    for (const std::size_t count : {std::size_t{1}, std::size_t{2}}) {
+        SCOPED_TRACE("N = " + std::to_string(count));
+        const Bodies bodies = randomBall(count, random);
+        const SimParams params = treeParams(0.5, expansionLimitedGravity(random));
+        CudaBackend backend;
+        backend.load(bodies);
+        const OrderedAccelerations tree = treeAccelerations(backend, params);
+        Vec3Arrays<double> reference;
+        computeAccelerationsFp64(tree.bodies, gravityOf(params), reference);
+        for (std::size_t i = 0; i < count; ++i) {
+            const double size = std::hypot(reference.x[i], reference.y[i], reference.z[i]);
+            const double error =
+                std::hypot(tree.accelerations.x[i] - reference.x[i], tree.accelerations.y[i] - reference.y[i],
+                           tree.accelerations.z[i] - reference.z[i]);
+            if (count == 1)
+                EXPECT_EQ(error, 0.0);
+            else
+                EXPECT_LE(error, 1e-6 * size);
+        }
+        EXPECT_NO_THROW(backend.step(params, 5));
+    }
+}
+
+// All bodies in one point: the tree ends in one leaf at the deepest level holding all of them (no endless
+// splitting), and every acceleration is exactly zero (all separations are zero). Half of them in one point and the
+// rest spread out: the build caps the depth for the point and the accelerations keep the accuracy of theta = 0.5.
+TEST_F(CudaDeviceTest, TreeCoincidentBodies) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const SimParams params = treeParams(0.5, expansionLimitedGravity(random));
+    Bodies bodies = randomBall(3000, random);
+    const float px = bodies.x[0], py = bodies.y[0], pz = bodies.z[0];
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        bodies.x[i] = px;
+        bodies.y[i] = py;
+        bodies.z[i] = pz;
+    }
+    {
+        CudaBackend backend;
+        backend.load(bodies);
+        const OrderedAccelerations tree = treeAccelerations(backend, params);
+        for (std::size_t i = 0; i < bodies.size(); ++i)
+            ASSERT_TRUE(tree.accelerations.x[i] == 0.0f && tree.accelerations.y[i] == 0.0f &&
+                        tree.accelerations.z[i] == 0.0f)
+                << "body " << i;
+        OctreeSnapshot snapshot;
+        backend.downloadTree(snapshot);
+        ASSERT_FALSE(snapshot.content.empty());
+        const uint2 deepest = snapshot.content.back();
+        EXPECT_EQ(snapshot.levelBegin[kTreeMaxDepth + 1] - snapshot.levelBegin[kTreeMaxDepth], 1u);
+        EXPECT_EQ(deepest.y, unsigned(bodies.size()) | kLeafFlag);
+        EXPECT_NO_THROW(backend.step(params, 3));
+    }
+    Bodies half = randomBall(4000, random);
+    for (std::size_t i = 0; i < half.size() / 2; ++i) {
+        half.x[i] = px;
+        half.y[i] = py;
+        half.z[i] = pz;
+    }
+    const ErrorQuantiles errors = treeErrorQuantiles(half, params, 4000, random);
+    std::cout << "tree, half of 4000 bodies in one point, theta 0.5: median " << errors.median << ", 99th percentile "
+              << errors.p99 << "\n";
+    EXPECT_LE(errors.p99, 2e-3);
+}
+
+// The build and the walk are deterministic: two backends give bit-identical accelerations and the same order.
+TEST_F(CudaDeviceTest, TreeIsDeterministic) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    const Bodies bodies = generateScenario("plummer", 20000, seed);
+    const SimParams params = treeParams(0.6);
+    CudaBackend first, second;
+    first.load(bodies);
+    second.load(bodies);
+    const OrderedAccelerations a = treeAccelerations(first, params);
+    const OrderedAccelerations b = treeAccelerations(second, params);
+    EXPECT_EQ(a.bodies.x, b.bodies.x);
+    EXPECT_EQ(a.accelerations.x, b.accelerations.x);
+    EXPECT_EQ(a.accelerations.y, b.accelerations.y);
+    EXPECT_EQ(a.accelerations.z, b.accelerations.z);
+}
+
+} // namespace
+} // namespace gravlab::gputest

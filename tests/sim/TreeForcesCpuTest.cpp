@@ -1,0 +1,193 @@
+// The CPU Barnes-Hut walk against the fp64 direct sum: accuracy per opening angle on a Plummer sphere, the quadrupole's
+// contribution, degenerate inputs, and independence of the thread count.
+#include "TreeForcesCpu.hpp"
+
+#include "DirectSumCpu.hpp"
+#include "TreeTestSupport.hpp"
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+namespace gravlab {
+namespace {
+
+constexpr std::size_t kPlummerBodies = 30000;
+constexpr std::size_t kSampledTargets = 2000;
+
+struct ErrorSummary {
+    double median;
+    double percentile99;
+};
+
+ErrorSummary treeErrors(const OctreeCpu& tree, const TreeForceParams& params, const Vec3Arrays<double>& reference,
+                        const std::vector<std::size_t>& targets) {
+    Vec3Arrays<float> accelerations;
+    computeTreeAccelerationsCpu(tree, params, accelerations);
+    const std::vector<double> errors = treetest::relativeErrors(accelerations, reference, targets);
+    return {treetest::percentile(errors, 50), treetest::percentile(errors, 99)};
+}
+
+/// A sampled fp64 reference on a fresh Plummer sphere of kPlummerBodies with varied masses.
+struct PlummerCase {
+    std::uint64_t seed = simtest::freshSeed();
+    std::mt19937_64 random{seed};
+    Bodies bodies = treetest::variedMassPlummer(kPlummerBodies, random);
+    std::vector<std::size_t> targets = treetest::randomTargets(kPlummerBodies, kSampledTargets, random);
+
+    Vec3Arrays<double> reference(double softening) const {
+        Vec3Arrays<double> accelerations;
+        computeAccelerationsFp64(bodies, {1.0, softening}, targets, accelerations);
+        return accelerations;
+    }
+};
+
+TEST(TreeForcesCpu, PlummerSphereErrorsShrinkWithThetaAndMeetTheTarget) {
+    const PlummerCase plummer;
+    SCOPED_TRACE(simtest::seedTrace(plummer.seed));
+    // Softening 0.01 is a quarter of the mean interparticle distance inside the half-mass radius at this N, so the
+    // error measured is the multipole truncation and not TreeMath's treatment of softening inside the expansion
+    // (which the default 0.05 brings out; see the next test).
+    constexpr double kSoftening = 0.01;
+    const Vec3Arrays<double> reference = plummer.reference(kSoftening);
+    // Bounds: 30 seeds measured medians 4.5-5.4e-5, 2.8-3.1e-4, 0.93-1.03e-3 and 99th percentiles 1.6-2.4e-4,
+    // 1.2-1.6e-3, 4.7-6.7e-3 at theta 0.3, 0.5, 0.7. The median bounds leave a margin of ~2; theta 0.5's 99th
+    // percentile bound is the target 2e-3 (1.25 above the worst seed). A wrong quadrupole sign, a criterion
+    // using the half size, or bodies summed into the wrong cell each raise the errors several-fold.
+    struct Expectation {
+        float theta;
+        double medianBound;
+        double percentile99Bound;
+    };
+    const Expectation expectations[] = {{0.3f, 1e-4, 4e-4}, {0.5f, 6e-4, 2e-3}, {0.7f, 2e-3, 1.2e-2}};
+    ErrorSummary previous{0, 0};
+    for (const Expectation& expected : expectations) {
+        OctreeCpu tree;
+        tree.build(plummer.bodies);
+        tree.summarize(expected.theta);
+        const ErrorSummary errors = treeErrors(tree, {1.0, kSoftening}, reference, plummer.targets);
+        SCOPED_TRACE("theta " + std::to_string(expected.theta) + ": median " + simtest::scientific(errors.median) +
+                     ", p99 " + simtest::scientific(errors.percentile99));
+        EXPECT_LE(errors.median, expected.medianBound);
+        EXPECT_LE(errors.percentile99, expected.percentile99Bound);
+        EXPECT_GT(errors.median, previous.median) << "a larger theta must cost accuracy";
+        EXPECT_GT(errors.percentile99, previous.percentile99);
+        previous = errors;
+        RecordProperty("theta_" + std::to_string(expected.theta).substr(0, 3) + "_median_p99",
+                       simtest::scientific(errors.median) + " " + simtest::scientific(errors.percentile99));
+    }
+}
+
+TEST(TreeForcesCpu, DefaultSofteningErrorsStayBounded) {
+    const PlummerCase plummer;
+    SCOPED_TRACE(simtest::seedTrace(plummer.seed));
+    // The app's default softening 0.05 is comparable to the size of the nearest accepted cells. TreeMath's expansion
+    // replaces r^2 by r^2 + eps^2 in the Newtonian multipole series and keeps the quadrupole traceless, which drops
+    // the term (G/2) eps^2 sum m |x|^2 / r^5 of the exact softened expansion; at theta 0.5 that term, not the tree,
+    // dominates: 30 seeds measured median 5.8-6.7e-4 and 99th percentile 2.3-3.6e-3. Bounds 1e-3 and 6e-3; with the
+    // missing term the same seeds give 99th percentiles near 1.2e-3 (see docs for the proposed TreeMath change).
+    constexpr double kSoftening = 0.05;
+    const Vec3Arrays<double> reference = plummer.reference(kSoftening);
+    OctreeCpu tree;
+    tree.build(plummer.bodies);
+    tree.summarize(0.5f);
+    const ErrorSummary errors = treeErrors(tree, {1.0, kSoftening}, reference, plummer.targets);
+    SCOPED_TRACE("median " + simtest::scientific(errors.median) + ", p99 " + simtest::scientific(errors.percentile99));
+    EXPECT_LE(errors.median, 1e-3);
+    EXPECT_LE(errors.percentile99, 6e-3);
+}
+
+TEST(TreeForcesCpu, QuadrupoleTermsReduceTheErrorOfTheSameTree) {
+    const PlummerCase plummer;
+    SCOPED_TRACE(simtest::seedTrace(plummer.seed));
+    // Nearly unsoftened, so the comparison is the plain multipole series: the quadrupole removes the leading error
+    // term of the monopole. 30 seeds measured quadrupole / monopole ratios of 0.29-0.35 for the median and 0.20-0.34
+    // for the 99th percentile at theta 0.5; 0.6 fails when the quadrupole is ignored, has the wrong sign (which
+    // makes it worse than the monopole) or is taken about the cell centre.
+    constexpr double kSoftening = 1e-3;
+    const Vec3Arrays<double> reference = plummer.reference(kSoftening);
+    OctreeCpu tree;
+    tree.build(plummer.bodies);
+    tree.summarize(0.5f);
+    const ErrorSummary monopole =
+        treeErrors(tree, {1.0, kSoftening, MultipoleOrder::Monopole}, reference, plummer.targets);
+    const ErrorSummary quadrupole =
+        treeErrors(tree, {1.0, kSoftening, MultipoleOrder::Quadrupole}, reference, plummer.targets);
+    SCOPED_TRACE("monopole median " + simtest::scientific(monopole.median) + ", quadrupole median " +
+                 simtest::scientific(quadrupole.median));
+    EXPECT_LT(quadrupole.median, 0.6 * monopole.median);
+    EXPECT_LT(quadrupole.percentile99, 0.6 * monopole.percentile99);
+}
+
+/// Tree forces (theta 0.5, softening 0.05, G = 1.7 so a lost factor G shows) against the fp64 direct sum, every body.
+void expectCloseToDirectSum(const Bodies& bodies, double relativeBound, double absoluteBound) {
+    const GravityParams gravity{1.7, 0.05};
+    OctreeCpu tree;
+    tree.build(bodies);
+    tree.summarize(0.5f);
+    Vec3Arrays<float> accelerations;
+    computeTreeAccelerationsCpu(tree, {gravity.gravitationalConstant, gravity.softeningLength}, accelerations);
+    Vec3Arrays<double> reference;
+    computeAccelerationsFp64(bodies, gravity, reference);
+    ASSERT_EQ(accelerations.size(), bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const simtest::Vec3 exact{reference.x[i], reference.y[i], reference.z[i]};
+        const simtest::Vec3 got{accelerations.x[i], accelerations.y[i], accelerations.z[i]};
+        ASSERT_LE(simtest::norm(simtest::sub(got, exact)), relativeBound * simtest::norm(exact) + absoluteBound)
+            << "body " << i;
+    }
+}
+
+TEST(TreeForcesCpu, DegenerateInputsGiveDirectSumForces) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    std::mt19937_64 random(seed);
+    // N = 1: no force at all.
+    expectCloseToDirectSum(simtest::randomBodies(1, random), 0.0, 0.0);
+    // N = 2 shares one leaf: the direct sum in float, ~1e-7 relative; 1e-6 leaves room for the few roundings.
+    expectCloseToDirectSum(simtest::randomBodies(2, random), 1e-6, 0.0);
+    // All bodies in one point: every pair has d = 0, so every force is exactly zero (and nothing hangs).
+    Bodies coincident = simtest::randomBodies(500, random);
+    for (std::size_t i = 0; i < coincident.size(); ++i)
+        simtest::setBody(coincident, i, {0.3, -1.2, 2.5}, {}, coincident.mass[i]);
+    expectCloseToDirectSum(coincident, 0.0, 0.0);
+    // Half in one point: the clump acts through ordinary cells on the rest and vice versa. 30 seeds measured a worst
+    // body of 1.8-1.9e-3; 1e-2 leaves a margin of 5, while a clump whose 500 bodies were dropped or counted twice
+    // would be off by order one.
+    Bodies halfCoincident = simtest::randomBodies(1000, random);
+    for (std::size_t i = 0; i < 500; ++i)
+        simtest::setBody(halfCoincident, i, {0.25, 0.5, -0.125}, {}, halfCoincident.mass[i]);
+    expectCloseToDirectSum(halfCoincident, 1e-2, 0.0);
+}
+
+TEST(TreeForcesCpu, ResultDoesNotDependOnTheThreadCount) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = treetest::variedMassPlummer(20000, random);
+    OctreeCpu tree;
+    tree.build(bodies);
+    tree.summarize(0.7f);
+    const int threads = omp_get_max_threads();
+    omp_set_num_threads(1);
+    Vec3Arrays<float> serial;
+    computeTreeAccelerationsCpu(tree, {1.0, 0.05}, serial);
+    omp_set_num_threads(std::max(threads, 3));
+    Vec3Arrays<float> parallel;
+    computeTreeAccelerationsCpu(tree, {1.0, 0.05}, parallel);
+    omp_set_num_threads(threads);
+    // Each body's sum runs in one thread in a fixed order: bit-identical.
+    EXPECT_EQ(serial.x, parallel.x);
+    EXPECT_EQ(serial.y, parallel.y);
+    EXPECT_EQ(serial.z, parallel.z);
+}
+
+TEST(TreeForcesCpu, RefusesATreeThatWasNotSummarized) {
+    std::mt19937_64 random(simtest::freshSeed());
+    OctreeCpu tree;
+    tree.build(simtest::randomBodies(100, random));
+    Vec3Arrays<float> accelerations;
+    EXPECT_THROW(computeTreeAccelerationsCpu(tree, {1.0, 0.05}, accelerations), std::logic_error);
+}
+
+} // namespace
+} // namespace gravlab
