@@ -16,7 +16,7 @@
 //   Summary: mass, centre of mass and the traceless quadrupole about it (TreeMath.hpp's definition), computed in fp64
 //   (leaves from their bodies in two passes, inner cells from their children by the parallel-axis theorem) and stored
 //   as float; each cell also gets the squared opening radius of TreeMath's criterion for the given theta (capped at
-//   2 / sqrt(3), see kOctreeLargestOpeningAngle).
+//   2 / sqrt(3), see kLargestSelfSafeOpeningAngle in TreeMath.hpp).
 //   Data layout: bodies are copied into tree order (positions and masses, structure of arrays) so that a leaf's bodies
 //   are contiguous for the force walk; bodyOrder() maps a tree-order slot back to the caller's body index.
 #include "Bodies.hpp"
@@ -32,10 +32,6 @@ namespace gravlab {
 inline constexpr int kOctreeMaxDepth = 21;
 /// Bodies a leaf may hold before it splits (leaves at kOctreeMaxDepth may hold more).
 inline constexpr int kOctreeLeafCapacity = 16;
-/// Largest theta the opening radii are computed with: 2 / sqrt(3). A target inside a cell is at most
-/// (sqrt(3) / 2) side + delta from its centre of mass, so with theta <= 2 / sqrt(3) no body ever accepts a cell
-/// that contains it (its own multipole would include itself); larger slider values act as this one, as on the GPU.
-inline constexpr float kOctreeLargestOpeningAngle = 1.1547005f;
 
 /// One cubic cell; its bodies are tree-order slots [firstBody, firstBody + bodyCount).
 struct OctreeCell {
@@ -60,7 +56,7 @@ public:
     /// Builds the tree of these bodies' positions (masses are copied for the summary and the walk). Throws
     /// std::invalid_argument when a position is not finite, the arrays differ in length, or leafCapacity < 1.
     void build(const Bodies& bodies, int leafCapacity = kOctreeLeafCapacity);
-    /// Fills the multipoles and the opening radii for openingAngle (theta, capped at kOctreeLargestOpeningAngle);
+    /// Fills the multipoles and the opening radii for openingAngle (theta; TreeMath's openingRadius caps it);
     /// requires build() first.
     void summarize(float openingAngle);
 

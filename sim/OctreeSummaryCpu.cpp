@@ -4,8 +4,8 @@
 // because an inner cell needs its children's moments. Everything is accumulated in fp64 and rounded to float once:
 // a leaf takes its centre of mass first and then its quadrupole about it (two passes, so there is no cancellation
 // between large sums of x^2 and com^2); an inner cell shifts each child's quadrupole to its own centre of mass with
-// the parallel-axis theorem for the traceless quadrupole,
-//     Q = sum_c [ Q_c + m_c (3 d d^T - |d|^2 I) ],  d = com_c - com.
+// the parallel-axis theorem for the traceless quadrupole and the second moment,
+//     Q = sum_c [ Q_c + m_c (3 d d^T - |d|^2 I) ],  T = sum_c [ T_c + m_c |d|^2 ],  d = com_c - com.
 // A cell of zero mass (only massless bodies) puts its centre of mass at its geometric centre.
 #include "OctreeCpu.hpp"
 #include "Parallel.hpp"
@@ -22,9 +22,10 @@ struct MomentsFp64 {
     double mass;
     double comX, comY, comZ;
     double qxx, qyy, qzz, qxy, qxz, qyz;
+    double secondMoment; ///< sum m |x - com|^2
 };
 
-/// Adds m (3 d d^T - |d|^2 I) to the quadrupole of moments.
+/// Adds m (3 d d^T - |d|^2 I) to the quadrupole of moments and m |d|^2 to its second moment.
 void addPointQuadrupole(MomentsFp64& moments, double mass, double dx, double dy, double dz) {
     const double d2 = dx * dx + dy * dy + dz * dz;
     moments.qxx += mass * (3 * dx * dx - d2);
@@ -33,6 +34,7 @@ void addPointQuadrupole(MomentsFp64& moments, double mass, double dx, double dy,
     moments.qxy += mass * 3 * dx * dy;
     moments.qxz += mass * 3 * dx * dz;
     moments.qyz += mass * 3 * dy * dz;
+    moments.secondMoment += mass * d2;
 }
 
 MomentsFp64 leafMoments(const OctreeCell& cell, const TreeOrderedBodies& bodies) {
@@ -79,14 +81,15 @@ MomentsFp64 innerMoments(const OctreeCell& cell, const std::vector<MomentsFp64>&
         moments.qxy += c.qxy;
         moments.qxz += c.qxz;
         moments.qyz += c.qyz;
+        moments.secondMoment += c.secondMoment;
         addPointQuadrupole(moments, c.mass, c.comX - moments.comX, c.comY - moments.comY, c.comZ - moments.comZ);
     }
     return moments;
 }
 
 CellMultipole toFloat(const MomentsFp64& m) {
-    return {float(m.mass), float(m.comX), float(m.comY), float(m.comZ), float(m.qxx),
-            float(m.qyy),  float(m.qzz),  float(m.qxy),  float(m.qxz),  float(m.qyz)};
+    return {float(m.mass), float(m.comX), float(m.comY), float(m.comZ), float(m.qxx),         float(m.qyy),
+            float(m.qzz),  float(m.qxy),  float(m.qxz),  float(m.qyz),  float(m.secondMoment)};
 }
 
 } // namespace
@@ -95,7 +98,7 @@ void OctreeCpu::summarize(float openingAngle) {
     if (!(openingAngle > 0))
         throw std::invalid_argument("octree summary: opening angle " + std::to_string(openingAngle) +
                                     " must be positive");
-    m_openingAngle = std::min(openingAngle, kOctreeLargestOpeningAngle);
+    m_openingAngle = openingAngle;
     const std::size_t cellCount = m_cells.size();
     std::vector<MomentsFp64> moments(cellCount);
     for (std::size_t level = m_levelBegin.empty() ? 0 : m_levelBegin.size() - 1; level-- > 0;) {

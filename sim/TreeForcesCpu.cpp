@@ -42,6 +42,7 @@ public:
         m_qxy[k] = cell.qxy;
         m_qxz[k] = cell.qxz;
         m_qyz[k] = cell.qyz;
+        m_secondMoment[k] = cell.secondMoment;
     }
 
     void addBodies(const TreeOrderedBodies& bodies, std::uint32_t first, std::uint32_t count) {
@@ -61,11 +62,12 @@ public:
         const float *mass = m_cellMass.data(), *comX = m_comX.data(), *comY = m_comY.data(), *comZ = m_comZ.data();
         const float *qxx = m_qxx.data(), *qyy = m_qyy.data(), *qzz = m_qzz.data();
         const float *qxy = m_qxy.data(), *qxz = m_qxz.data(), *qyz = m_qyz.data();
+        const float* secondMoment = m_secondMoment.data();
 #pragma omp simd reduction(+ : ax, ay, az)
         for (std::size_t k = 0; k < m_cellCount; ++k) {
             if constexpr (order == MultipoleOrder::Quadrupole) {
-                const CellMultipole cell{mass[k], comX[k], comY[k], comZ[k], qxx[k],
-                                         qyy[k],  qzz[k],  qxy[k],  qxz[k],  qyz[k]};
+                const CellMultipole cell{mass[k], comX[k], comY[k], comZ[k], qxx[k],         qyy[k],
+                                         qzz[k],  qxy[k],  qxz[k],  qyz[k],  secondMoment[k]};
                 addMultipoleAcceleration(x - comX[k], y - comY[k], z - comZ[k], cell, eps2, ax, ay, az);
             } else {
                 addBodyAcceleration(x - comX[k], y - comY[k], z - comZ[k], mass[k], eps2, ax, ay, az);
@@ -80,11 +82,12 @@ public:
     }
 
 private:
-    std::array<std::vector<float>*, 10> cellComponents() {
-        return {&m_cellMass, &m_comX, &m_comY, &m_comZ, &m_qxx, &m_qyy, &m_qzz, &m_qxy, &m_qxz, &m_qyz};
+    std::array<std::vector<float>*, 11> cellComponents() {
+        return {&m_cellMass, &m_comX, &m_comY, &m_comZ, &m_qxx,         &m_qyy,
+                &m_qzz,      &m_qxy,  &m_qxz,  &m_qyz,  &m_secondMoment};
     }
 
-    std::vector<float> m_cellMass, m_comX, m_comY, m_comZ, m_qxx, m_qyy, m_qzz, m_qxy, m_qxz, m_qyz;
+    std::vector<float> m_cellMass, m_comX, m_comY, m_comZ, m_qxx, m_qyy, m_qzz, m_qxy, m_qxz, m_qyz, m_secondMoment;
     std::vector<float> m_bodyX, m_bodyY, m_bodyZ, m_bodyMass;
     std::size_t m_cellCount = 0, m_bodyCount = 0;
 };

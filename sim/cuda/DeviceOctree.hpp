@@ -6,12 +6,12 @@
 // the summary run one launch per level. Per cell, structure of arrays, each array read by the pass that needs it:
 //   monopole        float4 (com x, y, z, mass)            walk: opening test and multipole; summary
 //   quadrupole      float4 (qxx, qyy, qzz, qxy)            walk: multipole (TreeMath.hpp's traceless quadrupole)
-//   quadrupoleMixed float2 (qxz, qyz)
+//   quadrupoleMixedTrace float4 (qxz, qyz, T, 0): the mixed terms and T = sum m |x - com|^2 (softening term)
 //   openingRadius2  float  (s / theta + delta)^2           walk: opening test (TreeMath.hpp's criterion)
 //   content         uint2  inner cell: (first child, child count); leaf: (first body, body count | kLeafFlag)
 //   bodyRange       uint2  every cell: (first body, body count) in tree order
 //   level           uint8  depth of every cell (the overlay and the summary's cell geometry)
-// 61 bytes per cell; a Plummer sphere needs about 0.2 cells per body with leaves of up to kTreeLeafCapacity bodies.
+// 69 bytes per cell; a Plummer sphere needs about 0.2 cells per body with leaves of up to kTreeLeafCapacity bodies.
 // A cell's geometric box is not stored: it follows from the Morton key of its first body and its depth
 // (cellBoxOf in TreeKeys.cuh), which is how the summary, the overlay and the tests get it.
 #include <cstddef>
@@ -52,7 +52,7 @@ struct TreeBuildStatus {
 struct OctreeView {
     const float4* monopole;
     const float4* quadrupole;
-    const float2* quadrupoleMixed;
+    const float4* quadrupoleMixedTrace;
     const float* openingRadius2;
     const uint2* content;
     const uint2* bodyRange;
@@ -64,7 +64,7 @@ struct OctreeView {
 struct OctreeMultipoles {
     float4* monopole;
     float4* quadrupole;
-    float2* quadrupoleMixed;
+    float4* quadrupoleMixedTrace;
     float* openingRadius2;
 };
 
@@ -74,7 +74,7 @@ struct OctreeSnapshot {
     std::vector<std::size_t> levelBegin; ///< first cell of each depth, then the cell count
     std::vector<float4> monopole;
     std::vector<float4> quadrupole;
-    std::vector<float2> quadrupoleMixed;
+    std::vector<float4> quadrupoleMixedTrace;
     std::vector<float> openingRadius2;
     std::vector<uint2> content;
     std::vector<uint2> bodyRange;

@@ -46,7 +46,7 @@ std::uint64_t DeviceTree::allocatedBytes() const {
                  bytesOf(m_cellOrder[side]);
     total += bytesOf(m_leafDepth) + bytesOf(m_boxBlockBounds) + bytesOf(m_boxBlockNonFinite) + bytesOf(m_boxTicket) +
              bytesOf(m_frame) + bytesOf(m_status) + bytesOf(m_monopole) + bytesOf(m_quadrupole) +
-             bytesOf(m_quadrupoleMixed) + bytesOf(m_openingRadius2) + bytesOf(m_content) + bytesOf(m_bodyRange) +
+             bytesOf(m_quadrupoleMixedTrace) + bytesOf(m_openingRadius2) + bytesOf(m_content) + bytesOf(m_bodyRange) +
              bytesOf(m_cellFirstBody) + bytesOf(m_sortScratch) + bytesOf(m_walkGroups) + bytesOf(m_walkCounters) +
              bytesOf(m_boxes) + bytesOf(m_boxCount);
     return total;
@@ -79,7 +79,7 @@ void DeviceTree::reserveCells(std::size_t cellCount) {
     const std::size_t capacity = std::min(kMaxTreeCells, cellCount + cellCount / 4 + 1024);
     m_monopole.resize(capacity);
     m_quadrupole.resize(capacity);
-    m_quadrupoleMixed.resize(capacity);
+    m_quadrupoleMixedTrace.resize(capacity);
     m_openingRadius2.resize(capacity);
     m_content.resize(capacity);
     m_bodyRange.resize(capacity);
@@ -94,7 +94,7 @@ void DeviceTree::reserveCells(std::size_t cellCount) {
 OctreeView DeviceTree::view() const {
     return {m_monopole.data(),
             m_quadrupole.data(),
-            m_quadrupoleMixed.data(),
+            m_quadrupoleMixedTrace.data(),
             m_openingRadius2.data(),
             m_content.data(),
             m_bodyRange.data(),
@@ -209,7 +209,7 @@ void DeviceTree::formWalkGroups(cudaStream_t stream) {
 
 void DeviceTree::summarize(const float4* positionMass, float openingAngle, cudaStream_t stream) {
     const OctreeView tree = view();
-    const OctreeMultipoles multipoles{m_monopole.data(), m_quadrupole.data(), m_quadrupoleMixed.data(),
+    const OctreeMultipoles multipoles{m_monopole.data(), m_quadrupole.data(), m_quadrupoleMixedTrace.data(),
                                       m_openingRadius2.data()};
     for (int depth = kTreeMaxDepth; depth >= 0; --depth) {
         const std::size_t begin = m_levelBegin[depth], end = m_levelBegin[depth + 1];
@@ -283,7 +283,7 @@ void DeviceTree::download(OctreeSnapshot& out, cudaStream_t stream) const {
     out.levelBegin = m_levelBegin;
     copy(out.monopole, m_monopole, m_cellCount);
     copy(out.quadrupole, m_quadrupole, m_cellCount);
-    copy(out.quadrupoleMixed, m_quadrupoleMixed, m_cellCount);
+    copy(out.quadrupoleMixedTrace, m_quadrupoleMixedTrace, m_cellCount);
     copy(out.openingRadius2, m_openingRadius2, m_cellCount);
     copy(out.content, m_content, m_cellCount);
     copy(out.bodyRange, m_bodyRange, m_cellCount);

@@ -102,7 +102,7 @@ private:
     // Per cell (capacity m_cellCapacity).
     DeviceBuffer<float4> m_monopole;
     DeviceBuffer<float4> m_quadrupole;
-    DeviceBuffer<float2> m_quadrupoleMixed;
+    DeviceBuffer<float4> m_quadrupoleMixedTrace;
     DeviceBuffer<float> m_openingRadius2;
     DeviceBuffer<uint2> m_content;
     DeviceBuffer<uint2> m_bodyRange;

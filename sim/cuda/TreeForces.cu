@@ -49,7 +49,7 @@ struct WarpWorkspace {
     unsigned ranges[kRangeStackCapacity];
     float4 cellMonopole[kRingSlots];
     float4 cellQuadrupole[kRingSlots];
-    float2 cellQuadrupoleMixed[kRingSlots];
+    float4 cellQuadrupoleMixedTrace[kRingSlots];
     float4 bodies[kRingSlots];
 };
 
@@ -124,8 +124,8 @@ __device__ void evaluateCells(const WarpWorkspace& workspace, unsigned head, uns
         const unsigned slot = head + j;
         const float4 mono = workspace.cellMonopole[slot];
         const float4 q = workspace.cellQuadrupole[slot];
-        const float2 mixed = workspace.cellQuadrupoleMixed[slot];
-        const CellMultipole cell{mono.w, mono.x, mono.y, mono.z, q.x, q.y, q.z, q.w, mixed.x, mixed.y};
+        const float4 mixed = workspace.cellQuadrupoleMixedTrace[slot];
+        const CellMultipole cell{mono.w, mono.x, mono.y, mono.z, q.x, q.y, q.z, q.w, mixed.x, mixed.y, mixed.z};
         addMultipoleAcceleration(target.x - mono.x, target.y - mono.y, target.z - mono.z, cell, softening2, target.ax,
                                  target.ay, target.az);
     }
@@ -249,7 +249,7 @@ __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __r
             const unsigned slot = (cells.head + cells.fill + __popc(acceptMask & lanesBelowMask())) % kRingSlots;
             workspace.cellMonopole[slot] = monopole;
             workspace.cellQuadrupole[slot] = tree.quadrupole[cell];
-            workspace.cellQuadrupoleMixed[slot] = tree.quadrupoleMixed[cell];
+            workspace.cellQuadrupoleMixedTrace[slot] = tree.quadrupoleMixedTrace[cell];
         }
         cells.fill += __popc(acceptMask);
         drainCells(workspace, cells, softening2, target);

@@ -5,12 +5,10 @@
 // and the result does not depend on scheduling. Sums are fp64, as in the CPU octree (OctreeSummaryCpu.cpp), and
 // rounded to float once: a leaf takes its centre of mass first and its quadrupole about it second (two passes, no
 // cancellation between large sums), an inner cell shifts each child's quadrupole to its own centre of mass with the
-// parallel-axis theorem Q = sum_c [Q_c + m_c (3 d d^T - |d|^2 I)], d = com_c - com. fp64 runs at half the fp32 rate on
-// Hopper and the pass touches each body and each cell once, so it stays a few percent of the step.
-// Opening radius: TreeMath.hpp's s / theta + delta, with theta capped at 2 / sqrt(3) (= 1.155) for this radius only:
-// every point of a cell lies within delta + s sqrt(3) / 2 of its centre of mass, so with the cap a cell can never
-// be accepted as a multipole by a target inside it (which would make a body attract itself). Below the cap, which
-// covers the usual 0.3 to 1.0, the criterion is TreeMath's unchanged.
+// parallel-axis theorem Q = sum_c [Q_c + m_c (3 d d^T - |d|^2 I)], d = com_c - com (and T = sum_c [T_c + m_c |d|^2]).
+// fp64 runs at half the fp32 rate on Hopper and the pass touches each body and each cell once, so it stays a few
+// percent of the step. Opening radius: TreeMath.hpp's s / theta + delta, whose theta cap (2 / sqrt(3)) keeps a body
+// from accepting a cell that contains it.
 #include "CudaCheck.hpp"
 #include "LaunchSize.hpp"
 #include "TreeKernels.hpp"
@@ -21,17 +19,17 @@
 namespace gravlab {
 namespace {
 
-constexpr float kLargestSelfSafeOpeningAngle = 1.1547005f; // 2 / sqrt(3)
-
 struct Moments {
     double mass;
     double comX, comY, comZ;
     double qxx, qyy, qzz, qxy, qxz, qyz;
+    double secondMoment; ///< T = sum m |x - com|^2, the weight of the softening term (TreeMath.hpp)
 };
 
-/// Adds m (3 d d^T - |d|^2 I).
+/// Adds m (3 d d^T - |d|^2 I) to the quadrupole and m |d|^2 to the second moment.
 __device__ void addPointQuadrupole(Moments& moments, double mass, double dx, double dy, double dz) {
     const double d2 = dx * dx + dy * dy + dz * dz;
+    moments.secondMoment += mass * d2;
     moments.qxx += mass * (3.0 * dx * dx - d2);
     moments.qyy += mass * (3.0 * dy * dy - d2);
     moments.qzz += mass * (3.0 * dz * dz - d2);
@@ -82,13 +80,14 @@ __device__ Moments innerMoments(const OctreeView& tree, unsigned firstChild, uns
     for (unsigned c = firstChild; c < firstChild + childCount; ++c) {
         const float4 child = tree.monopole[c];
         const float4 q = tree.quadrupole[c];
-        const float2 mixed = tree.quadrupoleMixed[c];
+        const float4 mixed = tree.quadrupoleMixedTrace[c];
         moments.qxx += q.x;
         moments.qyy += q.y;
         moments.qzz += q.z;
         moments.qxy += q.w;
         moments.qxz += mixed.x;
         moments.qyz += mixed.y;
+        moments.secondMoment += mixed.z;
         addPointQuadrupole(moments, child.w, child.x - moments.comX, child.y - moments.comY, child.z - moments.comZ);
     }
     return moments;
@@ -112,10 +111,10 @@ __global__ void summarizeLevelKernel(OctreeView tree, OctreeMultipoles multipole
 
     const double offsetX = m.comX - box.centerX, offsetY = m.comY - box.centerY, offsetZ = m.comZ - box.centerZ;
     const float offset = float(sqrt(offsetX * offsetX + offsetY * offsetY + offsetZ * offsetZ));
-    const float radius = openingRadius(2.0f * box.halfSize, offset, fminf(openingAngle, kLargestSelfSafeOpeningAngle));
+    const float radius = openingRadius(2.0f * box.halfSize, offset, openingAngle);
     multipoles.monopole[cell] = make_float4(float(m.comX), float(m.comY), float(m.comZ), float(m.mass));
     multipoles.quadrupole[cell] = make_float4(float(m.qxx), float(m.qyy), float(m.qzz), float(m.qxy));
-    multipoles.quadrupoleMixed[cell] = make_float2(float(m.qxz), float(m.qyz));
+    multipoles.quadrupoleMixedTrace[cell] = make_float4(float(m.qxz), float(m.qyz), float(m.secondMoment), 0.0f);
     multipoles.openingRadius2[cell] = radius * radius;
 }
 

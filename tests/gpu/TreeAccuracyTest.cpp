@@ -8,7 +8,7 @@ namespace gravlab::gputest {
 namespace {
 
 // Plummer sphere of 100k bodies, 4096 random targets, theta = 0.3, 0.5, 0.7, softening in [0.01, 0.025] (see
-// expansionLimitedGravity). The bounds are the quadrupole
+// randomGravity). The bounds are the quadrupole
 // expansion's truncation error: it grows like theta^3 per accepted cell, and the target at theta = 0.5 is a
 // 99th percentile of 2e-3; 0.3 and 0.7 get 5e-4 and 8e-3, which the theta^3 scaling of the 0.5 bound (4e-4, 5.5e-3)
 // clears with room. The medians must sit well below (a fifth of the 99th-percentile bound): a wrong multipole term or
@@ -18,7 +18,7 @@ TEST_F(CudaDeviceTest, TreeAccuracyAgainstFp64DirectSum) {
     SCOPED_TRACE(seedTrace(seed));
     std::mt19937_64 random(seed);
     const Bodies bodies = generateScenario("plummer", 100000, seed);
-    const GravityParams gravity = expansionLimitedGravity(random);
+    const GravityParams gravity = randomGravity(random);
     struct Case {
         double theta, p99Bound;
     };
@@ -42,7 +42,7 @@ TEST_F(CudaDeviceTest, TreeAccuracySmallClusteredSet) {
     std::mt19937_64 random(seed);
     const Bodies bodies = generateScenario("galaxy-collision", 3000 + random() % 2000, seed);
     const ErrorQuantiles errors =
-        treeErrorQuantiles(bodies, treeParams(0.5, expansionLimitedGravity(random)), 4096, random);
+        treeErrorQuantiles(bodies, treeParams(0.5, randomGravity(random)), 4096, random);
     std::cout << "tree, galaxy collision N = " << bodies.size() << ", theta 0.5: median " << errors.median
               << ", 99th percentile " << errors.p99 << "\n";
     EXPECT_LE(errors.p99, 2e-3);
@@ -57,7 +57,7 @@ TEST_F(CudaDeviceTest, TreeOneAndTwoBodies) {
     for (const std::size_t count : {std::size_t{1}, std::size_t{2}}) {
         SCOPED_TRACE("N = " + std::to_string(count));
         const Bodies bodies = randomBall(count, random);
-        const SimParams params = treeParams(0.5, expansionLimitedGravity(random));
+        const SimParams params = treeParams(0.5, randomGravity(random));
         CudaBackend backend;
         backend.load(bodies);
         const OrderedAccelerations tree = treeAccelerations(backend, params);
@@ -84,7 +84,7 @@ TEST_F(CudaDeviceTest, TreeCoincidentBodies) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     std::mt19937_64 random(seed);
-    const SimParams params = treeParams(0.5, expansionLimitedGravity(random));
+    const SimParams params = treeParams(0.5, randomGravity(random));
     Bodies bodies = randomBall(3000, random);
     const float px = bodies.x[0], py = bodies.y[0], pz = bodies.z[0];
     for (std::size_t i = 0; i < bodies.size(); ++i) {

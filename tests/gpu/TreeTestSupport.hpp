@@ -26,17 +26,6 @@ inline SimParams treeParams(double openingAngle, const GravityParams& gravity = 
     return params;
 }
 
-/// G in [0.5, 2] and a softening length in [0.01, 0.025]. TreeMath.hpp expands each cell's softened potential with
-/// the traceless quadrupole, which leaves out a term of relative size about eps^2 s^2 / d^4 (the trace of the cell's
-/// second moment, which a softened 1/r does not annihilate): at eps = 0.05 it raises the CPU tree's 99th percentile at
-/// theta = 0.5 from 1.2e-3 to 3e-3 on a 100k Plummer sphere (measured, 2026-11-22). Accuracy tests stay where the
-/// truncation error of the opening angle dominates, so they check the tree, not that term.
-inline GravityParams expansionLimitedGravity(std::mt19937_64& random) {
-    std::uniform_real_distribution<double> g(0.5, 2.0);
-    std::uniform_real_distribution<double> softening(0.01, 0.025);
-    return {g(random), softening(random)};
-}
-
 inline GravityParams gravityOf(const SimParams& params) {
     return {params.gravitationalConstant, params.softeningLength};
 }

@@ -108,8 +108,11 @@ void expectMultipolesMatchFp64(const OctreeCpu& tree, const Bodies& bodies) {
             for (int b = 0; b < 3; ++b)
                 EXPECT_NEAR(q[a][b], exact.quadrupole[a][b], 1e-5 * qScale) << "cell " << cell << " Q" << a << b;
         EXPECT_LE(std::abs(m.qxx + m.qyy + m.qzz), 1e-6 * qScale) << "quadrupole of cell " << cell << " has a trace";
+        EXPECT_NEAR(m.secondMoment, exact.secondMomentTrace, 1e-5 * qScale) << "cell " << cell;
         const double offset = simtest::norm(simtest::sub(com, Vec3{c.centerX, c.centerY, c.centerZ}));
-        const double radius = 2 * c.halfSize / tree.openingAngle() + offset;
+        // theta is capped at 2 / sqrt(3) so that the farthest-corner condition below can hold.
+        const double theta = std::min(double(tree.openingAngle()), 2.0 / std::sqrt(3.0));
+        const double radius = 2 * c.halfSize / theta + offset;
         // No point of the cell may lie outside its opening radius, or a body could accept the cell holding it.
         double farthestCorner = 0;
         for (const double sx : {-1.0, 1.0})
@@ -133,7 +136,7 @@ void expectValidTree(const Bodies& bodies, int leafCapacity, float openingAngle)
     tree.summarize(openingAngle);
     ASSERT_EQ(tree.bodyCount(), bodies.size());
     ASSERT_EQ(tree.cells()[0].bodyCount, bodies.size());
-    EXPECT_EQ(tree.openingAngle(), std::min(openingAngle, kOctreeLargestOpeningAngle));
+    EXPECT_EQ(tree.openingAngle(), openingAngle);
     expectLevelsAreBreadthFirst(tree);
     expectEveryBodyInExactlyOneLeaf(tree, bodies, leafCapacity);
     expectChildrenInsideParents(tree);
