@@ -119,10 +119,13 @@ json_lines() { [ -f "$1" ] && grep '^{' "$1"; }
     done
 } >"$out/sweep-tree.md" 2>/dev/null
 
+# The tree's acceleration error against the fp64 direct sum (issue 4's accuracy report), on the GPU backend.
+step accuracy "$gravlab" accuracy --backend cuda --scenarios plummer,disk-galaxy --bodies 100000,1000000 \
+    --thetas 0.3,0.5,0.7,1.0
 step render "$gravlab" --headless --frames 3 --bodies 1000000 --solver tree --out "$out/render"
 
 echo
-cat "$out/bench-direct.md" "$out/bench-tree.md" "$out/sweep-tree.md" 2>/dev/null
+cat "$out/bench-direct.md" "$out/bench-tree.md" "$out/sweep-tree.md" "$out/accuracy.log" 2>/dev/null
 echo
 echo "GPU: $(tail -n +2 "$out/gpu.txt")"
 printf '%-12s %-6s %6s  %s\n' step result time log
