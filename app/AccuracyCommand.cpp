@@ -1,10 +1,11 @@
 // `gravlab accuracy` (see AccuracyCommand.hpp): option parsing, the measurement loop and the table / JSON output.
 #include "AccuracyCommand.hpp"
 
+#include "OptionParsing.hpp"
+
 #include <AccuracyReport.hpp>
 #include <Scenarios.hpp>
 #include <Simulation.hpp>
-#include <charconv>
 #include <cmath>
 #include <ctime>
 #include <iomanip>
@@ -14,10 +15,6 @@
 namespace gravlab {
 namespace {
 
-[[noreturn]] void throwBadValue(const std::string& flag, const std::string& text, const std::string& allowed) {
-    throw CLI::ValidationError(flag, "'" + text + "' is not allowed: " + allowed);
-}
-
 /// The comma-separated entries of text; an empty entry is an error naming flag.
 std::vector<std::string> splitList(const std::string& flag, const std::string& text, const std::string& example) {
     std::vector<std::string> entries;
@@ -26,29 +23,14 @@ std::vector<std::string> splitList(const std::string& flag, const std::string& t
         const std::size_t comma = text.find(',', start);
         entries.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
         if (entries.back().empty())
-            throwBadValue(flag, text, "give comma-separated values without empty entries, e.g. " + example);
+            throw CLI::ValidationError(flag, "'" + text +
+                                                 "' is not allowed: give comma-separated values without "
+                                                 "empty entries, e.g. " +
+                                                 example);
         if (comma == std::string::npos)
             return entries;
         start = comma + 1;
     }
-}
-
-std::string describeRange(const ParamRange& range) {
-    std::ostringstream allowed;
-    allowed << std::setprecision(10) << range.min << (range.minInclusive ? " <= " : " < ") << range.name
-            << " <= " << range.max << " (" << range.meaning << ")";
-    return allowed.str();
-}
-
-/// A number within range from text such as "0.5" or "1e6" (whole when requested); otherwise a ValidationError.
-double parseNumber(const std::string& flag, const ParamRange& range, const std::string& text, bool whole) {
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    const bool parsed = !text.empty() && end == text.c_str() + text.size() && std::isfinite(value);
-    const bool inRange = (range.minInclusive ? value >= range.min : value > range.min) && value <= range.max;
-    if (!parsed || !inRange || (whole && value != std::floor(value)))
-        throwBadValue(flag, text, describeRange(range) + (whole ? ", a whole number" : ""));
-    return value;
 }
 
 void addListOptions(CLI::App& command, AccuracyOptions& options) {
@@ -58,11 +40,7 @@ void addListOptions(CLI::App& command, AccuracyOptions& options) {
             [&options](const std::string& text) {
                 options.scenarios = splitList("--scenarios", text, "plummer,disk-galaxy");
                 for (const std::string& name : options.scenarios)
-                    try {
-                        checkScenarioName(name);
-                    } catch (const InvalidParameterError& error) {
-                        throw CLI::ValidationError("--scenarios", error.what());
-                    }
+                    rethrowForFlag("scenarios", [&] { checkScenarioName(name); });
             },
             "comma-separated scenario names")
         ->default_str("plummer,disk-galaxy");
@@ -72,7 +50,8 @@ void addListOptions(CLI::App& command, AccuracyOptions& options) {
             [&options](const std::string& text) {
                 options.bodyCounts.clear();
                 for (const std::string& entry : splitList("--bodies", text, "100000,1000000"))
-                    options.bodyCounts.push_back(std::uint64_t(parseNumber("--bodies", kBodyCountRange, entry, true)));
+                    options.bodyCounts.push_back(
+                        std::uint64_t(parseNumberForFlag("bodies", kBodyCountRange, entry, NumberKind::Whole)));
             },
             "comma-separated body counts")
         ->default_str("100000,1000000");
@@ -82,7 +61,8 @@ void addListOptions(CLI::App& command, AccuracyOptions& options) {
             [&options](const std::string& text) {
                 options.openingAngles.clear();
                 for (const std::string& entry : splitList("--thetas", text, "0.3,0.5,0.7,1.0"))
-                    options.openingAngles.push_back(parseNumber("--thetas", kOpeningAngleRange, entry, false));
+                    options.openingAngles.push_back(
+                        parseNumberForFlag("thetas", kOpeningAngleRange, entry, NumberKind::Real));
             },
             "comma-separated opening angles, each 0.1 to 1.5")
         ->default_str("0.3,0.5,0.7,1.0");
@@ -93,7 +73,8 @@ void addValueOptions(CLI::App& command, AccuracyOptions& options) {
         .add_option_function<std::string>(
             "--samples",
             [&options](const std::string& text) {
-                options.sampleCount = std::size_t(parseNumber("--samples", kAccuracySampleRange, text, true));
+                options.sampleCount =
+                    std::size_t(parseNumberForFlag("samples", kAccuracySampleRange, text, NumberKind::Whole));
             },
             "sampled bodies per case (all bodies when N is smaller), 1 to 2^20")
         ->default_str(std::to_string(options.sampleCount));
@@ -101,11 +82,7 @@ void addValueOptions(CLI::App& command, AccuracyOptions& options) {
         .add_option_function<std::string>(
             "--backend",
             [&options](const std::string& text) {
-                try {
-                    options.backend = parseBackendKind(text);
-                } catch (const InvalidParameterError& error) {
-                    throw CLI::ValidationError("--backend", error.what());
-                }
+                options.backend = rethrowForFlag("backend", [&] { return parseBackendKind(text); });
             },
             "auto, cuda or cpu")
         ->default_str(std::string(toString(options.backend)));
@@ -113,11 +90,7 @@ void addValueOptions(CLI::App& command, AccuracyOptions& options) {
         .add_option_function<std::string>(
             "--seed",
             [&options](const std::string& text) {
-                std::uint64_t seed = 0;
-                const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
-                if (text.empty() || error != std::errc() || end != text.data() + text.size())
-                    throwBadValue("--seed", text, "a whole number from 0 to 2^64 - 1");
-                options.seed = seed;
+                options.seed = rethrowForFlag("seed", [&] { return parseSeed(text); });
             },
             "scenario seed, which also picks the sampled bodies")
         ->default_str(std::to_string(options.seed));
@@ -125,7 +98,7 @@ void addValueOptions(CLI::App& command, AccuracyOptions& options) {
         .add_option_function<std::string>(
             "--softening",
             [&options](const std::string& text) {
-                options.softeningLength = parseNumber("--softening", kSofteningRange, text, false);
+                options.softeningLength = parseNumberForFlag("softening", kSofteningRange, text, NumberKind::Real);
             },
             "Plummer softening length")
         ->default_str("0.05");

@@ -1,5 +1,7 @@
 #include "BenchCommand.hpp"
 
+#include "OptionParsing.hpp"
+
 #include <Scenarios.hpp>
 
 #if defined(GRAVLAB_HAS_CUDA)
@@ -8,31 +10,13 @@
 #endif
 
 #include <algorithm>
-#include <cmath>
 #include <ctime>
 #include <iomanip>
 #include <ostream>
-#include <sstream>
 #include <vector>
 
 namespace gravlab {
 namespace {
-
-/// A whole number within range from text such as "262144" or "1e6"; throws CLI::ValidationError otherwise.
-double parseWhole(const ParamRange& range, const std::string& text) {
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    const bool whole =
-        !text.empty() && end == text.c_str() + text.size() && std::isfinite(value) && value == std::floor(value);
-    if (!whole || value < range.min || value > range.max) {
-        std::ostringstream allowed;
-        allowed << std::setprecision(10) << range.min << " <= " << range.name << " <= " << range.max;
-        throw CLI::ValidationError("--" + std::string(range.name), "'" + text + "' is not allowed: " + allowed.str() +
-                                                                       " (" + std::string(range.meaning) +
-                                                                       ", a whole number)");
-    }
-    return value;
-}
 
 #if defined(GRAVLAB_HAS_CUDA)
 struct BenchResult {
@@ -190,11 +174,7 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
         ->add_option_function<std::string>(
             "--solver",
             [&options](const std::string& text) {
-                try {
-                    options.solver = parseSolverKind(text);
-                } catch (const InvalidParameterError& error) {
-                    throw CLI::ValidationError("--solver", error.what());
-                }
+                options.solver = rethrowForFlag("solver", [&] { return parseSolverKind(text); });
             },
             "direct, direct-symmetric or tree")
         ->default_str(std::string(toString(options.solver)));
@@ -202,36 +182,32 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
         ->add_option_function<std::string>(
             "--bodies",
             [&options](const std::string& text) {
-                options.bodyCount = static_cast<std::uint64_t>(parseWhole(kBodyCountRange, text));
+                options.bodyCount =
+                    static_cast<std::uint64_t>(parseNumberForFlag("bodies", kBodyCountRange, text, NumberKind::Whole));
             },
             "number of bodies, 1 to 2^28 (the GPU's memory may allow fewer)")
         ->default_str(std::to_string(options.bodyCount));
     bench
         ->add_option_function<std::string>(
             "--steps",
-            [&options](const std::string& text) { options.stepCount = int(parseWhole(kBenchStepRange, text)); },
+            [&options](const std::string& text) {
+                options.stepCount = int(parseNumberForFlag("steps", kBenchStepRange, text, NumberKind::Whole));
+            },
             "timed steps, 1 to 10000")
         ->default_str(std::to_string(options.stepCount));
     bench
         ->add_option_function<std::string>(
             "--warmup",
-            [&options](const std::string& text) { options.warmupStepCount = int(parseWhole(kBenchWarmupRange, text)); },
+            [&options](const std::string& text) {
+                options.warmupStepCount = int(parseNumberForFlag("warmup", kBenchWarmupRange, text, NumberKind::Whole));
+            },
             "warm-up steps before timing, 1 to 1000")
         ->default_str(std::to_string(options.warmupStepCount));
     bench
         ->add_option_function<std::string>(
             "--theta",
             [&options](const std::string& text) {
-                char* end = nullptr;
-                const double value = std::strtod(text.c_str(), &end);
-                try {
-                    if (text.empty() || end != text.c_str() + text.size())
-                        throw InvalidParameterError("theta", "'" + text + "' is not a number");
-                    checkInRange(kOpeningAngleRange, value);
-                } catch (const InvalidParameterError& error) {
-                    throw CLI::ValidationError("--theta", error.what());
-                }
-                options.openingAngle = value;
+                options.openingAngle = parseNumberForFlag("theta", kOpeningAngleRange, text, NumberKind::Real);
             },
             "Barnes-Hut opening angle of the tree solver, 0.1 to 1.5")
         ->default_str("0.5");

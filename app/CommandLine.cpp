@@ -1,13 +1,12 @@
 // Command-line flags (CLI11), their ranges and the messages for bad values.
 #include "CommandLine.hpp"
 
+#include "OptionParsing.hpp"
+
 #include <CLI/CLI.hpp>
 #include <Scenarios.hpp>
 #include <Simulation.hpp>
-#include <charconv>
-#include <cmath>
-#include <cstdlib>
-#include <sstream>
+#include <algorithm>
 
 namespace gravlab {
 namespace {
@@ -28,19 +27,6 @@ struct RawOptions {
     bool listScenarios = false;
 };
 
-std::string formatNumber(double value) {
-    std::ostringstream text;
-    text.precision(10);
-    text << value;
-    return text.str();
-}
-
-/// "0 < dt <= 1 (time step in N-body time units)"
-std::string allowedText(const ParamRange& range) {
-    return formatNumber(range.min) + (range.minInclusive ? " <= " : " < ") + std::string(range.name) +
-           " <= " + formatNumber(range.max) + " (" + std::string(range.meaning) + ")";
-}
-
 std::string scenarioList() {
     std::string list;
     for (const Scenario& scenario : scenarios()) {
@@ -51,60 +37,29 @@ std::string scenarioList() {
     return list;
 }
 
-/// A whole number in range, accepting forms like "4096" and "1e6"; throws InvalidParameterError naming the flag.
-double parseWholeNumber(const ParamRange& range, const std::string& text) {
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    const bool parsed = !text.empty() && end == text.c_str() + text.size();
-    if (!parsed || !std::isfinite(value) || value != std::floor(value))
-        throw InvalidParameterError(std::string(range.name), std::string(range.name) + " = '" + text +
-                                                                 "' is not a whole number: allowed " +
-                                                                 allowedText(range));
-    // Quote the text as typed: "1e12" is what the user wrote, not "1e+12".
-    const bool aboveMin = range.minInclusive ? value >= range.min : value > range.min;
-    if (!aboveMin || value > range.max)
-        throw InvalidParameterError(std::string(range.name), std::string(range.name) + " = " + text +
-                                                                 " is out of range: allowed " + allowedText(range));
-    return value;
-}
-
-std::uint64_t parseSeed(const std::string& text) {
-    std::uint64_t seed = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
-    if (text.empty() || error != std::errc() || end != text.data() + text.size())
-        throw InvalidParameterError("seed", "seed = '" + text + "' is not a whole number: allowed 0 <= seed <= " +
-                                                std::to_string(std::numeric_limits<std::uint64_t>::max()));
-    return seed;
-}
-
-/// "number of bodies, 1 <= bodies <= 268435456"
-std::string describe(const std::string& meaning, const ParamRange& range) {
-    return meaning + ", " + formatNumber(range.min) + (range.minInclusive ? " <= " : " < ") + std::string(range.name) +
-           " <= " + formatNumber(range.max);
-}
-
 void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
     const SimParams defaults;
     app.add_option("--scenario", raw.scenario, "initial conditions (see the list below)")
         ->type_name("NAME")
         ->default_str(defaults.scenario);
-    app.add_option("--bodies", raw.bodies, describe("number of bodies", kBodyCountRange))
+    app.add_option("--bodies", raw.bodies, "number of bodies, " + describeRange(kBodyCountRange))
         ->type_name("N")
         ->default_str(std::to_string(defaults.bodyCount) + " on the CPU, " + std::to_string(kDefaultCudaBodyCount) +
                       " on a GPU");
     app.add_option("--seed", raw.seed, "seed of the scenario's random sampling, any whole number >= 0")
         ->type_name("N")
         ->default_str(std::to_string(defaults.seed));
-    app.add_option("--dt", params.timeStep, describe("leapfrog time step in N-body time units", kTimeStepRange))
+    app.add_option("--dt", params.timeStep, "leapfrog time step in N-body time units, " + describeRange(kTimeStepRange))
         ->capture_default_str();
     app.add_option("--softening", params.softeningLength,
-                   describe("Plummer softening length in N-body length units", kSofteningRange))
+                   "Plummer softening length in N-body length units, " + describeRange(kSofteningRange))
         ->capture_default_str();
-    app.add_option("--G", params.gravitationalConstant, describe("gravitational constant", kGravitationalConstantRange))
+    app.add_option("--G", params.gravitationalConstant,
+                   "gravitational constant, " + describeRange(kGravitationalConstantRange))
         ->capture_default_str();
-    app.add_option(
-           "--theta", params.openingAngle,
-           describe("Barnes-Hut opening angle of the tree solver (smaller: more accurate, slower)", kOpeningAngleRange))
+    app.add_option("--theta", params.openingAngle,
+                   "Barnes-Hut opening angle of the tree solver (smaller: more accurate, slower), " +
+                       describeRange(kOpeningAngleRange))
         ->capture_default_str();
     app.add_option("--solver", raw.solver,
                    "force solver: direct (all pairs), direct-symmetric (all pairs once, CUDA only) or tree "
@@ -119,21 +74,22 @@ void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
 }
 
 void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& options, RawOptions& raw) {
-    app.add_option("--steps-per-frame", raw.stepsPerFrame, describe("simulation steps per frame", kStepsPerFrameRange))
+    app.add_option("--steps-per-frame", raw.stepsPerFrame,
+                   "simulation steps per frame, " + describeRange(kStepsPerFrameRange))
         ->type_name("N")
         ->default_str("1 in a window, " + std::to_string(AppOptions::kHeadlessStepsPerFrame) + " headless");
     app.add_flag("--headless", options.headless, "render PNG frames through EGL instead of opening a window");
-    app.add_option("--frames", raw.frames, describe("frames to render (implies --headless)", kFrameCountRange))
+    app.add_option("--frames", raw.frames, "frames to render (implies --headless), " + describeRange(kFrameCountRange))
         ->type_name("N")
         ->default_str(std::to_string(defaults.frameCount));
     app.add_option("--out", options.outputFolder,
                    "folder for frame_00000.png, ... (created if missing; implies --headless)")
         ->type_name("DIR")
         ->default_str(defaults.outputFolder.string());
-    app.add_option("--width", raw.width, describe("image or window width in pixels", kWidthRange))
+    app.add_option("--width", raw.width, "image or window width in pixels, " + describeRange(kWidthRange))
         ->type_name("N")
         ->default_str(std::to_string(defaults.width));
-    app.add_option("--height", raw.height, describe("image or window height in pixels", kHeightRange))
+    app.add_option("--height", raw.height, "image or window height in pixels, " + describeRange(kHeightRange))
         ->type_name("N")
         ->default_str(std::to_string(defaults.height));
     app.add_option("--color", raw.color,
@@ -156,7 +112,8 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
     options.bodyCountGiven = app.count("--bodies") > 0;
     options.solverGiven = app.count("--solver") > 0;
     if (app.count("--bodies") > 0)
-        params.bodyCount = static_cast<std::uint64_t>(parseWholeNumber(kBodyCountRange, raw.bodies));
+        params.bodyCount =
+            static_cast<std::uint64_t>(parseNumberInRange(kBodyCountRange, raw.bodies, NumberKind::Whole));
     if (app.count("--seed") > 0)
         params.seed = parseSeed(raw.seed);
     if (app.count("--solver") > 0)
@@ -164,13 +121,14 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
     if (app.count("--backend") > 0)
         params.backend = parseBackendKind(raw.backend);
     if (app.count("--steps-per-frame") > 0)
-        options.stepsPerFrame = static_cast<int>(parseWholeNumber(kStepsPerFrameRange, raw.stepsPerFrame));
+        options.stepsPerFrame =
+            static_cast<int>(parseNumberInRange(kStepsPerFrameRange, raw.stepsPerFrame, NumberKind::Whole));
     if (app.count("--frames") > 0)
-        options.frameCount = static_cast<int>(parseWholeNumber(kFrameCountRange, raw.frames));
+        options.frameCount = static_cast<int>(parseNumberInRange(kFrameCountRange, raw.frames, NumberKind::Whole));
     if (app.count("--width") > 0)
-        options.width = static_cast<int>(parseWholeNumber(kWidthRange, raw.width));
+        options.width = static_cast<int>(parseNumberInRange(kWidthRange, raw.width, NumberKind::Whole));
     if (app.count("--height") > 0)
-        options.height = static_cast<int>(parseWholeNumber(kHeightRange, raw.height));
+        options.height = static_cast<int>(parseNumberInRange(kHeightRange, raw.height, NumberKind::Whole));
     if (app.count("--color") > 0)
         options.colorMode = parseColorMode(raw.color);
     if (app.count("--overlay-depth") > 0)

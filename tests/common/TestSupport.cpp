@@ -2,6 +2,7 @@
 #include "TestSupport.hpp"
 
 #include <chrono>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <system_error>
@@ -9,6 +10,8 @@
 namespace gravlab::test {
 
 std::uint64_t freshSeed() {
+    if (const char* replay = std::getenv("GRAVLAB_TEST_SEED"))
+        return std::strtoull(replay, nullptr, 10);
     std::random_device device;
     const auto clock = static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
     return (std::uint64_t{device()} << 32) ^ device() ^ clock;
@@ -23,6 +26,11 @@ TemporaryFolder::TemporaryFolder() {
 TemporaryFolder::~TemporaryFolder() {
     std::error_code ignored;
     std::filesystem::remove_all(m_path, ignored);
+}
+
+std::string seedTrace(std::uint64_t seed) {
+    return "test input seed = " + std::to_string(seed) + " (replay with GRAVLAB_TEST_SEED=" + std::to_string(seed) +
+           ")";
 }
 
 } // namespace gravlab::test

@@ -13,8 +13,8 @@
 #include <DeviceBodies.hpp>
 #include <DeviceForces.hpp>
 #include <DeviceInfo.hpp>
+#include <TestSupport.hpp>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -36,17 +36,8 @@ protected:
 };
 
 /// A new seed per call, or GRAVLAB_TEST_SEED when set (to replay a failure with the seed it printed).
-inline std::uint64_t freshSeed() {
-    if (const char* replay = std::getenv("GRAVLAB_TEST_SEED"))
-        return std::strtoull(replay, nullptr, 10);
-    std::random_device device;
-    const auto clock = std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
-    return (std::uint64_t{device()} << 32) ^ device() ^ clock;
-}
-
-inline std::string seedTrace(std::uint64_t seed) {
-    return "test input seed = " + std::to_string(seed);
-}
+using gravlab::test::freshSeed;
+using gravlab::test::seedTrace;
 
 /// Bodies uniform in a ball of the given radius, masses uniform in [0.5, 1.5] / N (unequal, so a solver that swaps
 /// m_i and m_j fails), velocities uniform in [-0.5, 0.5]^3, colour keys uniform in [0, 1].

@@ -3,11 +3,11 @@
 //
 // Design note: test inputs come from std::mt19937_64, not from the simulation's own RandomStream, so a broken
 // generator in sim/ cannot make its own inputs look right. Each test draws a fresh seed and prints it through
-// SCOPED_TRACE, so a failure can be replayed by hard-coding that seed.
+// SCOPED_TRACE, so a failure can be replayed with GRAVLAB_TEST_SEED=<seed> (tests/common/TestSupport.hpp).
 #include "Bodies.hpp"
 
+#include <TestSupport.hpp>
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <iomanip>
@@ -19,15 +19,8 @@ namespace gravlab::simtest {
 
 using Vec3 = std::array<double, 3>;
 
-inline std::uint64_t freshSeed() {
-    std::random_device device;
-    const auto clock = std::uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
-    return (std::uint64_t{device()} << 32) ^ device() ^ clock;
-}
-
-inline std::string seedTrace(std::uint64_t seed) {
-    return "test input seed = " + std::to_string(seed);
-}
+using gravlab::test::freshSeed;
+using gravlab::test::seedTrace;
 
 /// Four significant digits in scientific notation, for recorded measurements.
 inline std::string scientific(double value) {

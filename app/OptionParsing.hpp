@@ -1,0 +1,50 @@
+#pragma once
+// Converting command-line text into checked values, shared by the main command line and the subcommands.
+//
+// Design note: numbers are read with std::strtod so that "4096", "1e6" and "0.5" all work; the whole text must be
+// consumed, the value must be finite, whole when asked for, and inside its ParamRange (sim/SimParams.hpp), whose
+// table also feeds the help texts. Every refusal is an InvalidParameterError naming the range's field and quoting the
+// value as typed ("1e12", not "1e+12") with what is allowed, so the main command line (which prefixes "--field: ")
+// and the subcommands (which turn it into CLI::ValidationError through rethrowForFlag) give the same sentences.
+#include <CLI/CLI.hpp>
+#include <SimParams.hpp>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace gravlab {
+
+/// What parseNumberInRange accepts besides the range: any finite number, or only whole ones (counts, sizes).
+enum class NumberKind {
+    Whole,
+    Real,
+};
+
+/// The bounds of range as a help text or an error states them: "1 <= bodies <= 268435456", "0 < dt <= 1".
+std::string describeRange(const ParamRange& range);
+
+/// The number in text, checked against range; throws InvalidParameterError(range.name, ...) such as
+/// "bodies = 0 is out of range: allowed 1 <= bodies <= 268435456 (number of bodies)".
+double parseNumberInRange(const ParamRange& range, const std::string& text, NumberKind kind);
+
+/// A seed, any whole number from 0 to 2^64 - 1 written in decimal; throws InvalidParameterError("seed", ...).
+std::uint64_t parseSeed(const std::string& text);
+
+/// Returns convert(); an InvalidParameterError it throws becomes CLI::ValidationError("--" + flag, message), which
+/// CLI11 reports as a usage error naming the flag. For option callbacks of the subcommands.
+template <typename Convert> auto rethrowForFlag(std::string_view flag, Convert&& convert) -> decltype(convert()) {
+    try {
+        return std::forward<Convert>(convert)();
+    } catch (const InvalidParameterError& error) {
+        throw CLI::ValidationError("--" + std::string(flag), error.what());
+    }
+}
+
+/// parseNumberInRange for a subcommand's option: a refusal is a CLI::ValidationError naming "--" + flag.
+inline double parseNumberForFlag(std::string_view flag, const ParamRange& range, const std::string& text,
+                                 NumberKind kind) {
+    return rethrowForFlag(flag, [&] { return parseNumberInRange(range, text, kind); });
+}
+
+} // namespace gravlab
