@@ -41,8 +41,7 @@ TEST_F(CudaDeviceTest, TreeAccuracySmallClusteredSet) {
     SCOPED_TRACE(seedTrace(seed));
     std::mt19937_64 random(seed);
     const Bodies bodies = generateScenario("galaxy-collision", 3000 + random() % 2000, seed);
-    const ErrorQuantiles errors =
-        treeErrorQuantiles(bodies, treeParams(0.5, randomGravity(random)), 4096, random);
+    const ErrorQuantiles errors = treeErrorQuantiles(bodies, treeParams(0.5, randomGravity(random)), 4096, random);
     std::cout << "tree, galaxy collision N = " << bodies.size() << ", theta 0.5: median " << errors.median
               << ", 99th percentile " << errors.p99 << "\n";
     EXPECT_LE(errors.p99, 2e-3);

@@ -30,7 +30,7 @@ TEST(CpuBackendTree, StepsMatchHandComposedKdkAndReportTreePhases) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     std::mt19937_64 random(seed);
-    Bodies reference = treetest::variedMassPlummer(3000, random);
+    Bodies reference = simtest::variedMassPlummer(3000, random);
     CpuBackend backend;
     backend.load(reference);
     const SimParams params = treeParams(0.6);
@@ -61,7 +61,7 @@ TEST(CpuBackendTree, ReadAccelerationsFollowsSolverAndTheta) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     std::mt19937_64 random(seed);
-    const Bodies bodies = treetest::variedMassPlummer(4000, random);
+    const Bodies bodies = simtest::variedMassPlummer(4000, random);
     CpuBackend backend;
     backend.load(bodies);
     Vec3Arrays<float> got, expected;
@@ -86,7 +86,7 @@ TEST(CpuBackendTree, EnergyDriftOver1000StepsOfPlummerSphereIsBounded) {
     SCOPED_TRACE(simtest::seedTrace(seed));
     std::mt19937_64 random(seed);
     CpuBackend backend;
-    backend.load(treetest::variedMassPlummer(1000, random));
+    backend.load(simtest::variedMassPlummer(1000, random));
     const SimParams params = treeParams(0.5);
     const double initial = backend.diagnostics(params).totalEnergy();
     double worst = 0;
@@ -128,7 +128,7 @@ TEST(CpuBackendTree, LeafDepthColoursAreWholeDepthsAndFallBackWithoutTree) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     std::mt19937_64 random(seed);
-    Bodies bodies = treetest::variedMassPlummer(5000, random);
+    Bodies bodies = simtest::variedMassPlummer(5000, random);
     for (std::size_t i = 0; i < bodies.size(); ++i)
         bodies.colorKey[i] = 0.01f + float(i % 7) * 0.1f;
     CpuBackend backend;
@@ -174,7 +174,7 @@ TEST(CpuBackendTree, CellQueriesHonourDepthRangeLimitAndPoint) {
     const std::size_t count = 4000;
     CpuBackend backend;
     backend.setColorMode(ColorMode::LeafDepth);
-    backend.load(treetest::variedMassPlummer(count, random));
+    backend.load(simtest::variedMassPlummer(count, random));
     std::vector<TreeCellBox> cells;
     backend.collectTreeCells({}, cells);
     EXPECT_TRUE(cells.empty()) << "no tree before the first tree evaluation";

@@ -37,21 +37,13 @@ double change(const std::array<double, 3>& now, const std::array<double, 3>& sta
     return simtest::norm(simtest::sub(now, start));
 }
 
-/// A Plummer sphere whose masses are scaled by random factors in [0.5, 1.5] (renormalised to total mass 1), so that
-/// a force that mixes up m_i and m_j breaks momentum conservation instead of hiding behind equal masses.
+/// A Plummer sphere with varied masses (simtest::variedMassPlummer), so that a force that mixes up m_i and m_j breaks
+/// momentum conservation instead of hiding behind equal masses.
 ConservationRun runPlummerSphere() {
     ConservationRun run;
     run.seed = simtest::freshSeed();
     std::mt19937_64 random(run.seed);
-    Bodies bodies = generateScenario("plummer", kBodyCount, random());
-    std::uniform_real_distribution<double> factor(0.5, 1.5);
-    double totalMass = 0;
-    for (float& m : bodies.mass) {
-        m = float(m * factor(random));
-        totalMass += m;
-    }
-    for (float& m : bodies.mass)
-        m = float(m / totalMass);
+    Bodies bodies = simtest::variedMassPlummer(kBodyCount, random);
 
     SimParams params;
     params.timeStep = 0.005;

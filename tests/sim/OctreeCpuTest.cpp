@@ -153,7 +153,7 @@ TEST(OctreeCpu, InvariantsHoldForUniformAndClusteredBodies) {
         const std::size_t count = std::uniform_int_distribution<std::size_t>(1500, 4000)(random);
         SCOPED_TRACE("leaf capacity " + std::to_string(leafCapacity) + ", N = " + std::to_string(count));
         expectValidTree(simtest::randomBodies(count, random), leafCapacity, theta);
-        expectValidTree(treetest::variedMassPlummer(count, random), leafCapacity, theta);
+        expectValidTree(simtest::variedMassPlummer(count, random), leafCapacity, theta);
     }
 }
 
@@ -226,7 +226,7 @@ TEST(OctreeCpu, BuildDoesNotDependOnTheThreadCount) {
     SCOPED_TRACE(simtest::seedTrace(seed));
     std::mt19937_64 random(seed);
     // Above the parallel sort's threshold (2^16 bodies), with duplicated positions so equal keys need the tie-break.
-    Bodies bodies = treetest::variedMassPlummer(70000, random);
+    Bodies bodies = simtest::variedMassPlummer(70000, random);
     for (std::size_t i = 0; i < 5000; ++i) {
         const std::size_t j = std::uniform_int_distribution<std::size_t>(0, bodies.size() - 1)(random);
         bodies.x[j] = bodies.x[i];

@@ -5,6 +5,7 @@
 // generator in sim/ cannot make its own inputs look right. Each test draws a fresh seed and prints it through
 // SCOPED_TRACE, so a failure can be replayed with GRAVLAB_TEST_SEED=<seed> (tests/common/TestSupport.hpp).
 #include "Bodies.hpp"
+#include "Scenarios.hpp"
 
 #include <TestSupport.hpp>
 #include <array>
@@ -95,6 +96,22 @@ inline Moments momentsOf(const Bodies& bodies, std::size_t first, std::size_t co
         result.momentum = add(result.momentum, scale(velocityOf(bodies, i), m));
     }
     return result;
+}
+
+/// A Plummer sphere from the scenario registry with masses varied by factors in [0.5, 1.5] (renormalised), so a
+/// force or tree that mixes up m_i and m_j shows instead of hiding behind equal masses; seeded by the caller's
+/// generator.
+inline Bodies variedMassPlummer(std::size_t count, std::mt19937_64& random) {
+    Bodies bodies = generateScenario("plummer", count, random());
+    std::uniform_real_distribution<double> factor(0.5, 1.5);
+    double total = 0;
+    for (float& m : bodies.mass) {
+        m = float(m * factor(random));
+        total += m;
+    }
+    for (float& m : bodies.mass)
+        m = float(m / total);
+    return bodies;
 }
 
 } // namespace gravlab::simtest

@@ -31,7 +31,7 @@ ErrorSummary treeErrors(const OctreeCpu& tree, const TreeForceParams& params, co
 struct PlummerCase {
     std::uint64_t seed = simtest::freshSeed();
     std::mt19937_64 random{seed};
-    Bodies bodies = treetest::variedMassPlummer(kPlummerBodies, random);
+    Bodies bodies = simtest::variedMassPlummer(kPlummerBodies, random);
     std::vector<std::size_t> targets = treetest::randomTargets(kPlummerBodies, kSampledTargets, random);
 
     Vec3Arrays<double> reference(double softening) const {
@@ -160,7 +160,7 @@ TEST(TreeForcesCpu, ResultDoesNotDependOnTheThreadCount) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     std::mt19937_64 random(seed);
-    const Bodies bodies = treetest::variedMassPlummer(20000, random);
+    const Bodies bodies = simtest::variedMassPlummer(20000, random);
     OctreeCpu tree;
     tree.build(bodies);
     tree.summarize(0.7f);

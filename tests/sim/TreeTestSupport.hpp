@@ -18,21 +18,6 @@ namespace gravlab::treetest {
 
 using simtest::Vec3;
 
-/// A Plummer sphere from the scenario registry with masses varied by factors in [0.5, 1.5] (renormalised), so the
-/// tree's mass weighting is exercised; seeded by the caller's generator.
-inline Bodies variedMassPlummer(std::size_t count, std::mt19937_64& random) {
-    Bodies bodies = generateScenario("plummer", count, random());
-    std::uniform_real_distribution<double> factor(0.5, 1.5);
-    double total = 0;
-    for (float& m : bodies.mass) {
-        m = float(m * factor(random));
-        total += m;
-    }
-    for (float& m : bodies.mass)
-        m = float(m / total);
-    return bodies;
-}
-
 /// Original indices of the bodies under cell, found through the child links.
 inline void collectBodiesBelow(const OctreeCpu& tree, std::size_t cell, std::vector<std::size_t>& out) {
     const OctreeCell& c = tree.cells()[cell];
