@@ -5,13 +5,13 @@
 // usually are compact, but not where the curve jumps between two large cells: such a run spans half the system and
 // its warp does the work of thousands (measured: one such warp set the whole step's time for a Plummer sphere). So
 // groups follow the tree (as Bonsai's do): the children of every inner cell holding more than 32 bodies are packed in
-// order, consecutive children of at most 32 bodies together while the pack fits in 32 bodies and the bounding box of
-// the pack's octants holds no crowded sibling (one of more than 32 bodies): children 1 and 2 are consecutive in Morton
-// order but diagonal, and their box covers octants 0 and 3, where a galaxy's core may sit. A crowded child packs its
-// own children, unless it is a leaf at the deepest level, which is cut into chunks of 32 (its bodies coincide, its
-// box is a point). A root of at most 32 bodies is one group. Every body is in exactly one group, and each group is a
-// contiguous range of tree-order bodies. Two passes over the cells with a scan between them: count the groups of
-// each cell, then write them.
+// order, consecutive children of at most 32 bodies together (a child that does not fit is split at the 32nd body,
+// so packs are full) while the bounding box of the pack's octants holds no crowded sibling (one of more than 32
+// bodies): children 1 and 2 are consecutive in Morton order but diagonal, and their box covers octants 0 and 3, where a
+// galaxy's core may sit. A crowded child packs its own children, unless it is a leaf at the deepest level, which is cut
+// into chunks of 32 (its bodies coincide, its box is a point). A root of at most 32 bodies is one group. Every body is
+// in exactly one group, and each group is a contiguous range of tree-order bodies. Two passes over the cells with a
+// scan between them: count the groups of each cell, then write them.
 #include "CudaCheck.hpp"
 #include "LaunchSize.hpp"
 #include "TreeKernels.hpp"
@@ -79,12 +79,20 @@ __device__ unsigned packGroups(const OctreeView& tree, const std::uint64_t* keys
             continue;
         }
         const unsigned octant = 1u << octantOf(tree, keys, child);
-        if (packCount + bodies.y > kWalkGroupSize || (octantsSpanned(packOctants | octant) & crowded) != 0)
+        if ((octantsSpanned(packOctants | octant) & crowded) != 0)
             flush();
-        if (packCount == 0)
-            packFirst = bodies.x;
-        packCount += bodies.y;
-        packOctants |= octant;
+        // A child that does not fit is split between this pack and the next (groups are body ranges, not cells):
+        // packs stay full, and the boxes are those of the same runs of children as before.
+        for (unsigned taken = 0; taken < bodies.y;) {
+            const unsigned part = min(bodies.y - taken, kWalkGroupSize - packCount);
+            if (packCount == 0)
+                packFirst = bodies.x + taken;
+            packCount += part;
+            packOctants |= octant;
+            taken += part;
+            if (packCount == kWalkGroupSize)
+                flush();
+        }
     }
     flush();
     return groups;
