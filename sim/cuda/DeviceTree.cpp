@@ -92,14 +92,8 @@ void DeviceTree::reserveCells(std::size_t cellCount) {
 }
 
 OctreeView DeviceTree::view() const {
-    return {m_monopole.data(),
-            m_quadrupole.data(),
-            m_quadrupoleMixedTrace.data(),
-            m_openingRadius2.data(),
-            m_content.data(),
-            m_bodyRange.data(),
-            m_cellLevel[m_sortedLevelSide].data(),
-            unsigned(m_cellCount)};
+    return {m_monopole.data(), m_quadrupole.data(), m_quadrupoleMixedTrace.data(),         m_openingRadius2.data(),
+            m_content.data(),  m_bodyRange.data(),  m_cellLevel[m_sortedLevelSide].data(), unsigned(m_cellCount)};
 }
 
 unsigned DeviceTree::computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
