@@ -260,22 +260,6 @@ TEST(CpuBackendTree, NonFinitePositionsAreReportedAndRolledBack) {
     Vec3Arrays<float> accelerations;
     backend.readAccelerations(treeParams(0.5), accelerations);
     EXPECT_TRUE(std::isnan(accelerations.x[0])) << "no tree of non-finite positions: NaN forces";
-
-    // A body flying at 3e38 per time unit overflows its position in the second step of dt = 1: the tree must see
-    // the infinite position after the drift without failing, and the step check must name step 2.
-    Bodies fast;
-    fast.resize(2);
-    simtest::setBody(fast, 0, {0, 0, 0}, {0, 0, 0}, 0.5);
-    simtest::setBody(fast, 1, {1, 0, 0}, {3e38, 0, 0}, 0.5);
-    backend.load(fast);
-    SimParams params = treeParams(0.5);
-    params.timeStep = 1.0;
-    try {
-        backend.step(params, 4);
-        FAIL() << "no exception";
-    } catch (const NonFiniteStateError& error) {
-        EXPECT_EQ(error.step(), 2u) << error.what();
-    }
 }
 
 } // namespace
