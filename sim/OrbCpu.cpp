@@ -66,13 +66,20 @@ OrbCell rootCell(const Bodies& bodies, std::uint32_t domainCount) {
     return root;
 }
 
-/// Swaps bodies a and b in every per-body array, weights included.
-void swapBodies(Bodies& bodies, std::span<float> weights, std::size_t a, std::size_t b) {
+/// Moves body order[j] to index begin + j in every per-body array, weights included, one array at a time.
+void permuteBodies(Bodies& bodies, std::span<float> weights, std::uint32_t begin,
+                   const std::vector<std::uint32_t>& order) {
+    std::vector<float> moved(order.size());
+    const auto permute = [&](float* component) {
+        for (std::size_t j = 0; j < order.size(); ++j)
+            moved[j] = component[order[j]];
+        std::copy(moved.begin(), moved.end(), component + begin);
+    };
     for (std::vector<float>* component :
          {&bodies.x, &bodies.y, &bodies.z, &bodies.vx, &bodies.vy, &bodies.vz, &bodies.mass, &bodies.colorKey})
-        std::swap((*component)[a], (*component)[b]);
+        permute(component->data());
     if (!weights.empty())
-        std::swap(weights[a], weights[b]);
+        permute(weights.data());
 }
 
 } // namespace
@@ -167,13 +174,18 @@ void OrbCpu::splitCell(Bodies& bodies, std::span<float> weights, std::size_t cel
             largestLeft = std::max(largestLeft, keys[j].coordinate);
         // The midpoint of two floats, rounded once, lies between them.
         cut = float(0.5 * (double(largestLeft) + double(keys[rank].coordinate)));
+        // A stable partition: the index tie-break of the next level then sees the same order as the GPU build's.
         const AxisKey pivot = keys[rank];
-        std::uint32_t store = parent.begin;
-        for (std::uint32_t i = parent.begin; i < parent.end; ++i) {
-            const float coordinate = along[i];
-            if (coordinate < pivot.coordinate || (coordinate == pivot.coordinate && i < pivot.index))
-                swapBodies(bodies, weights, i, store++);
-        }
+        std::vector<std::uint32_t> order;
+        order.reserve(count);
+        for (int side = 0; side < 2; ++side)
+            for (std::uint32_t i = parent.begin; i < parent.end; ++i) {
+                const float coordinate = along[i];
+                const bool left = coordinate < pivot.coordinate || (coordinate == pivot.coordinate && i < pivot.index);
+                if (left == (side == 0))
+                    order.push_back(i);
+            }
+        permuteBodies(bodies, weights, parent.begin, order);
     }
 
     const std::uint32_t split = parent.begin + rank;

@@ -9,9 +9,10 @@
 //   2. selects the split rank k: under count balance k is known from the indices alone and std::nth_element puts the
 //      k-th key in place (expected O(n)); under work balance a weighted quickselect (nth_element on halving ranges,
 //      summing the weight below the midpoint) finds the k at which the cumulative weight crosses its target;
-//   3. partitions the body arrays in place around the k-th key with one forward (Lomuto) pass that swaps all nine
-//      per-body arrays (state and weights). That pass looks at every body exactly once, at its index before the
-//      cut, so the index tie-break of Orb.hpp needs no stored index.
+//   3. partitions the body arrays around the k-th key stably (left bodies, then right ones, each in index order),
+//      gathering one per-body array at a time through a scratch of one float per body of the cell. Stability matters:
+//      the next level breaks ties by the index after this cut, so an unstable pass (Lomuto) would choose different
+//      bodies on coincident planes than the stable GPU partition (OrbGpu) does.
 // The top levels hold few cells and so use few threads; this is a reference, the GPU build is the fast path.
 #include "Bodies.hpp"
 #include "Orb.hpp"
