@@ -7,6 +7,9 @@
 #if defined(GRAVLAB_HAS_CUDA)
 #include <CudaBackend.hpp>
 #include <CudaCheck.hpp>
+#include <CudaStream.hpp>
+#include <DeviceBodies.hpp>
+#include <OrbGpu.hpp>
 #endif
 
 #include <algorithm>
@@ -163,6 +166,43 @@ BenchResult measure(const BenchOptions& options) {
     }
     return result;
 }
+
+/// The GPU ORB build of the scenario's bodies into options.domainCount domains: each repeat starts from the same
+/// unpartitioned order (uploaded outside the timed region) and is timed with CUDA events around the build alone.
+void measureOrb(const BenchOptions& options, std::ostream& out) {
+    requireDeviceMemoryForBodies(options.bodyCount, DeviceBodies::kBytesPerBody + OrbGpu::kScratchBytesPerBody);
+    const Bodies bodies = generateScenario(options.scenario, options.bodyCount, options.seed);
+    CudaStream stream;
+    DeviceBodies device;
+    OrbGpu orb;
+    CudaEvent start, stop;
+    std::vector<double> buildMs;
+    for (int run = 0; run < options.warmupStepCount + options.stepCount; ++run) {
+        uploadBodies(bodies, device, stream.get());
+        start.record(stream.get());
+        orb.build(device, options.domainCount, stream.get());
+        stop.record(stream.get());
+        stop.synchronize();
+        if (run >= options.warmupStepCount)
+            buildMs.push_back(elapsedMilliseconds(start, stop));
+    }
+    const double medianMs = median(buildMs);
+    const double fastestMs = *std::min_element(buildMs.begin(), buildMs.end());
+    const std::string gpu = queryCurrentDevice().name;
+    if (options.json) {
+        out << std::setprecision(6) << "{\"gpu\": \"" << jsonEscaped(gpu) << "\", \"date\": \"" << todayUtc()
+            << "\", \"orb\": true, \"scenario\": \"" << jsonEscaped(options.scenario)
+            << "\", \"bodies\": " << options.bodyCount << ", \"domains\": " << options.domainCount
+            << ", \"runs\": " << options.stepCount << ", \"medianBuildMs\": " << medianMs
+            << ", \"fastestBuildMs\": " << fastestMs << "}\n";
+        return;
+    }
+    out << std::setprecision(4) << "gravlab bench --orb: " << options.bodyCount << " bodies (" << options.scenario
+        << ") into " << options.domainCount << " domains, median of " << options.stepCount << " builds after "
+        << options.warmupStepCount << " warm-up builds\n"
+        << "GPU: " << gpu << ", " << todayUtc() << "\n"
+        << "median build (cuts and in-place partition): " << medianMs << " ms, fastest " << fastestMs << " ms\n";
+}
 #endif
 
 } // namespace
@@ -217,6 +257,16 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
         })
         ->capture_default_str();
     bench->add_flag("--json", options.json, "print one JSON object instead of text");
+    bench->add_flag("--orb", options.orb, "time the ORB build (cuts and in-place partition) instead of a solver step");
+    bench
+        ->add_option_function<std::string>(
+            "--domains",
+            [&options](const std::string& text) {
+                options.domainCount =
+                    std::uint32_t(parseNumberForFlag("domains", kBenchDomainRange, text, NumberKind::Whole));
+            },
+            "ORB domains (with --orb), " + describeRange(kBenchDomainRange))
+        ->default_str(std::to_string(options.domainCount));
     return bench;
 }
 
@@ -228,6 +278,10 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
         return 1;
     }
     try {
+        if (options.orb) {
+            measureOrb(options, out);
+            return 0;
+        }
         const BenchResult result = measure(options);
         if (options.json)
             printJson(options, result, out);

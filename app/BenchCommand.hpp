@@ -20,6 +20,7 @@ namespace gravlab {
 
 inline constexpr ParamRange kBenchStepRange{"steps", 1.0, 1e4, true, "timed steps"};
 inline constexpr ParamRange kBenchWarmupRange{"warmup", 1.0, 1e3, true, "warm-up steps before timing"};
+inline constexpr ParamRange kBenchDomainRange{"domains", 1.0, double(1 << 20), true, "ORB domains"};
 inline constexpr int kFlopsPerInteraction = 20;
 
 struct BenchOptions {
@@ -30,7 +31,9 @@ struct BenchOptions {
     double openingAngle = 0.5; ///< tree only; kOpeningAngleRange
     std::string scenario = "plummer";
     std::uint64_t seed = 42;
-    bool json = false; ///< one JSON object instead of the human-readable lines
+    bool json = false;              ///< one JSON object instead of the human-readable lines
+    bool orb = false;               ///< time the ORB build (cuts and in-place partition) instead of a solver step
+    std::uint32_t domainCount = 64; ///< ORB only; kBenchDomainRange
 };
 
 /// Adds the "bench" subcommand; values are converted and range-checked while CLI11 parses, and a bad one becomes a

@@ -14,6 +14,25 @@ namespace {
 constexpr int kBisectionRounds = 32; // a bracket of at most 2^32 keys halves to one key in 32 rounds
 constexpr unsigned kFullWarp = 0xffffffffu;
 
+// Warp reductions by shuffles: the __reduce_*_sync intrinsics need sm_80, and Gravlab also builds for sm_75.
+__device__ std::uint32_t warpMin(std::uint32_t value) {
+    for (int offset = 16; offset > 0; offset /= 2)
+        value = min(value, __shfl_xor_sync(kFullWarp, value, offset));
+    return value;
+}
+
+__device__ std::uint32_t warpMax(std::uint32_t value) {
+    for (int offset = 16; offset > 0; offset /= 2)
+        value = max(value, __shfl_xor_sync(kFullWarp, value, offset));
+    return value;
+}
+
+__device__ std::uint32_t warpSum(std::uint32_t value) {
+    for (int offset = 16; offset > 0; offset /= 2)
+        value += __shfl_xor_sync(kFullWarp, value, offset);
+    return value;
+}
+
 /// Maps a float to an unsigned key with the same order; -0 is first made +0 so that it ties with +0 as the CPU's
 /// float comparison does (the index then decides, as in Orb.hpp).
 __device__ __forceinline__ std::uint32_t orderedKey(float coordinate) {
@@ -59,10 +78,10 @@ __global__ void orbBoundsKernel(const float4* positionMass, std::uint32_t bodyCo
         }
     }
     for (int axis = 0; axis < 3; ++axis) {
-        low[axis] = __reduce_min_sync(kFullWarp, low[axis]);
-        high[axis] = __reduce_max_sync(kFullWarp, high[axis]);
+        low[axis] = warpMin(low[axis]);
+        high[axis] = warpMax(high[axis]);
     }
-    nonFinite = __reduce_add_sync(kFullWarp, nonFinite);
+    nonFinite = warpSum(nonFinite);
     if ((threadIdx.x & 31) == 0) {
         for (int axis = 0; axis < 3; ++axis) {
             atomicMin(&bounds[axis], low[axis]);
@@ -187,11 +206,17 @@ __global__ void orbGoLeftKernel(const std::uint32_t* keys, const std::int32_t* b
     }
     if (i < bodyCount)
         leftFlags[i] = left ? 1u : 0u;
-    const unsigned peers = __match_any_sync(kFullWarp, owner);
-    const std::uint32_t largest = __reduce_max_sync(peers, left ? key : 0u);
-    const bool anyLeft = (__ballot_sync(kFullWarp, left) & peers) != 0;
-    if (owner >= 0 && anyLeft && int(threadIdx.x & 31) == __ffs(peers) - 1)
-        atomicMax(&splits[owner].largestLeftKey, largest);
+    // Usually a whole warp lies in one cell: one reduction and one atomic. Where cells change inside the warp, each
+    // left body updates its cell's maximum itself.
+    const int firstOwner = __shfl_sync(kFullWarp, owner, 0);
+    if (__all_sync(kFullWarp, owner == firstOwner)) {
+        const std::uint32_t largest = warpMax(left ? key : 0u);
+        const bool anyLeft = __any_sync(kFullWarp, left);
+        if (owner >= 0 && anyLeft && (threadIdx.x & 31) == 0)
+            atomicMax(&splits[owner].largestLeftKey, largest);
+    } else if (owner >= 0 && left) {
+        atomicMax(&splits[owner].largestLeftKey, key);
+    }
 }
 
 // Per body: 12 bytes read, 4 written: the stable partition's destination, replacing the body's left flag.

@@ -44,6 +44,9 @@ namespace gravlab {
 
 class OrbGpu {
 public:
+    /// Device bytes per body the build needs beyond the bodies themselves (scatter scratch and working arrays).
+    static constexpr std::uint64_t kScratchBytesPerBody = 32;
+
     /// Splits the device bodies into domainCount domains under count balance, permuting positionMass,
     /// velocityColor and acceleration in place. Waits once for the bounding box; the rest is enqueued on stream.
     /// Throws InvalidParameterError (field "orb-domains") when domainCount lies outside [1, N]; std::invalid_argument
