@@ -174,7 +174,7 @@ void measureOrb(const BenchOptions& options, std::ostream& out) {
     const Bodies bodies = generateScenario(options.scenario, options.bodyCount, options.seed);
     CudaStream stream;
     DeviceBodies device;
-    OrbGpu orb;
+    OrbGpu orb(options.orbBisection ? OrbCutFinder::Bisection : OrbCutFinder::RadixSelect);
     CudaEvent start, stop;
     std::vector<double> buildMs;
     for (int run = 0; run < options.warmupStepCount + options.stepCount; ++run) {
@@ -193,13 +193,15 @@ void measureOrb(const BenchOptions& options, std::ostream& out) {
         out << std::setprecision(6) << "{\"gpu\": \"" << jsonEscaped(gpu) << "\", \"date\": \"" << todayUtc()
             << "\", \"orb\": true, \"scenario\": \"" << jsonEscaped(options.scenario)
             << "\", \"bodies\": " << options.bodyCount << ", \"domains\": " << options.domainCount
-            << ", \"runs\": " << options.stepCount << ", \"medianBuildMs\": " << medianMs
+            << ", \"cutFinder\": \"" << (options.orbBisection ? "bisection" : "radix")
+            << "\", \"runs\": " << options.stepCount << ", \"medianBuildMs\": " << medianMs
             << ", \"fastestBuildMs\": " << fastestMs << "}\n";
         return;
     }
     out << std::setprecision(4) << "gravlab bench --orb: " << options.bodyCount << " bodies (" << options.scenario
-        << ") into " << options.domainCount << " domains, median of " << options.stepCount << " builds after "
-        << options.warmupStepCount << " warm-up builds\n"
+        << ") into " << options.domainCount << " domains, " << (options.orbBisection ? "bisection" : "radix-select")
+        << " cut finder, median of " << options.stepCount << " builds after " << options.warmupStepCount
+        << " warm-up builds\n"
         << "GPU: " << gpu << ", " << todayUtc() << "\n"
         << "median build (cuts and in-place partition): " << medianMs << " ms, fastest " << fastestMs << " ms\n";
 }
@@ -267,6 +269,17 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
             },
             "ORB domains (with --orb), " + describeRange(kBenchDomainRange))
         ->default_str(std::to_string(options.domainCount));
+    bench
+        ->add_option_function<std::string>(
+            "--cut-finder",
+            [&options](const std::string& text) {
+                if (text != "radix" && text != "bisection")
+                    throw CLI::ValidationError("--cut-finder",
+                                               "cut-finder = '" + text + "' is not known: allowed radix or bisection");
+                options.orbBisection = text == "bisection";
+            },
+            "ORB cut finder (with --orb): radix (radix select) or bisection (the baseline)")
+        ->default_str("radix");
     return bench;
 }
 

@@ -34,6 +34,7 @@ struct BenchOptions {
     bool json = false;              ///< one JSON object instead of the human-readable lines
     bool orb = false;               ///< time the ORB build (cuts and in-place partition) instead of a solver step
     std::uint32_t domainCount = 64; ///< ORB only; kBenchDomainRange
+    bool orbBisection = false;      ///< ORB only: the baseline bisection cut finder instead of radix select
 };
 
 /// Adds the "bench" subcommand; values are converted and range-checked while CLI11 parses, and a bad one becomes a

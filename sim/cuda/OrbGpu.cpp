@@ -3,6 +3,7 @@
 #include "CudaCheck.hpp"
 
 #include <SimParams.hpp>
+#include <algorithm>
 #include <array>
 #include <limits>
 #include <stdexcept>
@@ -98,13 +99,18 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, cudaStream_t
     reserveScratch(count);
 
     float4* arrays[3] = {bodies.positionMass.data(), bodies.velocityColor.data(), bodies.acceleration.data()};
-    const OrbLevelBuffers buffers{m_cells.data(), m_splits.data(), m_keys.data(),   m_bodySplit.data(),
-                                  m_flags.data(), m_prefix.data(), m_scratch.data()};
+    std::uint32_t widestLevel = 0;
+    for (std::size_t level = 0; level + 1 < m_levelSplitBegin.size(); ++level)
+        widestLevel = std::max(widestLevel, m_levelSplitBegin[level + 1] - m_levelSplitBegin[level]);
+    if (m_cutFinder == OrbCutFinder::RadixSelect && m_radixBins.size() < std::size_t(widestLevel) * kOrbRadixBins)
+        m_radixBins.resize(std::size_t(widestLevel) * kOrbRadixBins);
+    const OrbLevelBuffers buffers{m_cells.data(), m_splits.data(), m_keys.data(),    m_bodySplit.data(),
+                                  m_flags.data(), m_prefix.data(), m_scratch.data(), m_radixBins.data()};
     for (std::size_t level = 0; level + 1 < m_levelSplitBegin.size(); ++level) {
         const std::uint32_t first = m_levelSplitBegin[level];
         const std::uint32_t splitCount = m_levelSplitBegin[level + 1] - first;
         if (splitCount > 0)
-            launchOrbSplitLevel(arrays, bodyCount, buffers, first, splitCount, m_scanScratch, stream);
+            launchOrbSplitLevel(arrays, bodyCount, buffers, first, splitCount, m_cutFinder, m_scanScratch, stream);
     }
 }
 

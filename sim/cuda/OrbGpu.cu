@@ -1,4 +1,5 @@
-// Kernels of the GPU ORB: bounds, cut finding by bisection on ordered coordinate keys, stable in-place partition.
+// Kernels of the GPU ORB: bounds, cut finding by radix select or bisection on ordered coordinate keys, stable in-place
+// partition.
 // The design note is in OrbGpu.hpp.
 #include "CudaCheck.hpp"
 #include "LaunchSize.hpp"
@@ -13,6 +14,11 @@ namespace {
 
 constexpr int kBisectionRounds = 32; // a bracket of at most 2^32 keys halves to one key in 32 rounds
 constexpr unsigned kFullWarp = 0xffffffffu;
+constexpr int kRadixDigitBits = 8;          // kOrbRadixBins = 2^8 bins per cell and pass
+constexpr int kRadixPasses = 4;             // 4 bytes of key, most significant first
+constexpr std::uint32_t kRadixChunk = 4096; // bodies per block of the histogram kernel (16 per thread)
+constexpr unsigned kRadixThreads = 256;
+static_assert(kOrbRadixBins == 1u << kRadixDigitBits && kRadixPasses * kRadixDigitBits == 32);
 
 // Warp reductions by shuffles: the __reduce_*_sync intrinsics need sm_80, and Gravlab also builds for sm_75.
 __device__ std::uint32_t warpMin(std::uint32_t value) {
@@ -92,8 +98,9 @@ __global__ void orbBoundsKernel(const float4* positionMass, std::uint32_t bodyCo
     }
 }
 
-// Per split: reads its cell's box (24 bytes), writes 40 bytes.
-__global__ void orbPrepareKernel(OrbCell* cells, OrbSplit* splits, std::uint32_t first, std::uint32_t count) {
+// Per split: reads its cell's box (24 bytes), writes 44 bytes.
+__global__ void orbPrepareKernel(OrbCell* cells, OrbSplit* splits, std::uint32_t first, std::uint32_t count,
+                                 bool radixSelect) {
     const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= count)
         return;
@@ -102,9 +109,10 @@ __global__ void orbPrepareKernel(OrbCell* cells, OrbSplit* splits, std::uint32_t
     const int axis = longestAxisOnDevice(cell);
     cell.cutAxis = axis;
     split.axis = axis;
-    split.low = orderedKey(cell.lower[axis]);
+    split.low = radixSelect ? 0u : orderedKey(cell.lower[axis]);
     split.high = orderedKey(cell.upper[axis]);
     split.count = 0;
+    split.rank = split.split - split.begin;
     split.less = 0;
     split.largestLeftKey = 0;
 }
@@ -171,6 +179,86 @@ __global__ void orbBisectKernel(OrbSplit* splits, std::uint32_t first, std::uint
             split.low = middle + 1;
     }
     split.count = 0;
+}
+
+// Per body per pass: 8 bytes read (key, cell); bodies whose key matches their cell's fixed bytes add one to the bin of
+// their next byte, one atomic per group of lanes sharing cell and byte: in shared memory for the cells of the chunk's
+// first and last body (a chunk is smaller than almost every cell, so it rarely touches more), else in global memory.
+__global__ void orbRadixHistogramKernel(const std::uint32_t* keys, const std::int32_t* bodySplit,
+                                        std::uint32_t bodyCount, const OrbSplit* splits, std::uint32_t first, int shift,
+                                        std::uint32_t* bins) {
+    __shared__ std::uint32_t local[2 * kOrbRadixBins];
+    const std::uint32_t chunkBegin = blockIdx.x * kRadixChunk;
+    const std::uint32_t chunkEnd =
+        std::uint32_t(min(std::uint64_t(chunkBegin) + kRadixChunk, std::uint64_t(bodyCount)));
+    const std::int32_t home[2] = {bodySplit[chunkBegin], bodySplit[chunkEnd - 1]};
+    for (std::uint32_t b = threadIdx.x; b < 2 * kOrbRadixBins; b += blockDim.x)
+        local[b] = 0;
+    __syncthreads();
+    const bool matchFixedBytes = shift + kRadixDigitBits < 32;
+    for (std::uint32_t offset = threadIdx.x; offset < kRadixChunk; offset += blockDim.x) {
+        const std::uint64_t i = std::uint64_t(chunkBegin) + offset;
+        std::int32_t owner = i < chunkEnd ? bodySplit[i] : -1;
+        std::uint32_t digit = 0;
+        if (owner >= 0) {
+            const std::uint32_t key = keys[i];
+            if (matchFixedBytes &&
+                (key >> (shift + kRadixDigitBits)) != (splits[owner].low >> (shift + kRadixDigitBits)))
+                owner = -1;
+            digit = (key >> shift) & (kOrbRadixBins - 1);
+        }
+        const unsigned long long tag = owner >= 0 ? (std::uint64_t(owner) << kRadixDigitBits) | digit : ~0ull;
+        const unsigned peers = __match_any_sync(kFullWarp, tag);
+        if (owner >= 0 && int(threadIdx.x & 31) == __ffs(peers) - 1) {
+            std::uint32_t* bin = owner == home[0]   ? &local[digit]
+                                 : owner == home[1] ? &local[kOrbRadixBins + digit]
+                                                    : &bins[std::size_t(owner - first) * kOrbRadixBins + digit];
+            atomicAdd(bin, unsigned(__popc(peers)));
+        }
+    }
+    __syncthreads();
+    for (std::uint32_t b = threadIdx.x; b < 2 * kOrbRadixBins; b += blockDim.x) {
+        const int slot = b < kOrbRadixBins ? 0 : 1;
+        if (local[b] != 0 && home[slot] >= 0)
+            atomicAdd(&bins[std::size_t(home[slot] - first) * kOrbRadixBins + b % kOrbRadixBins], local[b]);
+    }
+}
+
+// Per split per pass, one warp: 1 KiB of bins read and zeroed, a warp scan; fixes the byte whose bucket holds the
+// remaining rank and leaves the rank within that bucket.
+__global__ void orbRadixSelectKernel(OrbSplit* splits, std::uint32_t first, std::uint32_t count, int shift,
+                                     std::uint32_t* bins) {
+    const std::uint32_t j = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+    if (j >= count)
+        return; // whole warps leave together
+    const int lane = int(threadIdx.x & 31);
+    constexpr int kBinsPerLane = int(kOrbRadixBins) / 32;
+    static_assert(kBinsPerLane == 8, "two uint4 loads per lane");
+    uint4* laneBins = reinterpret_cast<uint4*>(bins + std::size_t(j) * kOrbRadixBins) + 2 * lane;
+    const uint4 low = laneBins[0], high = laneBins[1];
+    laneBins[0] = laneBins[1] = make_uint4(0, 0, 0, 0);
+    const std::uint32_t counts[kBinsPerLane] = {low.x, low.y, low.z, low.w, high.x, high.y, high.z, high.w};
+    std::uint32_t laneTotal = 0;
+    for (int k = 0; k < kBinsPerLane; ++k)
+        laneTotal += counts[k];
+    std::uint32_t inclusive = laneTotal;
+    for (int offset = 1; offset < 32; offset *= 2) {
+        const std::uint32_t below = __shfl_up_sync(kFullWarp, inclusive, offset);
+        if (lane >= offset)
+            inclusive += below;
+    }
+    OrbSplit& split = splits[first + j];
+    const std::uint32_t rank = split.rank, before = inclusive - laneTotal;
+    if (before <= rank && rank < inclusive) {
+        std::uint32_t remaining = rank - before;
+        int k = 0;
+        while (remaining >= counts[k])
+            remaining -= counts[k++];
+        split.low |= std::uint32_t(lane * kBinsPerLane + k) << shift;
+        split.rank = remaining;
+        if (shift == 0)
+            split.high = split.low;
+    }
 }
 
 // Per body: 8 bytes read, 4 written; counts the bodies below the pivot and flags those equal to it.
@@ -282,18 +370,36 @@ float orbKeyToFloat(std::uint32_t key) {
 }
 
 void launchOrbSplitLevel(float4* bodyArrays[3], std::uint32_t bodyCount, const OrbLevelBuffers& b, std::uint32_t first,
-                         std::uint32_t count, DeviceBuffer<unsigned char>& scanScratch, cudaStream_t stream) {
+                         std::uint32_t count, OrbCutFinder finder, DeviceBuffer<unsigned char>& scanScratch,
+                         cudaStream_t stream) {
     const unsigned splitBlocks = gridFor(count), bodyBlocks = gridFor(bodyCount);
-    orbPrepareKernel<<<splitBlocks, 256, 0, stream>>>(b.cells, b.splits, first, count);
+    const bool radixSelect = finder == OrbCutFinder::RadixSelect;
+    orbPrepareKernel<<<splitBlocks, 256, 0, stream>>>(b.cells, b.splits, first, count, radixSelect);
     checkLaunch("orbPrepareKernel");
     orbAssignKernel<<<bodyBlocks, 256, 0, stream>>>(bodyArrays[0], bodyCount, b.splits, first, count, b.keys,
                                                     b.bodySplit);
     checkLaunch("orbAssignKernel");
-    for (int round = 0; round < kBisectionRounds; ++round) {
-        orbCountKernel<<<bodyBlocks, 256, 0, stream>>>(b.keys, b.bodySplit, bodyCount, b.splits);
-        checkLaunch("orbCountKernel");
-        orbBisectKernel<<<splitBlocks, 256, 0, stream>>>(b.splits, first, count);
-        checkLaunch("orbBisectKernel");
+    if (radixSelect) {
+        // The select kernel zeroes the bins it reads, so one clear per level serves all passes.
+        CUDA_CHECK(cudaMemsetAsync(b.radixBins, 0, std::size_t(count) * kOrbRadixBins * sizeof(std::uint32_t), stream));
+        const unsigned chunkBlocks = unsigned((std::uint64_t(bodyCount) + kRadixChunk - 1) / kRadixChunk);
+        const unsigned selectBlocks = unsigned((std::uint64_t(count) * 32 + kRadixThreads - 1) / kRadixThreads);
+        for (int pass = 0; pass < kRadixPasses; ++pass) {
+            const int shift = 32 - kRadixDigitBits * (pass + 1);
+            orbRadixHistogramKernel<<<chunkBlocks, kRadixThreads, 0, stream>>>(b.keys, b.bodySplit, bodyCount, b.splits,
+                                                                               first, shift, b.radixBins);
+            checkLaunch("orbRadixHistogramKernel");
+            orbRadixSelectKernel<<<selectBlocks, kRadixThreads, 0, stream>>>(b.splits, first, count, shift,
+                                                                             b.radixBins);
+            checkLaunch("orbRadixSelectKernel");
+        }
+    } else {
+        for (int round = 0; round < kBisectionRounds; ++round) {
+            orbCountKernel<<<bodyBlocks, 256, 0, stream>>>(b.keys, b.bodySplit, bodyCount, b.splits);
+            checkLaunch("orbCountKernel");
+            orbBisectKernel<<<splitBlocks, 256, 0, stream>>>(b.splits, first, count);
+            checkLaunch("orbBisectKernel");
+        }
     }
     orbPivotTiesKernel<<<bodyBlocks, 256, 0, stream>>>(b.keys, b.bodySplit, bodyCount, b.splits, b.flags);
     checkLaunch("orbPivotTiesKernel");

@@ -15,9 +15,14 @@
 //   Per level (one launch per step for all cells of the level, a body finds its cell by binary search over the
 //   level's sorted ranges):
 //     1. each cell picks its longest axis; each body writes its key along its cell's axis (4 bytes per body);
-//     2. cut finder, bisection: 32 rounds, each counts the bodies at or below a trial key per cell (warp-aggregated
-//        atomics) and halves the cell's bracket [key(lower), key(upper)]; it ends on the key of the body of rank
-//        k = split - begin in (coordinate, index) order;
+//     2. cut finder, the key of the body of rank k = split - begin in (coordinate, index) order, found by either
+//        - radix select (the default): 4 passes, most significant byte first; each builds every cell's 256-bin
+//          histogram of that byte over the bodies matching the bytes fixed so far (block histograms in shared memory
+//          for the one or two cells a block's chunk of bodies touches, warp-aggregated atomics into global bins), then
+//          one warp per cell scans its bins for the bucket holding the remaining rank (Merrill and Garland's
+//          radix select, as in CUB and RAFT's select_k); 4 passes over 8 bytes per body instead of 32;
+//        - bisection (the baseline): 32 rounds, each counts the bodies at or below a trial key per cell
+//          (warp-aggregated atomics) and halves the cell's bracket [key(lower), key(upper)];
 //     3. ties: bodies below the pivot go left; bodies equal to it go left in index order until k are left (a global
 //        exclusive scan of the tie flags, differenced at the cell's begin, ranks them), which is Orb.hpp's
 //        (coordinate, index) rule, so the children hold exactly the bodies OrbCpu gives them;
@@ -25,11 +30,12 @@
 //        array is then scattered into one float4 scratch array and copied back, one array at a time;
 //     5. the cut is the midpoint of the largest left key (a warp-aggregated atomicMax) and the pivot.
 //   Memory beyond the bodies' 48 bytes: 16 bytes per body of scatter scratch (one array, not a second copy of the
-//   state), 16 bytes per body of keys, cell ids, flags and scan, plus CUB's scan scratch and O(np) cells.
+//   state), 16 bytes per body of keys, cell ids, flags and scan, plus CUB's scan scratch, O(np) cells and 1 KiB of
+//   radix bins per cell of the widest level.
 //   Both this partition and OrbCpu's are stable, so the next level's index tie-break sees the same order and ranges,
 //   cuts and each leaf's bodies agree with OrbCpu exactly, also with many bodies on a cut plane.
-// Not yet: work balance (weights), the histogram / radix-select cut finder, fewer than 32 rounds when a cell's bracket
-// is narrow.
+// Not yet: work balance (weights), skipping finished leaves' bodies, fewer than 32 rounds when a cell's bracket is
+// narrow (bisection).
 #include "DeviceBodies.hpp"
 #include "DeviceBuffer.hpp"
 #include "OrbGpuKernels.hpp"
@@ -44,6 +50,8 @@ namespace gravlab {
 
 class OrbGpu {
 public:
+    explicit OrbGpu(OrbCutFinder cutFinder = OrbCutFinder::RadixSelect) : m_cutFinder(cutFinder) {}
+
     /// Device bytes per body the build needs beyond the bodies themselves (scatter scratch and working arrays).
     static constexpr std::uint64_t kScratchBytesPerBody = 32;
 
@@ -62,6 +70,7 @@ private:
     void layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount);
     void reserveScratch(std::size_t bodyCount);
 
+    OrbCutFinder m_cutFinder;
     std::vector<OrbCell> m_hostCells;             ///< the layout; boxes of all but the root are filled on the device
     std::vector<OrbSplit> m_hostSplits;           ///< one per inner cell, breadth first
     std::vector<std::uint32_t> m_levelSplitBegin; ///< first split of each level that has any
@@ -74,6 +83,7 @@ private:
     DeviceBuffer<std::uint32_t> m_flags;
     DeviceBuffer<std::uint32_t> m_prefix;
     DeviceBuffer<float4> m_scratch;
+    DeviceBuffer<std::uint32_t> m_radixBins;
     DeviceBuffer<unsigned char> m_scanScratch;
 };
 

@@ -9,6 +9,12 @@
 
 namespace gravlab {
 
+/// How a level's pivot keys are found; both give the same key (the rank-k key in (coordinate, index) order).
+enum class OrbCutFinder {
+    Bisection,   ///< the baseline: 32 counting passes over the keys per level, one bracket halving each
+    RadixSelect, ///< 4 passes of 8-bit digit histograms per level, each fixing one byte of the pivot key
+};
+
 /// The working state of one cell being split (one per inner cell of the tree, a level's splits contiguous).
 struct OrbSplit {
     std::uint32_t cell;           ///< index of the cell in the cell array
@@ -16,9 +22,11 @@ struct OrbSplit {
     std::uint32_t end;            ///< one past its last body
     std::uint32_t split;          ///< first body of the right child (the global count-balance target)
     std::int32_t axis;            ///< the cut axis, set on the device from the cell's box
-    std::uint32_t low;            ///< bisection bracket on the ordered coordinate key, inclusive
+    std::uint32_t low;            ///< bisection bracket on the ordered coordinate key, inclusive; radix select: the
+                                  ///< pivot's bytes fixed so far (the rest zero)
     std::uint32_t high;           ///< upper end of the bracket, inclusive; low == high is the pivot key
     std::uint32_t count;          ///< bodies counted in the current round
+    std::uint32_t rank;           ///< radix select: the pivot's rank among the cell's bodies that match low's bytes
     std::uint32_t less;           ///< bodies strictly below the pivot key
     std::uint32_t largestLeftKey; ///< the largest key among the bodies going left
 };
@@ -30,7 +38,9 @@ void launchOrbBounds(const float4* positionMass, std::uint32_t bodyCount, std::u
 float orbKeyToFloat(std::uint32_t key);
 
 /// Splits the cells splits[first, first + count) of one level, permuting the three body arrays in place. scratch holds
-/// one float4 per body; keys, bodySplit, flags and prefix one 32-bit word per body.
+/// one float4 per body; keys, bodySplit, flags and prefix one 32-bit word per body; radixBins kOrbRadixBins words per
+/// split of the level (RadixSelect only).
+inline constexpr std::uint32_t kOrbRadixBins = 256;
 struct OrbLevelBuffers {
     OrbCell* cells;
     OrbSplit* splits;
@@ -39,9 +49,10 @@ struct OrbLevelBuffers {
     std::uint32_t* flags;
     std::uint32_t* prefix;
     float4* scratch;
+    std::uint32_t* radixBins;
 };
 void launchOrbSplitLevel(float4* bodyArrays[3], std::uint32_t bodyCount, const OrbLevelBuffers& buffers,
-                         std::uint32_t first, std::uint32_t count, DeviceBuffer<unsigned char>& scanScratch,
-                         cudaStream_t stream);
+                         std::uint32_t first, std::uint32_t count, OrbCutFinder finder,
+                         DeviceBuffer<unsigned char>& scanScratch, cudaStream_t stream);
 
 } // namespace gravlab

@@ -65,8 +65,9 @@ void expectValidCuts(const std::vector<OrbCell>& cells, const Bodies& bodies, co
                 }
 }
 
-void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount) {
-    SCOPED_TRACE("np = " + std::to_string(domainCount) + ", N = " + std::to_string(input.size()));
+void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinder finder) {
+    SCOPED_TRACE("np = " + std::to_string(domainCount) + ", N = " + std::to_string(input.size()) + ", cut finder " +
+                 (finder == OrbCutFinder::RadixSelect ? "radix select" : "bisection"));
     Bodies cpuBodies = input;
     OrbCpu cpu;
     cpu.build(cpuBodies, domainCount);
@@ -74,7 +75,7 @@ void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount) {
     CudaStream stream;
     DeviceBodies device;
     uploadBodies(input, device, stream.get());
-    OrbGpu gpu;
+    OrbGpu gpu(finder);
     gpu.build(device, domainCount, stream.get());
     const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
     Bodies gpuBodies;
@@ -103,6 +104,12 @@ void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount) {
     }
     expectValidCuts(cells, gpuBodies, "GPU");
     expectValidCuts(reference, cpuBodies, "CPU");
+}
+
+/// Both cut finders must give exactly the CPU reference's cells.
+void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount) {
+    for (OrbCutFinder finder : {OrbCutFinder::RadixSelect, OrbCutFinder::Bisection})
+        expectSameAsCpu(input, domainCount, finder);
 }
 
 class OrbGpuTest : public CudaDeviceTest {};
