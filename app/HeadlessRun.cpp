@@ -77,8 +77,6 @@ HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
 
 void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, std::ostream& progress,
                           std::ostream& summary) {
-    prepareOutputFolder(settings.outputFolder);
-
     // The context is declared first so that it is destroyed after every GL object below.
     const HeadlessContext context;
     SceneRenderer scene;

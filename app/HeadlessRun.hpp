@@ -29,8 +29,9 @@ struct HeadlessSettings {
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options);
 
-/// Renders the frames; progress goes to progress, the summary line to summary. Throws UsageError when the folder is
-/// unusable and std::runtime_error (naming how many frames were written) when rendering or stepping fails.
+/// Renders the frames into settings.outputFolder, which the caller has checked with prepareOutputFolder; progress
+/// goes to progress, the summary line to summary. Throws std::runtime_error (naming how many frames were written) when
+/// rendering or stepping fails.
 void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, std::ostream& progress,
                           std::ostream& summary);
 

@@ -87,6 +87,8 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
             }
         }
     }
+    if (!options.headless) // falling back to headless: the folder was not checked up front
+        prepareOutputFolder(options.outputFolder);
     HeadlessSettings settings = headlessSettingsFrom(options);
     settings.progressOnOneLine = isatty(STDERR_FILENO) == 1;
     renderFramesHeadless(simulation, settings, err, out);
