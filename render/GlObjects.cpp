@@ -35,30 +35,29 @@ template <typename Handle> Handle checkedCreate(GLuint id, const char* what) {
     return Handle(id);
 }
 
+/// One object from a glCreate* function of the (count, names) form.
+template <typename Handle> Handle createOne(void(GLAD_API_PTR* glCreate)(GLsizei, GLuint*), const char* what) {
+    GLuint id = 0;
+    glCreate(1, &id);
+    return checkedCreate<Handle>(id, what);
+}
+
 } // namespace
 
 GlBuffer createBuffer() {
-    GLuint id = 0;
-    glCreateBuffers(1, &id);
-    return checkedCreate<GlBuffer>(id, "buffer");
+    return createOne<GlBuffer>(glCreateBuffers, "buffer");
 }
 
 GlVertexArray createVertexArray() {
-    GLuint id = 0;
-    glCreateVertexArrays(1, &id);
-    return checkedCreate<GlVertexArray>(id, "vertex array");
+    return createOne<GlVertexArray>(glCreateVertexArrays, "vertex array");
 }
 
 GlFramebuffer createFramebuffer() {
-    GLuint id = 0;
-    glCreateFramebuffers(1, &id);
-    return checkedCreate<GlFramebuffer>(id, "framebuffer");
+    return createOne<GlFramebuffer>(glCreateFramebuffers, "framebuffer");
 }
 
 GlRenderbuffer createRenderbuffer() {
-    GLuint id = 0;
-    glCreateRenderbuffers(1, &id);
-    return checkedCreate<GlRenderbuffer>(id, "renderbuffer");
+    return createOne<GlRenderbuffer>(glCreateRenderbuffers, "renderbuffer");
 }
 
 GlTexture createTexture(GLenum target) {
