@@ -64,10 +64,27 @@ inline std::uint32_t countBalancedDomainBegin(std::uint64_t bodyCount, std::uint
     return std::uint32_t(bodyCount * domain / domainCount);
 }
 
+/// Colour scalar in [0, 1) of domain `domain`: the fractional part of domain / golden ratio. Leaves are numbered left
+/// to right, so domains k and k + 1 are siblings or neighbours across a cut; their scalars differ by 0.38 or 0.62 of
+/// the palette, and no two of the first 1024 domains are closer than 1/2207 of it.
+inline float orbDomainColorScalar(std::uint32_t domain) {
+    const double scaled = double(domain) * 0.6180339887498949;
+    return float(scaled - double(std::uint64_t(scaled)));
+}
+
 /// How unevenly the domains are loaded: the largest domain over the mean (1 is perfect balance).
 struct OrbImbalance {
     double memory = 1; ///< largest body count / mean body count
     double work = 1;   ///< largest weight sum / mean weight sum (equal to memory when every body weighs 1)
+};
+
+/// What a backend's ORB domains look like now (SimulationBackend::orbStatus()).
+struct OrbStatus {
+    std::uint32_t domainCount = 0;      ///< 0 when ORB is off
+    OrbImbalance imbalance;             ///< of the current domains, after the last step's migration
+    std::uint64_t migratedLastStep = 0; ///< bodies that changed domain by migration in the last step
+    std::uint64_t rebuilds = 0;         ///< full re-partitions since load() or the last change of settings
+    double lastRebuildMilliseconds = 0; ///< duration of the last full re-partition (device time on the GPU)
 };
 
 } // namespace gravlab

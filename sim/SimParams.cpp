@@ -31,6 +31,13 @@ struct BackendName {
 constexpr std::array kBackendNames{BackendName{BackendKind::Auto, "auto"}, BackendName{BackendKind::Cuda, "cuda"},
                                    BackendName{BackendKind::Cpu, "cpu"}};
 
+struct OrbBalanceName {
+    OrbBalance kind;
+    std::string_view name;
+};
+constexpr std::array kOrbBalanceNames{OrbBalanceName{OrbBalance::Count, "count"},
+                                      OrbBalanceName{OrbBalance::Work, "work"}};
+
 std::string formatValue(double value) {
     if (std::isnan(value))
         return "nan";
@@ -86,6 +93,18 @@ void checkSolverAndBackend(const SimParams& params) {
                                               "backend = 'cpu' use solver 'direct'");
 }
 
+void checkOrb(const OrbParams& orb, std::uint64_t bodyCount) {
+    checkInRange(kOrbDomainRange, orb.domainCount);
+    if (orb.domainCount > bodyCount)
+        throw InvalidParameterError(std::string(kOrbDomainRange.name),
+                                    "orb-domains = " + std::to_string(orb.domainCount) + " is more than the " +
+                                        std::to_string(bodyCount) + " bodies: every domain needs a body");
+    if (orb.balance != OrbBalance::Count && orb.balance != OrbBalance::Work)
+        throwUnknownName("orb-balance", std::to_string(int(orb.balance)), listNames(kOrbBalanceNames));
+    checkInRange(kOrbRebuildIntervalRange, orb.rebuildInterval);
+    checkInRange(kOrbImbalanceLimitRange, orb.imbalanceLimit);
+}
+
 } // namespace
 
 void checkInRange(const ParamRange& range, double value) {
@@ -108,6 +127,7 @@ void validateSimParams(const SimParams& params) {
     checkInRange(kSofteningRange, params.softeningLength);
     checkInRange(kOpeningAngleRange, params.openingAngle);
     checkSolverAndBackend(params);
+    checkOrb(params.orb, params.bodyCount);
 }
 
 std::string_view toString(SolverKind solver) {
@@ -136,6 +156,20 @@ BackendKind parseBackendKind(std::string_view name) {
         if (entry.name == name)
             return entry.kind;
     throwUnknownName("backend", name, listNames(kBackendNames));
+}
+
+std::string_view toString(OrbBalance balance) {
+    for (const OrbBalanceName& entry : kOrbBalanceNames)
+        if (entry.kind == balance)
+            return entry.name;
+    return "unknown";
+}
+
+OrbBalance parseOrbBalance(std::string_view name) {
+    for (const OrbBalanceName& entry : kOrbBalanceNames)
+        if (entry.name == name)
+            return entry.kind;
+    throwUnknownName("orb-balance", name, listNames(kOrbBalanceNames));
 }
 
 } // namespace gravlab

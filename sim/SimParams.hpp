@@ -27,6 +27,25 @@ enum class BackendKind {
     Cpu,  ///< the OpenMP fallback
 };
 
+/// What ORB balances between its domains (see Orb.hpp).
+enum class OrbBalance {
+    Count, ///< bodies per domain (memory)
+    Work,  ///< per-body work of the last force evaluation (interactions the solver counted)
+};
+
+/// ORB domains kept over the bodies: the body arrays are then domain-major (docs/ARCHITECTURE.md, "Body order").
+struct OrbParams {
+    /// Number of domains; 0 switches ORB off. Range [0, kMaxOrbDomains], and at most the number of bodies.
+    std::uint32_t domainCount = 0;
+    OrbBalance balance = OrbBalance::Count;
+    /// A full re-partition runs every this many steps; in between, bodies that leave their cell migrate.
+    /// Range [1, 100000].
+    std::uint32_t rebuildInterval = 1;
+    /// Between rebuilds, a full re-partition also runs as soon as the balanced quantity's imbalance (largest domain
+    /// over the mean) passes this. Range [1, 100].
+    double imbalanceLimit = 1.25;
+};
+
 struct SimParams {
     /// Scenario name from the registry (see Scenarios.hpp).
     std::string scenario = "galaxy-collision";
@@ -45,9 +64,12 @@ struct SimParams {
     double openingAngle = 0.5;
     SolverKind solver = SolverKind::Direct;
     BackendKind backend = BackendKind::Auto;
+    OrbParams orb;
 };
 
 inline constexpr std::uint64_t kMaxBodyCount = std::uint64_t{1} << 28;
+/// Most ORB domains the simulation keeps (the benchmark goes further).
+inline constexpr std::uint32_t kMaxOrbDomains = 1024;
 
 /// Allowed interval of one numeric field, named as on the command line.
 struct ParamRange {
@@ -63,6 +85,12 @@ inline constexpr ParamRange kGravitationalConstantRange{"G", 0.0, 1e3, false, "g
 inline constexpr ParamRange kTimeStepRange{"dt", 0.0, 1.0, false, "time step in N-body time units"};
 inline constexpr ParamRange kSofteningRange{"softening", 1e-5, 10.0, true, "Plummer softening length"};
 inline constexpr ParamRange kOpeningAngleRange{"theta", 0.1, 1.5, true, "Barnes-Hut opening angle"};
+inline constexpr ParamRange kOrbDomainRange{"orb-domains", 0.0, double(kMaxOrbDomains), true,
+                                            "ORB domains, 0 for none, at most the number of bodies"};
+inline constexpr ParamRange kOrbRebuildIntervalRange{"orb-every", 1.0, 100000.0, true,
+                                                     "steps between full ORB re-partitions"};
+inline constexpr ParamRange kOrbImbalanceLimitRange{"orb-imbalance", 1.0, 100.0, true,
+                                                    "ORB imbalance that forces a re-partition"};
 
 /// A parameter outside its allowed range; what() is a sentence naming the field, the value and what is allowed.
 class InvalidParameterError : public std::invalid_argument {
@@ -87,5 +115,8 @@ std::string_view toString(BackendKind backend);
 SolverKind parseSolverKind(std::string_view name);
 /// Parse "auto" / "cuda" / "cpu"; throws InvalidParameterError listing the allowed names.
 BackendKind parseBackendKind(std::string_view name);
+std::string_view toString(OrbBalance balance);
+/// Parse "count" / "work"; throws InvalidParameterError (field "orb-balance") listing the allowed names.
+OrbBalance parseOrbBalance(std::string_view name);
 
 } // namespace gravlab

@@ -7,6 +7,7 @@
 // (writeRenderVertices) or, with CUDA-GL interop, a device pointer the backend writes into.
 #include "Bodies.hpp"
 #include "Diagnostics.hpp"
+#include "Orb.hpp"
 #include "SimParams.hpp"
 #include "TreeView.hpp"
 
@@ -70,6 +71,11 @@ public:
         (void)query;
         out.clear();
     }
+    /// Cells of the current ORB domains (params.orb of the last step() call), breadth first as OrbCpu::cells(), into
+    /// out (cleared first); empty when ORB is off or no step ran since it was switched on.
+    virtual void collectOrbCells(std::vector<OrbCell>& out) const { out.clear(); }
+    /// Domain count, imbalance and migration of the current ORB domains.
+    virtual OrbStatus orbStatus() const { return {}; }
 };
 
 } // namespace gravlab

@@ -31,6 +31,7 @@ struct TreeCellQuery {
 enum class ColorMode {
     Component, ///< the scenario's colour key (which galaxy or component)
     LeafDepth, ///< depth of the body's octree leaf (tree solver only; others fall back to Component)
+    OrbDomain, ///< the body's ORB domain, through orbDomainColorScalar() (falls back to Component when ORB is off)
 };
 
 /// Leaf depth that maps to colour scalar 1 in ColorMode::LeafDepth: typical leaves (depth 6 to 12 for 10^4 to 10^7
