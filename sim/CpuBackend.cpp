@@ -62,6 +62,8 @@ void CpuBackend::load(const Bodies& bodies) {
     checkConsistentSizes(bodies);
     Bodies copy = bodies; // copy first, so running out of memory leaves the current state whole
     m_bodies = std::move(copy);
+    m_work.clear();
+    m_orb.invalidate();
     dropCachedForces();
     m_stepsSinceLoad = 0;
     m_lastTimings.clear();
@@ -104,6 +106,7 @@ CpuBackend::ForceTimes CpuBackend::computeAccelerations(const ForceSettings& set
         m_treeValid = false;
         const auto start = Clock::now();
         computeAccelerationsCpu(m_bodies, {settings.gravitationalConstant, settings.softeningLength}, m_accelerations);
+        m_work.assign(m_bodies.size(), float(m_bodies.size())); // every body meets every body
         times.force = millisecondsSince(start);
     }
     m_accelerationsSettings = settings;
@@ -134,12 +137,19 @@ CpuBackend::ForceTimes CpuBackend::computeTreeAccelerations(const ForceSettings&
     return times;
 }
 
-CpuBackend::ForceTimes CpuBackend::stepOnce(const ForceSettings& settings, float timeStep, double& integrateMs) {
+CpuBackend::ForceTimes CpuBackend::stepOnce(const ForceSettings& settings, const SimParams& params,
+                                             double& integrateMs, double& orbMs) {
+    const auto timeStep = float(params.timeStep);
     ForceTimes times = ensureAccelerations(settings);
     auto start = Clock::now();
     kickCpu(m_bodies, m_accelerations, 0.5f * timeStep);
     driftCpu(m_bodies, timeStep);
     integrateMs += millisecondsSince(start);
+
+    start = Clock::now();
+    if (countNonFiniteBodies(m_bodies, true) == 0) // a blown-up drift is reported by the check after the step
+        m_orb.update(m_bodies, m_work, params.orb);
+    orbMs += millisecondsSince(start);
 
     times += computeAccelerations(settings);
 
@@ -153,19 +163,19 @@ void CpuBackend::step(const SimParams& params, int stepCount) {
     if (stepCount <= 0)
         return;
     const ForceSettings settings = forceSettingsOf(params);
-    const auto timeStep = float(params.timeStep);
     const Bodies before = m_bodies;
     const std::uint64_t stepsBefore = m_stepsSinceLoad;
     const auto restoreState = [&] {
         m_bodies = before;
         m_stepsSinceLoad = stepsBefore;
+        m_orb.invalidate(); // migration may have reordered the bodies since `before`
         dropCachedForces();
     };
     ForceTimes times;
-    double integrateMs = 0;
+    double integrateMs = 0, orbMs = 0;
     for (int s = 0; s < stepCount; ++s) {
         try {
-            times += stepOnce(settings, timeStep, integrateMs);
+            times += stepOnce(settings, params, integrateMs, orbMs);
         } catch (...) {
             restoreState(); // e.g. the octree ran out of memory: nothing of this call stays
             throw;
@@ -185,6 +195,13 @@ void CpuBackend::step(const SimParams& params, int stepCount) {
             {"build", times.build}, {"summary", times.summary}, {"force", times.force}, {"integrate", integrateMs}};
     else
         m_lastTimings = {{"force", times.force}, {"integrate", integrateMs}};
+    if (params.orb.domainCount > 0)
+        m_lastTimings.push_back({"orb", orbMs});
+}
+
+void CpuBackend::updateOrbDomains(const SimParams& params) {
+    if (countNonFiniteBodies(m_bodies, true) == 0 && m_orb.refresh(m_bodies, m_work, params.orb))
+        dropCachedForces(); // the bodies were permuted: accelerations and the tree's body order no longer match
 }
 
 void CpuBackend::readBodies(Bodies& out) const {
@@ -204,17 +221,20 @@ void CpuBackend::writeRenderVertices(std::span<RenderVertex> out) const {
     if (out.size() != m_bodies.size())
         throw std::invalid_argument("render vertices: buffer holds " + std::to_string(out.size()) + " vertices for " +
                                     std::to_string(m_bodies.size()) + " bodies");
-    std::vector<std::uint8_t> leafDepth;
-    const bool byLeafDepth = m_colorMode == ColorMode::LeafDepth && m_treeValid;
-    if (byLeafDepth)
+    std::vector<float> colorScalars = m_bodies.colorKey;
+    if (m_colorMode == ColorMode::LeafDepth && m_treeValid) {
+        std::vector<std::uint8_t> leafDepth;
         m_tree.leafDepthOfBodies(leafDepth);
+        for (std::size_t i = 0; i < leafDepth.size(); ++i)
+            colorScalars[i] = std::min(float(leafDepth[i]) / float(kMaxTreeDepthForColor), 1.0f);
+    } else if (m_colorMode == ColorMode::OrbDomain && m_orb.active()) {
+        m_orb.writeDomainColors(colorScalars);
+    }
     const auto count = std::int64_t(m_bodies.size());
 #pragma omp parallel for schedule(static) if (parallel : count >= kMinBodiesForParallelStreaming)
     for (std::int64_t k = 0; k < count; ++k) {
         const auto i = std::size_t(k);
-        const float colorScalar =
-            byLeafDepth ? std::min(float(leafDepth[i]) / float(kMaxTreeDepthForColor), 1.0f) : m_bodies.colorKey[i];
-        out[i] = {m_bodies.x[i], m_bodies.y[i], m_bodies.z[i], colorScalar};
+        out[i] = {m_bodies.x[i], m_bodies.y[i], m_bodies.z[i], colorScalars[i]};
     }
 }
 

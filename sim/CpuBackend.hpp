@@ -16,6 +16,7 @@
 // so the step's finiteness check reports and rolls back.
 #include "DirectSumCpu.hpp"
 #include "OctreeCpu.hpp"
+#include "OrbDomainsCpu.hpp"
 #include "SimulationBackend.hpp"
 
 #include <cstdint>
@@ -40,6 +41,9 @@ public:
     std::vector<PhaseTiming> lastStepTimings() const override;
     void setColorMode(ColorMode mode) override { m_colorMode = mode; }
     void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
+    void updateOrbDomains(const SimParams& params) override;
+    void collectOrbCells(std::vector<OrbCell>& out) const override { out = m_orb.cells(); }
+    OrbStatus orbStatus() const override { return m_orb.status(m_work); }
 
 private:
     /// What cached accelerations were computed with.
@@ -63,18 +67,21 @@ private:
     /// Computes m_accelerations for the current positions.
     ForceTimes computeAccelerations(const ForceSettings& settings);
     ForceTimes computeTreeAccelerations(const ForceSettings& settings);
-    /// One KDK step; adds its integration time to integrateMs.
-    ForceTimes stepOnce(const ForceSettings& settings, float timeStep, double& integrateMs);
+    /// One KDK step, with the ORB update between the drift and the force evaluation; adds its integration time to
+    /// integrateMs and its ORB time to orbMs.
+    ForceTimes stepOnce(const ForceSettings& settings, const SimParams& params, double& integrateMs, double& orbMs);
     void dropCachedForces();
 
     std::string m_why;
     Bodies m_bodies;
     Vec3Arrays<float> m_accelerations;
+    std::vector<float> m_work; ///< interactions per body of the last force evaluation: ORB's work weights
     bool m_accelerationsValid = false;
     ForceSettings m_accelerationsSettings;
     OctreeCpu m_tree;
     bool m_treeValid = false; ///< m_tree was built from the current positions
     ColorMode m_colorMode = ColorMode::Component;
+    OrbDomainsCpu m_orb;
     std::uint64_t m_stepsSinceLoad = 0;
     std::vector<PhaseTiming> m_lastTimings;
 };

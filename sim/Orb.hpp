@@ -23,6 +23,8 @@
 // arrays, and a cell's children split that range at one index. Cells live in one array, breadth first (each level a
 // contiguous run, see levelBegin in OrbCpu); a cell's children are adjacent, right = left + 1. A tree with np leaves
 // has 2 np - 1 cells and ceil(log2 np) + 1 levels; leaves may sit on different levels when np is not a power of two.
+#include "HostDevice.hpp"
+
 #include <cstdint>
 
 namespace gravlab {
@@ -39,8 +41,8 @@ struct OrbCell {
     std::uint32_t firstDomain; ///< domain index of the cell's leftmost leaf; a leaf's own domain index
     std::uint32_t domainCount; ///< leaves under this cell (1 for a leaf)
 
-    bool isLeaf() const { return leftChild < 0; }
-    std::uint32_t bodyCount() const { return end - begin; }
+    GRAVLAB_HOST_DEVICE bool isLeaf() const { return leftChild < 0; }
+    GRAVLAB_HOST_DEVICE std::uint32_t bodyCount() const { return end - begin; }
 };
 
 /// The axis of the cell's longest side; ties go to the lowest axis, so the choice is the same on every device.
@@ -67,7 +69,7 @@ inline std::uint32_t countBalancedDomainBegin(std::uint64_t bodyCount, std::uint
 /// Colour scalar in [0, 1) of domain `domain`: the fractional part of domain / golden ratio. Leaves are numbered left
 /// to right, so domains k and k + 1 are siblings or neighbours across a cut; their scalars differ by 0.38 or 0.62 of
 /// the palette, and no two of the first 1024 domains are closer than 1/2207 of it.
-inline float orbDomainColorScalar(std::uint32_t domain) {
+GRAVLAB_HOST_DEVICE float orbDomainColorScalar(std::uint32_t domain) {
     const double scaled = double(domain) * 0.6180339887498949;
     return float(scaled - double(std::uint64_t(scaled)));
 }

@@ -62,6 +62,7 @@ void Simulation::setParams(const SimParams& params) {
         restartClockAndEnergy();
     else if (energyFunctionChanged)
         m_energyBaseline.reset();
+    m_backend->updateOrbDomains(m_params); // a paused view shows new domains at once
 }
 
 void Simulation::reset() {
@@ -70,6 +71,7 @@ void Simulation::reset() {
 }
 
 void Simulation::restartClockAndEnergy() {
+    m_backend->updateOrbDomains(m_params);
     m_bodyCount = m_params.bodyCount;
     m_time = 0;
     m_stepCount = 0;

@@ -71,6 +71,10 @@ public:
         (void)query;
         out.clear();
     }
+    /// Brings the ORB domains up to params.orb now, without stepping (step() does it itself after every drift): a full
+    /// re-partition when the domain count, the balance or the body count differ from the current domains', nothing
+    /// otherwise. For a paused view whose ORB settings changed.
+    virtual void updateOrbDomains(const SimParams& params) { (void)params; }
     /// Cells of the current ORB domains (params.orb of the last step() call), breadth first as OrbCpu::cells(), into
     /// out (cleared first); empty when ORB is off or no step ran since it was switched on.
     virtual void collectOrbCells(std::vector<OrbCell>& out) const { out.clear(); }

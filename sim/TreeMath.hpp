@@ -20,13 +20,9 @@
 //   Newtonian series for eps = 0. Substituting r^2 + eps^2 into the Newtonian series alone misses the eps^2 T term,
 //   which then dominates the error at the default eps = 0.05: at theta 0.5 the 99th percentile is 3.4e-3 instead of
 //   8e-4 for a 100k-body Plummer sphere and 7.9e-3 instead of 8.5e-4 for the disk galaxy.
-#include <cmath>
+#include "HostDevice.hpp"
 
-#if defined(__CUDACC__)
-#define GRAVLAB_HOST_DEVICE __host__ __device__ __forceinline__
-#else
-#define GRAVLAB_HOST_DEVICE inline
-#endif
+#include <cmath>
 
 namespace gravlab {
 

@@ -38,6 +38,7 @@ std::vector<NumericField> numericFields() {
         {kTimeStepRange, [](SimParams& p, double v) { p.timeStep = v; }},
         {kSofteningRange, [](SimParams& p, double v) { p.softeningLength = v; }},
         {kOpeningAngleRange, [](SimParams& p, double v) { p.openingAngle = v; }},
+        {kOrbImbalanceLimitRange, [](SimParams& p, double v) { p.orb.imbalanceLimit = v; }},
     };
 }
 
@@ -95,6 +96,32 @@ TEST(SimParams, BodyCountMustBeBetweenOneAndTheMaximum) {
     EXPECT_NO_THROW(validateSimParams(params));
     params.bodyCount = kMaxBodyCount;
     EXPECT_NO_THROW(validateSimParams(params));
+}
+
+TEST(SimParams, OrbDomainsAndIntervalStayInTheirRangesAndDomainsNeedBodies) {
+    SimParams params;
+    params.orb.domainCount = kMaxOrbDomains + 1;
+    expectMentions(rejectionMessage(params, "orb-domains"), {"orb-domains = 1025 ", "allowed 0 <= orb-domains <= 1024"});
+    params.orb.domainCount = kMaxOrbDomains;
+    EXPECT_NO_THROW(validateSimParams(params));
+    params.bodyCount = 100;
+    params.orb.domainCount = 101;
+    expectMentions(rejectionMessage(params, "orb-domains"), {"orb-domains = 101 ", "100 bodies"});
+    params.orb.domainCount = 100;
+    EXPECT_NO_THROW(validateSimParams(params));
+    params.orb.rebuildInterval = 0;
+    expectMentions(rejectionMessage(params, "orb-every"), {"orb-every = 0 ", "out of range"});
+    params.orb.rebuildInterval = 100001;
+    rejectionMessage(params, "orb-every");
+    params.orb.rebuildInterval = 1;
+    params.orb.balance = static_cast<OrbBalance>(7);
+    expectMentions(rejectionMessage(params, "orb-balance"), {"'count'", "'work'"});
+}
+
+TEST(SimParams, OrbBalanceNamesParseAndRoundTrip) {
+    for (const OrbBalance balance : {OrbBalance::Count, OrbBalance::Work})
+        EXPECT_EQ(parseOrbBalance(toString(balance)), balance);
+    EXPECT_THROW(parseOrbBalance("weight"), InvalidParameterError);
 }
 
 TEST(SimParams, UnknownScenarioIsRejectedListingTheKnownNames) {

@@ -1,0 +1,104 @@
+// ORB domains through the Simulation and the CPU backend as the app uses them: domains exist as soon as they are
+// asked for (a paused view), colours follow the domain whose box holds each body, switching ORB off restores the
+// scenario's colours, and the step timings report the ORB phase.
+#include "CpuBackend.hpp"
+#include "Simulation.hpp"
+#include "SimTestSupport.hpp"
+
+#include <OrbDomainChecks.hpp>
+#include <algorithm>
+#include <gtest/gtest.h>
+
+namespace gravlab {
+namespace {
+
+SimParams orbParams(std::uint32_t domains) {
+    SimParams params;
+    params.scenario = "plummer";
+    params.bodyCount = 4000;
+    params.seed = simtest::freshSeed();
+    params.backend = BackendKind::Cpu;
+    params.solver = SolverKind::Tree;
+    params.orb.domainCount = domains;
+    return params;
+}
+
+bool boxHolds(const OrbCell& cell, const RenderVertex& v) {
+    const float p[3] = {v.x, v.y, v.z};
+    for (int axis = 0; axis < 3; ++axis)
+        if (p[axis] < cell.lower[axis] || p[axis] > cell.upper[axis])
+            return false;
+    return true;
+}
+
+TEST(CpuBackendOrb, DomainsExistBeforeAnyStepAndDescribeTheBodies) {
+    const SimParams params = orbParams(13);
+    SCOPED_TRACE(simtest::seedTrace(params.seed));
+    Simulation simulation(params);
+    std::vector<OrbCell> cells;
+    simulation.backend().collectOrbCells(cells);
+    ASSERT_EQ(cells.size(), 2u * 13 - 1);
+    Bodies bodies;
+    simulation.backend().readBodies(bodies);
+    EXPECT_TRUE(test::cellsDescribeBodies(cells, bodies));
+    EXPECT_EQ(simulation.backend().orbStatus().domainCount, 13u);
+    EXPECT_LE(simulation.backend().orbStatus().imbalance.memory, 1.0 + 13.0 / 4000.0);
+}
+
+TEST(CpuBackendOrb, DomainColoursFollowTheBoxThatHoldsEachBody) {
+    const SimParams params = orbParams(9);
+    SCOPED_TRACE(simtest::seedTrace(params.seed));
+    Simulation simulation(params);
+    simulation.step(3);
+    simulation.backend().setColorMode(ColorMode::OrbDomain);
+    std::vector<RenderVertex> vertices(simulation.bodyCount());
+    simulation.backend().writeRenderVertices(vertices);
+    std::vector<OrbCell> cells;
+    simulation.backend().collectOrbCells(cells);
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        const bool someHolderMatches = std::any_of(cells.begin(), cells.end(), [&](const OrbCell& cell) {
+            return cell.isLeaf() && boxHolds(cell, vertices[i]) &&
+                   vertices[i].colorScalar == orbDomainColorScalar(cell.firstDomain);
+        });
+        ASSERT_TRUE(someHolderMatches) << "body " << i << " has colour " << vertices[i].colorScalar;
+    }
+}
+
+TEST(CpuBackendOrb, SwitchingOrbOffRestoresTheScenarioColours) {
+    SimParams params = orbParams(5);
+    SCOPED_TRACE(simtest::seedTrace(params.seed));
+    Simulation simulation(params);
+    simulation.step(2);
+    params.orb.domainCount = 0;
+    simulation.setParams(params);
+    std::vector<OrbCell> cells;
+    simulation.backend().collectOrbCells(cells);
+    EXPECT_TRUE(cells.empty());
+    EXPECT_EQ(simulation.backend().orbStatus().domainCount, 0u);
+    simulation.backend().setColorMode(ColorMode::OrbDomain);
+    std::vector<RenderVertex> vertices(simulation.bodyCount());
+    simulation.backend().writeRenderVertices(vertices);
+    Bodies bodies;
+    simulation.backend().readBodies(bodies);
+    for (std::size_t i = 0; i < vertices.size(); ++i)
+        ASSERT_EQ(vertices[i].colorScalar, bodies.colorKey[i]) << "body " << i;
+}
+
+TEST(CpuBackendOrb, StepTimingsNameTheOrbPhaseOnlyWhileOrbIsOn) {
+    SimParams params = orbParams(4);
+    SCOPED_TRACE(simtest::seedTrace(params.seed));
+    Simulation simulation(params);
+    simulation.step(1);
+    const auto hasOrbPhase = [&] {
+        const auto timings = simulation.backend().lastStepTimings();
+        return std::any_of(timings.begin(), timings.end(), [](const PhaseTiming& t) { return t.phase == "orb"; });
+    };
+    EXPECT_TRUE(hasOrbPhase());
+    params.orb.domainCount = 0;
+    simulation.setParams(params);
+    simulation.step(1);
+    EXPECT_FALSE(hasOrbPhase());
+}
+
+} // namespace
+} // namespace gravlab
