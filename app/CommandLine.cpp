@@ -24,6 +24,10 @@ struct RawOptions {
     std::string stepsPerFrame;
     std::string color;
     std::string overlayDepth;
+    std::string orbDomains;
+    std::string orbBalance;
+    std::string orbEvery;
+    std::string orbImbalance;
     bool listScenarios = false;
 };
 
@@ -93,15 +97,76 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
         ->type_name("N")
         ->default_str(std::to_string(defaults.height));
     app.add_option("--color", raw.color,
-                   "what colours the bodies: component (the scenario's colours) or leaf-depth (depth of each body's "
-                   "octree leaf; tree solver only)")
+                   "what colours the bodies: component (the scenario's colours), leaf-depth (depth of each body's "
+                   "octree leaf; tree solver only) or orb-domain (each body's ORB domain; implies ORB)")
         ->type_name("MODE")
-        ->default_str(std::string(toString(defaults.colorMode)));
+        ->default_str(std::string(toString(defaults.colorMode)) + "; orb-domain while ORB is on");
     app.add_option("--overlay-depth", raw.overlayDepth,
                    "draw the octree cells of depths MIN..MAX (0 = root, at most " + std::to_string(kMaxOverlayDepth) +
                        ") as wireframe boxes, in the window and in headless frames; tree solver only")
         ->type_name("MIN:MAX");
     app.add_flag("--list-scenarios", raw.listScenarios, "print the scenarios with a one-line description and exit");
+}
+
+void addOrbOptions(CLI::App& app, AppOptions& options, RawOptions& raw) {
+    const OrbParams defaults;
+    const std::string defaultCount = std::to_string(kDefaultOrbDomainCount);
+    app.add_option("--orb-domains", raw.orbDomains,
+                   "split the bodies into D domains by orthogonal recursive bisection (ORB), " +
+                       describeRange(kOrbDomainRange) + " and at most --bodies; 0 = off. The other ORB flags " +
+                       "switch ORB on with min(" + defaultCount + ", N) domains; while ORB is on, bodies are " +
+                       "coloured by domain unless --color is given")
+        ->type_name("D")
+        ->default_str("0 (off)");
+    app.add_option("--orb-balance", raw.orbBalance,
+                   "what ORB balances between domains: count (bodies) or work (force interactions)")
+        ->type_name("NAME")
+        ->default_str(std::string(toString(defaults.balance)));
+    app.add_option("--orb-every", raw.orbEvery,
+                   "full ORB re-partition every K steps (1 = every step); in between, bodies migrate between fixed "
+                   "cells, " +
+                       describeRange(kOrbRebuildIntervalRange))
+        ->type_name("K")
+        ->default_str(std::to_string(defaults.rebuildInterval));
+    app.add_option("--orb-imbalance", raw.orbImbalance,
+                   "re-partition early when the largest domain over the mean passes X, " +
+                       describeRange(kOrbImbalanceLimitRange))
+        ->type_name("X")
+        ->default_str(formatNumber(defaults.imbalanceLimit));
+    app.add_flag("--orb-cells", options.orbCells,
+                 "draw the ORB cells (the domains) as wireframe boxes in their bodies' colours, in the window and in "
+                 "headless frames");
+}
+
+/// The ORB flags' values and the defaults of the design note; throws InvalidParameterError for a bad value.
+void completeOrbOptions(const CLI::App& app, const RawOptions& raw, AppOptions& options) {
+    OrbParams& orb = options.simulation.orb;
+    if (app.count("--orb-balance") > 0)
+        orb.balance = parseOrbBalance(raw.orbBalance);
+    if (app.count("--orb-every") > 0)
+        orb.rebuildInterval =
+            static_cast<std::uint32_t>(parseNumberInRange(kOrbRebuildIntervalRange, raw.orbEvery, NumberKind::Whole));
+    if (app.count("--orb-imbalance") > 0)
+        orb.imbalanceLimit = parseNumberInRange(kOrbImbalanceLimitRange, raw.orbImbalance, NumberKind::Real);
+    const bool colorGiven = app.count("--color") > 0;
+    const bool wantsDomainsShown = options.orbCells || options.colorMode == ColorMode::OrbDomain;
+    if (app.count("--orb-domains") > 0) {
+        orb.domainCount =
+            static_cast<std::uint32_t>(parseNumberInRange(kOrbDomainRange, raw.orbDomains, NumberKind::Whole));
+        if (orb.domainCount == 0 && wantsDomainsShown) {
+            const std::string field = options.orbCells ? "orb-cells" : "color";
+            const std::string what = options.orbCells ? "orb-cells" : "color = 'orb-domain'";
+            throw InvalidParameterError(field, what +
+                                                   " needs ORB domains, but orb-domains = 0 switches ORB off: give "
+                                                   "--orb-domains 1 or more, or leave it out for min(" +
+                                                   std::to_string(kDefaultOrbDomainCount) + ", N) domains");
+        }
+    } else if (wantsDomainsShown || app.count("--orb-balance") > 0 || app.count("--orb-every") > 0 ||
+               app.count("--orb-imbalance") > 0) {
+        orb.domainCount = defaultOrbDomainCount(options.simulation.bodyCount);
+    }
+    if (orb.domainCount > 0 && !colorGiven)
+        options.colorMode = ColorMode::OrbDomain;
 }
 
 /// Converts the raw texts and validates everything; throws InvalidParameterError for the first bad value.
@@ -133,6 +198,7 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
         options.colorMode = parseColorMode(raw.color);
     if (app.count("--overlay-depth") > 0)
         options.overlayDepths = parseTreeDepthRange(raw.overlayDepth);
+    completeOrbOptions(app, raw, options);
     if (app.count("--frames") > 0 || app.count("--out") > 0)
         options.headless = true;
     validateSimParams(params);
@@ -169,6 +235,7 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
     app.get_formatter()->column_width(34);
     addSimulationOptions(app, options.simulation, raw);
     addOutputOptions(app, defaults, options, raw);
+    addOrbOptions(app, options, raw);
     BenchOptions bench;
     const CLI::App* benchCommand = addBenchCommand(app, bench);
     AccuracyOptions accuracy;

@@ -6,6 +6,10 @@
 // always produces one sentence naming the flag, the value and what is allowed, and exit status 2. CLI11's own errors
 // (unknown flag, missing value, text where a number belongs) also give status 2. Whole numbers are parsed here rather
 // than by CLI11, which would wrap "--bodies -5" into a huge unsigned count instead of reporting the -5.
+// ORB: --orb-domains D sets the domain count (0: off). Any other ORB flag (--orb-balance, --orb-every,
+// --orb-imbalance, --orb-cells, --color orb-domain) without --orb-domains switches ORB on with
+// defaultOrbDomainCount(N) = min(64, N) domains, and while ORB is on the bodies are coloured by domain unless --color
+// says otherwise; --orb-cells or --color orb-domain with an explicit --orb-domains 0 is a usage error.
 #include "AccuracyCommand.hpp"
 #include "BenchCommand.hpp"
 #include "ViewSettings.hpp"
@@ -45,6 +49,8 @@ struct AppOptions {
     /// Octree depths drawn as wireframe cells, in the window and in headless frames (--overlay-depth); none: no
     /// overlay.
     std::optional<TreeDepthRange> overlayDepths;
+    /// Draw the ORB cells (the domains) as wireframe boxes, in the window and in headless frames (--orb-cells).
+    bool orbCells = false;
     /// Whether --bodies / --solver were given; when not, a run on the GPU takes larger defaults (Launch.cpp).
     bool bodyCountGiven = false;
     bool solverGiven = false;

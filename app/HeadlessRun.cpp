@@ -7,6 +7,7 @@
 #include <HeadlessContext.hpp>
 #include <Image.hpp>
 #include <OffscreenTarget.hpp>
+#include <OrbCellFeed.hpp>
 #include <SceneRenderer.hpp>
 #include <TreeOverlayFeed.hpp>
 #include <algorithm>
@@ -61,6 +62,21 @@ std::string overlaySummary(const HeadlessSettings& settings, const TreeOverlayFe
            " cells in the last frame" + (feed.capped() ? " (capped)" : "");
 }
 
+/// The ORB domains of the last frame, when ORB ran: their count, balance and, with --orb-cells, the boxes drawn.
+std::string orbSummary(const Simulation& simulation, const HeadlessSettings& settings, const SceneRenderer& scene) {
+    const OrbStatus status = simulation.backend().orbStatus();
+    if (status.domainCount == 0)
+        return {};
+    char text[200];
+    std::snprintf(text, sizeof(text), ", ORB %u domains (%s balance, imbalance %.3f memory %.3f work, %llu rebuilds)",
+                  status.domainCount, std::string(toString(simulation.params().orb.balance)).c_str(),
+                  status.imbalance.memory, status.imbalance.work, static_cast<unsigned long long>(status.rebuilds));
+    std::string summary = text;
+    if (settings.orbCells)
+        summary += ", " + std::to_string(scene.orbOverlay().domainCount()) + " domain boxes in the last frame";
+    return summary;
+}
+
 } // namespace
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
@@ -72,6 +88,7 @@ HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
     settings.outputFolder = options.outputFolder;
     settings.colorMode = options.colorMode;
     settings.overlayDepths = options.overlayDepths;
+    settings.orbCells = options.orbCells;
     return settings;
 }
 
@@ -83,7 +100,9 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     const OffscreenTarget target(settings.width, settings.height);
     BodyVertexFeed feed(progress);
     TreeOverlayFeed overlayFeed;
+    OrbCellFeed orbFeed;
     simulation.backend().setColorMode(settings.colorMode);
+    simulation.backend().updateOrbDomains(simulation.params()); // frame 0 shows the domains too
     buildTreeForFirstFrame(simulation, settings);
     feed.update(simulation.backend(), simulation.bodyCount(), scene.particles());
 
@@ -103,6 +122,11 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
             }
             if (settings.overlayDepths)
                 updateOverlay(simulation, *settings.overlayDepths, overlayFeed, scene);
+            if (settings.orbCells) {
+                orbFeed.invalidate(); // every frame but the first follows a step
+                orbFeed.update(simulation.backend(), false, scene.orbOverlay());
+            }
+            look.palette = bodyPaletteFor(settings.colorMode, simulation.backend().orbStatus().domainCount > 0);
             scene.render(camera, look, {target.framebuffer(), target.width(), target.height()});
             writePng(settings.outputFolder / frameFileName(frame, frameCount), target.readPixels());
         } catch (const std::exception& error) {
@@ -123,8 +147,8 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     const std::filesystem::path shown = std::filesystem::absolute(settings.outputFolder, ignored);
     summary << "gravlab: wrote " << frameCount << " frames (" << settings.width << "x" << settings.height << ", "
             << context.description() << ", positions by " << feed.path() << overlaySummary(settings, overlayFeed)
-            << ") to " << shown.string() << "/ (" << frameFileName(0, frameCount) << " ... "
-            << frameFileName(frameCount - 1, frameCount) << ")\n";
+            << orbSummary(simulation, settings, scene) << ") to " << shown.string() << "/ ("
+            << frameFileName(0, frameCount) << " ... " << frameFileName(frameCount - 1, frameCount) << ")\n";
 }
 
 } // namespace gravlab

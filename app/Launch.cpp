@@ -51,6 +51,7 @@ ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     settings.height = options.height;
     settings.stepsPerFrame = options.stepsPerFrameFor(false);
     settings.colorMode = options.colorMode;
+    settings.orbOverlay.showCells = options.orbCells;
     if (options.overlayDepths) {
         settings.treeOverlay.enabled = true;
         settings.treeOverlay.depths = *options.overlayDepths;

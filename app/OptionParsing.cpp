@@ -10,13 +10,6 @@
 namespace gravlab {
 namespace {
 
-std::string formatNumber(double value) {
-    std::ostringstream text;
-    text.precision(10);
-    text << value;
-    return text.str();
-}
-
 [[noreturn]] void throwRefused(const ParamRange& range, const std::string& valueText, const std::string& problem) {
     const std::string field(range.name);
     throw InvalidParameterError(field, field + " = " + valueText + " " + problem + ": allowed " + describeRange(range) +
@@ -24,6 +17,13 @@ std::string formatNumber(double value) {
 }
 
 } // namespace
+
+std::string formatNumber(double value) {
+    std::ostringstream text;
+    text.precision(10);
+    text << value;
+    return text.str();
+}
 
 std::string describeRange(const ParamRange& range) {
     return formatNumber(range.min) + (range.minInclusive ? " <= " : " < ") + std::string(range.name) +

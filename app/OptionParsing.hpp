@@ -21,6 +21,9 @@ enum class NumberKind {
     Real,
 };
 
+/// value with up to 10 significant digits and no trailing zeros: "1.25", "4096", "1e-05".
+std::string formatNumber(double value);
+
 /// The bounds of range as a help text or an error states them: "1 <= bodies <= 268435456", "0 < dt <= 1".
 std::string describeRange(const ParamRange& range);
 

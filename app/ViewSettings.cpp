@@ -1,6 +1,7 @@
-// Names and parsing of the colour mode and the overlay's depth range.
+// Names and parsing of the colour mode and the overlay's depth range; the ORB domain default.
 #include "ViewSettings.hpp"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <string>
@@ -14,7 +15,8 @@ struct ColorModeName {
     std::string_view name;
 };
 constexpr std::array kColorModeNames{ColorModeName{ColorMode::Component, "component"},
-                                     ColorModeName{ColorMode::LeafDepth, "leaf-depth"}};
+                                     ColorModeName{ColorMode::LeafDepth, "leaf-depth"},
+                                     ColorModeName{ColorMode::OrbDomain, "orb-domain"}};
 
 /// A whole number taking all of text, or nothing.
 std::optional<int> wholeNumber(std::string_view text) {
@@ -46,8 +48,9 @@ ColorMode parseColorMode(std::string_view name) {
         if (entry.name == name)
             return entry.mode;
     throw InvalidParameterError("color", "color = '" + std::string(name) +
-                                             "' is not known: allowed 'component' (the scenario's colours) or "
-                                             "'leaf-depth' (depth of each body's octree leaf, tree solver only)");
+                                             "' is not known: allowed 'component' (the scenario's colours), "
+                                             "'leaf-depth' (depth of each body's octree leaf, tree solver only) or "
+                                             "'orb-domain' (each body's ORB domain)");
 }
 
 TreeDepthRange parseTreeDepthRange(std::string_view text) {
@@ -63,6 +66,10 @@ TreeDepthRange parseTreeDepthRange(std::string_view text) {
     if (*min > *max)
         throwBadDepthRange(text, "has MIN > MAX");
     return {*min, *max};
+}
+
+std::uint32_t defaultOrbDomainCount(std::uint64_t bodyCount) {
+    return static_cast<std::uint32_t>(std::min<std::uint64_t>(kDefaultOrbDomainCount, bodyCount));
 }
 
 TreeCellQuery treeCellQueryFor(const TreeOverlaySettings& settings,

@@ -1,15 +1,19 @@
 #pragma once
-// What the viewer shows besides the bodies: their colour mode and the octree overlay, with the names and the parsing
-// that the command line and the panels share.
+// What the viewer shows besides the bodies: their colour mode, the octree overlay and the ORB cells, with the names,
+// the parsing and the ORB defaults that the command line and the panels share.
 //
 // Design note: these are view settings, not simulation parameters: they change what is drawn, never the physics, so
 // they live in the app next to the camera instead of in SimParams. Text forms follow the command line
-// (--color component|leaf-depth, --overlay-depth MIN:MAX); a bad text throws InvalidParameterError naming the flag,
-// so the command line reports it exactly like a bad simulation value (exit status 2, one sentence).
+// (--color component|leaf-depth|orb-domain, --overlay-depth MIN:MAX); a bad text throws InvalidParameterError naming
+// the flag, so the command line reports it exactly like a bad simulation value (exit status 2, one sentence).
+// ORB defaults: asking to see ORB domains (--color orb-domain, --orb-cells, the panel's colour combo or "show cells")
+// while ORB is off switches it on with defaultOrbDomainCount(N) domains, one rule for the command line and the panel.
+#include <OrbOverlayRenderer.hpp>
 #include <SimParams.hpp>
 #include <TreeOverlayRenderer.hpp>
 #include <TreeView.hpp>
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -35,7 +39,19 @@ struct TreeOverlaySettings {
     bool operator==(const TreeOverlaySettings&) const = default;
 };
 
-/// "component" or "leaf-depth".
+struct OrbOverlaySettings {
+    bool showCells = false;                    ///< draw the ORB cells (the domains) as wireframe boxes
+    bool innerCells = false;                   ///< also the inner cells of the bisection tree, faint
+    float opacity = OrbOverlayStyle{}.opacity; ///< alpha of the domains' edges, in [0.05, 1]
+    bool operator==(const OrbOverlaySettings&) const = default;
+};
+
+/// Domains ORB gets when it is switched on without a count: enough to show structure at a glance (six levels of
+/// cuts), few enough that every box stays visible; capped at the body count, which ORB cannot exceed.
+inline constexpr std::uint32_t kDefaultOrbDomainCount = 64;
+std::uint32_t defaultOrbDomainCount(std::uint64_t bodyCount);
+
+/// "component", "leaf-depth" or "orb-domain".
 std::string_view toString(ColorMode mode);
 /// Parses toString's names; throws InvalidParameterError (field "color") listing them.
 ColorMode parseColorMode(std::string_view name);

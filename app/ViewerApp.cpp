@@ -3,6 +3,7 @@
 
 #include <BodyPicking.hpp>
 #include <GLFW/glfw3.h>
+#include <algorithm>
 #include <iostream>
 
 namespace gravlab {
@@ -30,10 +31,12 @@ constexpr float kPickMarkerScale = 0.015f;
 ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     : m_window(windowSettingsFrom(settings)), m_events(m_window.handle()), m_imgui(m_window.handle()),
       m_feed(std::cerr), m_simulation(simulation), m_stepsPerFrame(settings.stepsPerFrame),
-      m_colorMode(settings.colorMode), m_treeOverlay(settings.treeOverlay) {
+      m_colorMode(settings.colorMode), m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay) {
     m_look.treeOverlay.opacity = m_treeOverlay.opacity;
+    m_look.orbOverlay.opacity = m_orbOverlay.opacity;
     m_onCudaBackend = cudaBackendWouldBeChosen(m_simulation.params());
     m_simulation.backend().setColorMode(m_colorMode);
+    m_simulation.backend().updateOrbDomains(m_simulation.params()); // the first frame shows the domains
     m_feed.update(m_simulation.backend(), m_simulation.bodyCount(), m_scene.particles());
     m_verticesStale = false;
     refitCamera();
@@ -119,9 +122,11 @@ void ViewerApp::advanceSimulation() {
     if (m_verticesStale) {
         m_feed.update(m_simulation.backend(), m_simulation.bodyCount(), m_scene.particles());
         m_overlayFeed.invalidate(); // whatever made the vertices stale may have rebuilt the tree
+        m_orbFeed.invalidate();     // ... or re-partitioned the domains
         m_verticesStale = false;
     }
     updateTreeOverlay();
+    updateOrbOverlay();
 }
 
 void ViewerApp::updateTreeOverlay() {
@@ -139,6 +144,14 @@ void ViewerApp::updateTreeOverlay() {
     if (m_picked)
         pickedPoint = m_picked->position;
     m_overlayFeed.update(m_simulation.backend(), treeCellQueryFor(m_treeOverlay, pickedPoint), overlay);
+}
+
+void ViewerApp::updateOrbOverlay() {
+    m_look.palette = bodyPaletteFor(m_colorMode, m_simulation.backend().orbStatus().domainCount > 0);
+    if (m_orbOverlay.showCells)
+        m_orbFeed.update(m_simulation.backend(), m_orbOverlay.innerCells, m_scene.orbOverlay());
+    else if (m_scene.orbOverlay().boxCount() > 0)
+        m_orbFeed.clear(m_scene.orbOverlay());
 }
 
 void ViewerApp::drawFrame() {
@@ -173,9 +186,15 @@ void ViewerApp::drawFrame() {
                                                                            .picked = m_picked,
                                                                            .cellCount = m_overlayFeed.cellCount(),
                                                                            .capped = m_overlayFeed.capped()});
+    const OrbPanelRequests orbRequests = m_orbPanel.draw({.orb = m_simulation.params().orb,
+                                                          .bodyCount = m_simulation.bodyCount(),
+                                                          .overlay = m_orbOverlay,
+                                                          .status = m_simulation.backend().orbStatus(),
+                                                          .boxCount = m_scene.orbOverlay().boxCount()});
     m_imgui.endFrame();
     applyPanelRequests(requests);
     applyTreeOverlayRequests(overlayRequests);
+    applyOrbPanelRequests(orbRequests);
 }
 
 void ViewerApp::applyPanelRequests(const SimulationPanelRequests& requests) {
@@ -205,7 +224,32 @@ void ViewerApp::applyTreeOverlayRequests(const TreeOverlayPanelRequests& request
     if (requests.colorMode) {
         m_colorMode = *requests.colorMode;
         applyColorMode();
+        if (m_colorMode == ColorMode::OrbDomain)
+            switchOrbOnIfOff();
     }
+}
+
+void ViewerApp::applyOrbPanelRequests(const OrbPanelRequests& requests) {
+    if (requests.overlay) {
+        const bool cellsSwitchedOn = requests.overlay->showCells && !m_orbOverlay.showCells;
+        m_orbOverlay = *requests.overlay; // a change of inner cells is noticed by m_orbFeed
+        m_look.orbOverlay.opacity = m_orbOverlay.opacity;
+        if (cellsSwitchedOn)
+            switchOrbOnIfOff();
+    }
+    if (requests.orb) {
+        SimParams params = m_simulation.params();
+        params.orb = *requests.orb;
+        applyParams(params);
+    }
+}
+
+void ViewerApp::switchOrbOnIfOff() {
+    if (m_simulation.params().orb.domainCount > 0)
+        return;
+    SimParams params = m_simulation.params();
+    params.orb.domainCount = defaultOrbDomainCount(m_simulation.bodyCount());
+    applyParams(params);
 }
 
 void ViewerApp::applyColorMode() {
@@ -213,14 +257,20 @@ void ViewerApp::applyColorMode() {
     m_verticesStale = true;
 }
 
-void ViewerApp::applyParams(const SimParams& params) {
+void ViewerApp::applyParams(const SimParams& requested) {
     const SimParams before = m_simulation.params();
+    // Fewer bodies than ORB domains is refused by validation; lowering N should not be, so the domains follow it.
+    SimParams params = requested;
+    params.orb.domainCount =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(params.orb.domainCount, params.bodyCount));
     const bool reinitialises =
         params.scenario != before.scenario || params.bodyCount != before.bodyCount || params.seed != before.seed;
     try {
         m_simulation.setParams(params);
         // The backend may be a new one (a backend switch), which starts in its default colour mode.
         m_simulation.backend().setColorMode(m_colorMode);
+        // New ORB settings show at once, also while paused; a no-op when the domains already match them.
+        m_simulation.backend().updateOrbDomains(m_simulation.params());
         if (reinitialises) // the vertex buffer grows here, and may not fit on the GPU
             m_feed.update(m_simulation.backend(), m_simulation.bodyCount(), m_scene.particles());
         m_lastError.clear();
@@ -228,11 +278,13 @@ void ViewerApp::applyParams(const SimParams& params) {
         // Invalid values, an unavailable backend or a body count the GPU cannot draw: go back to what ran before.
         m_lastError = error.what();
         m_simulation.setParams(before);
+        m_simulation.backend().updateOrbDomains(before);
         applyColorMode();
         return;
     }
     m_onCudaBackend = cudaBackendWouldBeChosen(m_simulation.params());
     m_overlayFeed.invalidate(); // a solver switch may have dropped the tree, or there is a new one
+    m_orbFeed.invalidate();     // new ORB settings, or a new backend whose domains start empty
     m_verticesStale = !reinitialises;
     if (reinitialises) {
         m_picked.reset(); // a point of the previous scene
@@ -256,6 +308,7 @@ void ViewerApp::stepOnce() {
 
 void ViewerApp::resetSimulation() {
     m_simulation.reset();
+    m_simulation.backend().updateOrbDomains(m_simulation.params()); // the reloaded bodies have no domains yet
     m_lastError.clear();
     applyColorMode();
     m_energy.reset();

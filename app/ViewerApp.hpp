@@ -3,20 +3,25 @@
 //
 // Design note: one frame is: poll events -> camera input and pick clicks (unless ImGui owns the mouse) and keys
 // (unless ImGui owns the keyboard) -> step the simulation stepsPerFrame times when running -> copy positions into the
-// vertex buffer (BodyVertexFeed) and, when the tree or the overlay's query changed, octree cells into the overlay
-// (TreeOverlayFeed) -> SceneRenderer draws into the window's framebuffer -> the ImGui panels on top -> apply what the
-// panels asked for -> swap. The colour mode is handed to the backend at start, and again after every parameter change
-// and reset, since those may replace the backend. Members are declared in construction order and destroyed in
-// reverse: the window (GL context and GLFW) outlives the input callbacks, ImGui and every GL object.
+// vertex buffer (BodyVertexFeed), when the tree or the overlay's query changed, octree cells into the overlay
+// (TreeOverlayFeed), and, when a step ran or the ORB settings changed, ORB cells into theirs (OrbCellFeed: at most one
+// collection per frame) -> SceneRenderer draws into the window's framebuffer, bodies through the palette that
+// bodyPaletteFor picks from the colour mode and the backend's orbStatus() -> the ImGui panels on top -> apply what the
+// panels asked for (ORB settings through Simulation::setParams, like every parameter) -> swap. The colour mode is
+// handed to the backend at start, and again after every parameter change and reset, since those may replace the
+// backend. Members are declared in construction order and destroyed in reverse: the window (GL context and GLFW)
+// outlives the input callbacks, ImGui and every GL object.
 #include "CameraInput.hpp"
 #include "ImGuiLayer.hpp"
 #include "PickGesture.hpp"
 #include "ViewSettings.hpp"
 #include "WindowEvents.hpp"
+#include "panels/OrbPanel.hpp"
 #include "panels/SimulationPanel.hpp"
 #include "panels/TreeOverlayPanel.hpp"
 
 #include <BodyVertexFeed.hpp>
+#include <OrbCellFeed.hpp>
 #include <SceneRenderer.hpp>
 #include <Simulation.hpp>
 #include <TreeOverlayFeed.hpp>
@@ -33,6 +38,7 @@ struct ViewerSettings {
     int stepsPerFrame = 1;
     ColorMode colorMode = ColorMode::Component;
     TreeOverlaySettings treeOverlay;
+    OrbOverlaySettings orbOverlay;
 };
 
 class ViewerApp {
@@ -55,12 +61,17 @@ private:
     void advanceSimulation();
     /// Refreshes the overlay's cells when the tree or the query changed, and the picked body's marker.
     void updateTreeOverlay();
+    /// Refreshes the ORB cells when they may have changed, and the bodies' palette.
+    void updateOrbOverlay();
     void drawFrame();
     void applyPanelRequests(const SimulationPanelRequests& requests);
     void applyTreeOverlayRequests(const TreeOverlayPanelRequests& requests);
+    void applyOrbPanelRequests(const OrbPanelRequests& requests);
+    /// Showing ORB domains while ORB is off switches it on with defaultOrbDomainCount(N) (ViewSettings.hpp).
+    void switchOrbOnIfOff();
     /// Hands the colour mode to the backend and marks the vertices stale.
     void applyColorMode();
-    void applyParams(const SimParams& params);
+    void applyParams(const SimParams& requested);
     void stepOnce();
     void resetSimulation();
     void refitCamera();
@@ -76,10 +87,12 @@ private:
     SceneRenderer m_scene;
     BodyVertexFeed m_feed;
     TreeOverlayFeed m_overlayFeed;
+    OrbCellFeed m_orbFeed;
     OrbitCamera m_camera;
     CameraInput m_cameraInput;
     PickGesture m_pickGesture;
     SimulationPanel m_panel;
+    OrbPanel m_orbPanel;
 
     Simulation& m_simulation;
     int m_stepsPerFrame;
@@ -88,6 +101,7 @@ private:
     float m_sceneRadius = 1.0f;   ///< of the last camera fit; sizes the picked body's marker
     ColorMode m_colorMode;
     TreeOverlaySettings m_treeOverlay;
+    OrbOverlaySettings m_orbOverlay;
     std::optional<PickedPoint> m_picked;
     bool m_paused = false;
     bool m_verticesStale = true;

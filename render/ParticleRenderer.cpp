@@ -31,7 +31,8 @@ ParticleRenderer::ParticleRenderer(std::size_t initialCapacity)
       m_spriteWorldSizeLocation(m_program.uniformLocation("u_spriteWorldSize")),
       m_brightnessLocation(m_program.uniformLocation("u_brightness")),
       m_minPixelSizeLocation(m_program.uniformLocation("u_minPixelSize")),
-      m_maxPixelSizeLocation(m_program.uniformLocation("u_maxPixelSize")), m_vertexArray(createVertexArray()) {
+      m_maxPixelSizeLocation(m_program.uniformLocation("u_maxPixelSize")),
+      m_paletteLocation(m_program.uniformLocation("u_palette")), m_vertexArray(createVertexArray()) {
     // One vec4 attribute (x, y, z, colorScalar) at location 0, read from binding 0.
     glEnableVertexArrayAttrib(m_vertexArray.id(), 0);
     glVertexArrayAttribFormat(m_vertexArray.id(), 0, 4, GL_FLOAT, GL_FALSE, 0);
@@ -69,7 +70,7 @@ void ParticleRenderer::setVertexCount(std::size_t count) {
     m_vertexCount = count;
 }
 
-void ParticleRenderer::draw(const ParticleView& view, const ParticleStyle& style) const {
+void ParticleRenderer::draw(const ParticleView& view, const ParticleStyle& style, BodyPalette palette) const {
     if (m_vertexCount == 0)
         return;
     glDisable(GL_DEPTH_TEST);
@@ -86,6 +87,7 @@ void ParticleRenderer::draw(const ParticleView& view, const ParticleStyle& style
     m_program.setUniform(m_brightnessLocation, style.brightness);
     m_program.setUniform(m_minPixelSizeLocation, style.minPixelSize);
     m_program.setUniform(m_maxPixelSizeLocation, style.maxPixelSize);
+    m_program.setUniform(m_paletteLocation, static_cast<int>(palette));
     m_program.use();
     glBindVertexArray(m_vertexArray.id());
     glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(m_vertexCount));

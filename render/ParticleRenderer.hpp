@@ -7,8 +7,10 @@
 // capacity replaces the buffer). A sprite's size is a world size projected with perspective, so bodies near the
 // camera look larger; sprites below minPixelSize are drawn at that size and dimmed by the area ratio, which keeps a
 // distant body's total light instead of letting it flicker between zero and one pixel. Light adds up (no depth
-// test); ToneMapper maps the sum to colours. The palette (cool blue through white to warm orange) lives in the vertex
-// shader; brightness and sprite size per body follow the body count (particleStyleFor).
+// test); ToneMapper maps the sum to colours. The palettes (BodyPalette: cool blue through white to warm orange, or the
+// ORB domains' cyclic hues; ColorPalettes.hpp holds their C++ mirror) live in the vertex shader, chosen per draw by a
+// uniform; brightness and sprite size per body follow the body count (particleStyleFor).
+#include "ColorPalettes.hpp"
 #include "GlObjects.hpp"
 #include "ShaderProgram.hpp"
 
@@ -55,8 +57,8 @@ public:
     /// Increments whenever reserve() replaced the buffer; interop registrations of an older generation are stale.
     std::uint64_t storageGeneration() const { return m_storageGeneration; }
 
-    /// Adds the particles' light to the bound framebuffer (blending state is set here).
-    void draw(const ParticleView& view, const ParticleStyle& style) const;
+    /// Adds the particles' light, coloured through palette, to the bound framebuffer (blending state is set here).
+    void draw(const ParticleView& view, const ParticleStyle& style, BodyPalette palette = BodyPalette::CoolWarm) const;
 
 private:
     ShaderProgram m_program;
@@ -67,6 +69,7 @@ private:
     GLint m_brightnessLocation;
     GLint m_minPixelSizeLocation;
     GLint m_maxPixelSizeLocation;
+    GLint m_paletteLocation;
     GlVertexArray m_vertexArray;
     GlBuffer m_vertexBuffer;
     std::size_t m_capacity = 0;

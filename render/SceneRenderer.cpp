@@ -1,4 +1,4 @@
-// Particle light, tone mapping and the tree overlay, composed into one frame.
+// Particle light, tone mapping and the overlays, composed into one frame.
 #include "SceneRenderer.hpp"
 
 namespace gravlab {
@@ -17,10 +17,12 @@ void SceneRenderer::render(const OrbitCamera& camera, const FrameLook& look, con
         return; // a minimised window has no pixels to draw
     const ParticleView view = particleViewFor(camera, target.width, target.height);
     m_toneMapper.beginFrame(target.width, target.height);
-    m_particles.draw(view, look.particles);
+    m_particles.draw(view, look.particles, look.palette);
     m_toneMapper.resolve(target.framebuffer, look.exposure);
-    // After tone mapping, into the target: see TreeOverlayRenderer's design note.
-    m_treeOverlay.draw(view.projection * view.view, look.treeOverlay);
+    // After tone mapping, into the target: see WireBoxes.hpp's design note.
+    const glm::mat4 viewProjection = view.projection * view.view;
+    m_orbOverlay.draw(m_boxes, viewProjection, look.orbOverlay);
+    m_treeOverlay.draw(m_boxes, viewProjection, look.treeOverlay);
 }
 
 } // namespace gravlab

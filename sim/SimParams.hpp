@@ -38,9 +38,9 @@ struct OrbParams {
     /// Number of domains; 0 switches ORB off. Range [0, kMaxOrbDomains], and at most the number of bodies.
     std::uint32_t domainCount = 0;
     OrbBalance balance = OrbBalance::Count;
-    /// A full re-partition runs every this many steps; in between, bodies that leave their cell migrate.
-    /// Range [1, 100000].
-    std::uint32_t rebuildInterval = 1;
+    /// A full re-partition runs every this many steps (1: every step); in between, bodies that leave their cell
+    /// migrate. Range [1, 100000]. The default, 16, is one headless frame's worth of steps.
+    std::uint32_t rebuildInterval = 16;
     /// Between rebuilds, a full re-partition also runs as soon as the balanced quantity's imbalance (largest domain
     /// over the mean) passes this. Range [1, 100].
     double imbalanceLimit = 1.25;

@@ -15,7 +15,7 @@ constexpr float kTextWidthInFontSizes = 24.0f;
 std::optional<ColorMode> drawColorMode(const TreeOverlayPanelView& view) {
     std::optional<ColorMode> chosen;
     if (ImGui::BeginCombo("colour", std::string(toString(view.colorMode)).c_str())) {
-        for (const ColorMode mode : {ColorMode::Component, ColorMode::LeafDepth})
+        for (const ColorMode mode : {ColorMode::Component, ColorMode::LeafDepth, ColorMode::OrbDomain})
             if (ImGui::Selectable(std::string(toString(mode)).c_str(), mode == view.colorMode) &&
                 mode != view.colorMode)
                 chosen = mode;
@@ -23,7 +23,10 @@ std::optional<ColorMode> drawColorMode(const TreeOverlayPanelView& view) {
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("component: the scenario's colours (which galaxy or component)\n"
-                          "leaf-depth: depth of each body's octree leaf, shallow blue to deep orange");
+                          "leaf-depth: depth of each body's octree leaf, shallow blue to deep orange\n"
+                          "orb-domain: each body's ORB domain, neighbouring domains in clearly different hues\n"
+                          "(switches ORB on with %u domains when it is off; see the ORB domains panel)",
+                          kDefaultOrbDomainCount);
     if (view.colorMode == ColorMode::LeafDepth && view.solver != SolverKind::Tree)
         ImGui::TextDisabled("solver '%s' builds no tree: bodies keep their component colours",
                             std::string(toString(view.solver)).c_str());

@@ -1,5 +1,6 @@
 #pragma once
-// The octree panel: what colours the bodies, which octree cells are drawn, and the picked body whose path is shown.
+// The octree panel: what colours the bodies (component, leaf depth or ORB domain), which octree cells are drawn, and
+// the picked body whose path is shown.
 //
 // Design note: a second ImGui window beside the simulation panel, display and edit only: it shows a read-only view
 // and returns the edited settings; the viewer applies them (a changed depth range or pick changes the overlay's

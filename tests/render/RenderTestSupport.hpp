@@ -1,9 +1,13 @@
 #pragma once
 // Shared helpers of the render tests: the headless context fixture, an independent projection of world points to
-// pixels, reading PNG files back with stb_image, and a backend test double that holds nothing.
+// pixels and of boxes to their edges, reading PNG files back with stb_image, and a backend test double that holds
+// nothing.
 #include <HeadlessContext.hpp>
+#include <Image.hpp>
+#include <OrbitCamera.hpp>
 #include <SimulationBackend.hpp>
 #include <TestSupport.hpp>
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <glm/glm.hpp>
@@ -26,6 +30,20 @@ protected:
 /// camera matrices (clip = P V p, NDC = clip / w, pixel centres at half-integers). Empty when behind the camera.
 std::optional<glm::vec2> projectToPixel(const glm::mat4& view, const glm::mat4& projection, const glm::vec3& point,
                                         int width, int height);
+
+struct Segment {
+    glm::vec2 a, b; ///< pixels, rows from the top
+};
+
+/// The 12 edges of the axis-aligned box lower..upper projected to pixels with projectToPixel; fails the test when a
+/// corner is not well inside the image (the test's set-up would be broken).
+std::vector<Segment> projectedBoxEdges(const glm::vec3& lower, const glm::vec3& upper, const OrbitCamera& camera,
+                                       int width, int height);
+
+float distanceToSegment(const glm::vec2& p, const Segment& s);
+
+/// The brightest pixel (largest of r, g, b) in the 3x3 block around pixel; its channels.
+std::array<int, 3> brightestAround(const ImageRgba8& image, const glm::vec2& pixel);
 
 struct LoadedImage {
     int width = 0;

@@ -44,51 +44,10 @@ private:
     std::vector<TreeCellBox> m_cells;
 };
 
-struct Segment {
-    glm::vec2 a, b; ///< pixels, rows from the top
-};
-
-/// The 12 edges of cell's cube projected to pixels with the test's own projection; fails when a corner is off-screen.
+/// The 12 edges of cell's cube projected to pixels with the test's own projection.
 std::vector<Segment> projectedEdges(const TreeCellBox& cell, const OrbitCamera& camera, int width, int height) {
-    const glm::mat4 view = camera.viewMatrix();
-    const glm::mat4 projection = camera.projectionMatrix(float(width) / float(height));
-    std::array<glm::vec2, 8> corners{};
-    for (int i = 0; i < 8; ++i) {
-        const glm::vec3 corner(cell.centerX + ((i & 1) ? cell.halfSize : -cell.halfSize),
-                               cell.centerY + ((i & 2) ? cell.halfSize : -cell.halfSize),
-                               cell.centerZ + ((i & 4) ? cell.halfSize : -cell.halfSize));
-        const auto pixel = projectToPixel(view, projection, corner, width, height);
-        EXPECT_TRUE(pixel && pixel->x > 2 && pixel->y > 2 && pixel->x < width - 2 && pixel->y < height - 2)
-            << "corner " << i << " of the test cell is not well inside the image: the set-up is broken";
-        corners[i] = pixel.value_or(glm::vec2(0.0f));
-    }
-    std::vector<Segment> edges;
-    for (int i = 0; i < 8; ++i)
-        for (const int axisBit : {1, 2, 4})
-            if ((i & axisBit) == 0) // corners differing in exactly one bit share an edge
-                edges.push_back({corners[i], corners[i | axisBit]});
-    return edges;
-}
-
-float distanceToSegment(const glm::vec2& p, const Segment& s) {
-    const glm::vec2 along = s.b - s.a;
-    const float t = std::clamp(glm::dot(p - s.a, along) / std::max(glm::dot(along, along), 1e-12f), 0.0f, 1.0f);
-    return glm::length(p - (s.a + t * along));
-}
-
-/// The brightest pixel (largest of r, g, b) in the 3x3 block around pixel; its channels.
-std::array<int, 3> brightestAround(const ImageRgba8& image, const glm::vec2& pixel) {
-    std::array<int, 3> best{0, 0, 0};
-    for (int dy = -1; dy <= 1; ++dy) {
-        for (int dx = -1; dx <= 1; ++dx) {
-            const int x = std::clamp(int(pixel.x) + dx, 0, image.width - 1);
-            const int y = std::clamp(int(pixel.y) + dy, 0, image.height - 1);
-            const std::uint8_t* p = image.pixel(x, y);
-            if (std::max({p[0], p[1], p[2]}) > std::max({best[0], best[1], best[2]}))
-                best = {p[0], p[1], p[2]};
-        }
-    }
-    return best;
+    const glm::vec3 centre(cell.centerX, cell.centerY, cell.centerZ);
+    return projectedBoxEdges(centre - cell.halfSize, centre + cell.halfSize, camera, width, height);
 }
 
 /// Renders backend's cells for query (and no bodies) and reads the frame back.

@@ -1,5 +1,5 @@
 #version 450 core
-// Octree cell edges: the colour chosen per cell, alpha-blended over the tone-mapped image.
+// Wireframe box edges: the colour chosen per box, alpha-blended over the tone-mapped image.
 
 in vec4 v_color;
 out vec4 o_color;

@@ -1,0 +1,37 @@
+#pragma once
+// Moves ORB cells from the simulation backend into the ORB overlay, at most once per frame and only when they can
+// have changed.
+//
+// Design note: the cells are those of the backend's current domains, which change only when the simulation stepped
+// (a rebuild, or migration's effect on the imbalance that triggers one), was reset or re-initialised, or when the ORB
+// settings changed; the caller says so with invalidate(). A change of what is drawn (inner cells on or off) is noticed
+// here. Otherwise the boxes in the GL buffer stay valid and nothing is asked of the backend, so a paused view costs
+// nothing per frame. The host array is reused between queries. Cells are at most 2 x 1024 - 1, so a query is cheap.
+#include "OrbOverlayRenderer.hpp"
+
+#include <SimulationBackend.hpp>
+#include <optional>
+#include <vector>
+
+namespace gravlab {
+
+class OrbCellFeed {
+public:
+    /// The domains may have changed: the next update() asks the backend again.
+    void invalidate() { m_current = false; }
+    /// Collects the backend's cells when invalidated or when includeInnerCells changed, and uploads them into
+    /// renderer. Returns whether it collected.
+    bool update(const SimulationBackend& backend, bool includeInnerCells, OrbOverlayRenderer& renderer);
+    /// Removes every box from renderer (cells switched off); the next update() collects again.
+    void clear(OrbOverlayRenderer& renderer);
+
+    /// Cells (leaves and inner cells) the last collection returned.
+    std::size_t cellCount() const { return m_cells.size(); }
+
+private:
+    std::vector<OrbCell> m_cells;
+    std::optional<bool> m_includedInnerCells;
+    bool m_current = false;
+};
+
+} // namespace gravlab

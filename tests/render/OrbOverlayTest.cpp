@@ -1,0 +1,186 @@
+// ORB cells through the real frame path (OrbCellFeed -> SceneRenderer into an OffscreenTarget): a fake backend returns
+// a known bisection (three domains, random cuts), and the test projects every leaf's corners with its own matrices to
+// find where the edges must land. Each domain's edges carry that domain's palette colour, nothing is lit away from
+// the edges, inner cells are drawn only on request, and the feed collects again only when told to.
+#include "RenderTestSupport.hpp"
+
+#include <ColorPalettes.hpp>
+#include <OffscreenTarget.hpp>
+#include <OrbCellFeed.hpp>
+#include <SceneRenderer.hpp>
+#include <algorithm>
+#include <random>
+
+namespace gravlab::test {
+namespace {
+
+using OrbOverlay = HeadlessGlTest;
+
+/// A backend whose ORB domains are a fixed list of cells; it counts how often it is asked for them.
+class KnownOrbBackend final : public InertBackend {
+public:
+    explicit KnownOrbBackend(std::vector<OrbCell> cells) : m_cells(std::move(cells)) {}
+    void collectOrbCells(std::vector<OrbCell>& out) const override {
+        ++collectCount;
+        out = m_cells;
+    }
+    mutable int collectCount = 0;
+
+private:
+    std::vector<OrbCell> m_cells;
+};
+
+OrbCell cell(const glm::vec3& lower, const glm::vec3& upper, std::int32_t leftChild, std::int32_t cutAxis,
+             std::uint32_t firstDomain, std::uint32_t domainCount) {
+    return {
+        {lower.x, lower.y, lower.z}, {upper.x, upper.y, upper.z}, 0, 0, leftChild, cutAxis, firstDomain, domainCount};
+}
+
+/// Three domains, breadth first as backends return them: the root cut along x at cutX into leaf 0 (left) and a cell
+/// cut along y at cutY into leaves 1 and 2.
+std::vector<OrbCell> threeDomains(const glm::vec3& lower, const glm::vec3& upper, float cutX, float cutY) {
+    return {cell(lower, upper, 1, 0, 0, 3), cell(lower, {cutX, upper.y, upper.z}, -1, -1, 0, 1),
+            cell({cutX, lower.y, lower.z}, upper, 3, 1, 1, 2),
+            cell({cutX, lower.y, lower.z}, {upper.x, cutY, upper.z}, -1, -1, 1, 1),
+            cell({cutX, cutY, lower.z}, upper, -1, -1, 2, 1)};
+}
+
+OrbitCamera randomCamera(std::mt19937_64& random) {
+    OrbitCamera camera;
+    camera.setAngles(std::uniform_real_distribution<float>(-3.1f, 3.1f)(random),
+                     std::uniform_real_distribution<float>(-1.3f, 1.3f)(random));
+    camera.setDistance(8.0f);
+    return camera;
+}
+
+TEST_F(OrbOverlay, EachDomainsEdgesAreLitInItsPaletteColourAndNothingElsewhere) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937_64 random(seed);
+    std::uniform_real_distribution<float> half(0.5f, 1.0f);
+    // Corners within sqrt(3) of the target, 8 units away with a 45 degree field of view: all well inside the image.
+    const glm::vec3 upper(half(random), half(random), half(random));
+    const glm::vec3 lower = -upper;
+    const float cutX = std::uniform_real_distribution<float>(-0.3f, 0.3f)(random);
+    const float cutY = std::uniform_real_distribution<float>(-0.3f, 0.3f)(random);
+    const std::vector<OrbCell> cells = threeDomains(lower, upper, cutX, cutY);
+    const KnownOrbBackend backend(cells);
+    const OrbitCamera camera = randomCamera(random);
+    const int width = std::uniform_int_distribution<int>(180, 320)(random);
+    const int height = std::uniform_int_distribution<int>(121, 240)(random);
+    SCOPED_TRACE("size " + std::to_string(width) + "x" + std::to_string(height));
+
+    SceneRenderer renderer;
+    OrbCellFeed feed;
+    ASSERT_TRUE(feed.update(backend, false, renderer.orbOverlay()));
+    EXPECT_EQ(renderer.orbOverlay().boxCount(), 3u) << "leaves only: inner cells were not asked for";
+    const OffscreenTarget target(width, height);
+    FrameLook look;
+    look.orbOverlay.opacity = 1.0f; // colours over black then read back exactly as the palette says
+    renderer.render(camera, look, {target.framebuffer(), width, height});
+    const ImageRgba8 image = target.readPixels();
+
+    std::vector<std::vector<Segment>> leafEdges;
+    std::vector<std::uint32_t> leafDomains;
+    for (const OrbCell& c : cells) {
+        if (!c.isLeaf())
+            continue;
+        leafEdges.push_back(projectedBoxEdges(glm::vec3(c.lower[0], c.lower[1], c.lower[2]),
+                                              glm::vec3(c.upper[0], c.upper[1], c.upper[2]), camera, width, height));
+        leafDomains.push_back(c.firstDomain);
+    }
+    int colourChecked = 0;
+    for (std::size_t leaf = 0; leaf < leafEdges.size(); ++leaf) {
+        const glm::vec3 expected =
+            255.0f * paletteColor(BodyPalette::DomainHues, orbDomainColorScalar(leafDomains[leaf]));
+        for (const Segment& edge : leafEdges[leaf]) {
+            for (int k = 1; k < 16; ++k) {
+                const glm::vec2 sample = glm::mix(edge.a, edge.b, float(k) / 16.0f);
+                // Where another domain's edge passes within 3 pixels, the 3x3 block may hold its colour instead.
+                float otherDomain = 1e9f;
+                for (std::size_t other = 0; other < leafEdges.size(); ++other)
+                    if (other != leaf)
+                        for (const Segment& e : leafEdges[other])
+                            otherDomain = std::min(otherDomain, distanceToSegment(sample, e));
+                if (otherDomain < 3.0f)
+                    continue;
+                const std::array<int, 3> rgb = brightestAround(image, sample);
+                // Opaque lines over black: the palette colour itself, up to 8-bit rounding (2 of 255).
+                for (int channel = 0; channel < 3; ++channel)
+                    ASSERT_NEAR(rgb[channel], expected[channel], 2.5f)
+                        << "domain " << leafDomains[leaf] << " channel " << channel << " near pixel (" << sample.x
+                        << ", " << sample.y << ")";
+                ++colourChecked;
+            }
+        }
+    }
+    EXPECT_GT(colourChecked, 60) << "too few edge samples away from other domains' edges to judge the colours";
+
+    int darkChecked = 0;
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            const glm::vec2 centre(x + 0.5f, y + 0.5f);
+            float nearest = 1e9f;
+            for (const std::vector<Segment>& edges : leafEdges)
+                for (const Segment& edge : edges)
+                    nearest = std::min(nearest, distanceToSegment(centre, edge));
+            // Rasterised line pixels lie within about 0.7 pixels of the exact segment; 1.5 leaves room for rounding.
+            if (nearest < 1.5f)
+                continue;
+            const std::uint8_t* p = image.pixel(x, y);
+            ASSERT_LE(std::max({p[0], p[1], p[2]}), 1)
+                << "light away from every domain's edges at (" << x << ", " << y << ")";
+            ++darkChecked;
+        }
+    }
+    EXPECT_GT(darkChecked, width * height / 2);
+}
+
+TEST_F(OrbOverlay, InnerCellsAreDrawnOnlyOnRequestAndFaintWhite) {
+    const std::vector<OrbCell> cells = threeDomains({-1, -0.8f, -0.6f}, {1, 0.8f, 0.6f}, 0.1f, -0.2f);
+    OrbOverlayRenderer overlay;
+    overlay.upload(cells, false);
+    EXPECT_EQ(overlay.boxCount(), 3u);
+    EXPECT_EQ(overlay.domainCount(), 3u);
+    overlay.upload(cells, true);
+    EXPECT_EQ(overlay.boxCount(), 5u) << "3 leaves and 2 inner cells";
+    EXPECT_EQ(overlay.domainCount(), 3u);
+    overlay.upload({}, true);
+    EXPECT_EQ(overlay.boxCount(), 0u);
+}
+
+TEST_F(OrbOverlay, FeedCollectsAgainOnlyWhenInvalidatedOrTheInnerCellChoiceChanged) {
+    const KnownOrbBackend backend(threeDomains({-1, -1, -1}, {1, 1, 1}, 0.0f, 0.0f));
+    OrbOverlayRenderer overlay;
+    OrbCellFeed feed;
+    EXPECT_TRUE(feed.update(backend, false, overlay));
+    EXPECT_FALSE(feed.update(backend, false, overlay)) << "nothing changed: no collection expected";
+    EXPECT_EQ(backend.collectCount, 1);
+    EXPECT_EQ(feed.cellCount(), 5u);
+    EXPECT_TRUE(feed.update(backend, true, overlay));
+    EXPECT_EQ(overlay.boxCount(), 5u);
+    feed.invalidate();
+    EXPECT_TRUE(feed.update(backend, true, overlay)) << "after a step the domains must be collected again";
+    EXPECT_EQ(backend.collectCount, 3);
+    feed.clear(overlay);
+    EXPECT_EQ(overlay.boxCount(), 0u);
+    EXPECT_TRUE(feed.update(backend, true, overlay)) << "after clear() the next update must collect";
+}
+
+TEST_F(OrbOverlay, ABackendWithoutDomainsDrawsNothing) {
+    const InertBackend backend;
+    SceneRenderer renderer;
+    OrbCellFeed feed;
+    feed.update(backend, true, renderer.orbOverlay());
+    EXPECT_EQ(renderer.orbOverlay().boxCount(), 0u);
+    const OffscreenTarget target(64, 48);
+    renderer.render(OrbitCamera{}, FrameLook{}, {target.framebuffer(), 64, 48});
+    const ImageRgba8 image = target.readPixels();
+    int brightest = 0;
+    for (std::size_t i = 0; i < image.pixels.size(); i += 4)
+        brightest = std::max({brightest, int{image.pixels[i]}, int{image.pixels[i + 1]}, int{image.pixels[i + 2]}});
+    EXPECT_LE(brightest, 1);
+}
+
+} // namespace
+} // namespace gravlab::test
