@@ -13,9 +13,12 @@
 #endif
 
 #include <algorithm>
+#include <cmath>
 #include <ctime>
 #include <iomanip>
 #include <ostream>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace gravlab {
@@ -34,6 +37,7 @@ struct BenchResult {
     std::uint64_t peakDeviceBytes = 0;
     std::size_t treeCells = 0;  ///< tree only
     std::size_t walkGroups = 0; ///< tree only
+    OrbStatus orb;              ///< after the last step, with --orb-domains
 };
 
 std::string todayUtc() {
@@ -82,6 +86,12 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
     else
         out << ", \"interactionsPerSecond\": " << result.interactionsPerSecond << ", \"gflops\": " << result.gflops
             << ", \"flopsPerInteraction\": " << kFlopsPerInteraction;
+    if (options.stepOrbDomains > 0)
+        out << ", \"orbDomains\": " << options.stepOrbDomains << ", \"orbEvery\": " << options.stepOrbEvery
+            << ", \"orbBalance\": \"" << toString(options.orbBalance) << "\", \"orbMemoryImbalance\": "
+            << result.orb.imbalance.memory << ", \"orbWorkImbalance\": " << result.orb.imbalance.work
+            << ", \"orbMigratedLastStep\": " << result.orb.migratedLastStep
+            << ", \"orbLastRebuildMs\": " << result.orb.lastRebuildMilliseconds;
     out << "}\n";
 }
 
@@ -106,6 +116,11 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
     else
         out << "interactions/s: " << result.interactionsPerSecond << " (N^2 per step)\n"
             << "GFLOP/s: " << result.gflops << " (" << kFlopsPerInteraction << " flops per interaction)\n";
+    if (options.stepOrbDomains > 0)
+        out << "ORB: " << options.stepOrbDomains << " domains (" << toString(options.orbBalance)
+            << " balance), re-partitioned every " << options.stepOrbEvery << " steps (last " << result.orb.lastRebuildMilliseconds
+            << " ms), " << result.orb.migratedLastStep << " bodies migrated in the last step, imbalance "
+            << result.orb.imbalance.memory << " memory, " << result.orb.imbalance.work << " work\n";
 }
 
 std::uint64_t freeDeviceBytes() {
@@ -137,6 +152,9 @@ BenchResult measure(const BenchOptions& options) {
         SimParams params;
         params.solver = options.solver;
         params.openingAngle = options.openingAngle;
+        params.orb.domainCount = options.stepOrbDomains;
+        params.orb.rebuildInterval = options.stepOrbEvery;
+        params.orb.balance = options.orbBalance;
         backend.step(params, options.warmupStepCount);
 
         std::vector<double> stepMs;
@@ -156,6 +174,7 @@ BenchResult measure(const BenchOptions& options) {
         result.fastestStepMs = *std::min_element(stepMs.begin(), stepMs.end());
         result.treeCells = backend.treeCellCount();
         result.walkGroups = backend.treeWalkGroupCount();
+        result.orb = backend.orbStatus();
     }
     result.date = todayUtc();
     const double n = double(options.bodyCount);
@@ -167,43 +186,138 @@ BenchResult measure(const BenchOptions& options) {
     return result;
 }
 
-/// The GPU ORB build of the scenario's bodies into options.domainCount domains: each repeat starts from the same
-/// unpartitioned order (uploaded outside the timed region) and is timed with CUDA events around the build alone.
-void measureOrb(const BenchOptions& options, std::ostream& out) {
-    requireDeviceMemoryForBodies(options.bodyCount, DeviceBodies::kBytesPerBody + OrbGpu::kScratchBytesPerBody);
-    const Bodies bodies = generateScenario(options.scenario, options.bodyCount, options.seed);
-    CudaStream stream;
-    DeviceBodies device;
-    OrbGpu orb(options.orbBisection ? OrbCutFinder::Bisection : OrbCutFinder::RadixSelect);
+struct OrbBenchResult {
+    std::string gpu;
+    double medianMs = 0;
+    double fastestMs = 0;
+    double bytesPerBody = 0;     ///< OrbGpu::modelledBytesPerBody
+    double copyBandwidth = 0;    ///< bytes/s of a device-to-device cudaMemcpy, read + write
+    std::size_t splitLevels = 0; ///< levels that split cells
+    OrbImbalance imbalance;
+};
+
+/// The device's copy bandwidth: median of 5 device-to-device copies of 1 GiB (read + write counted).
+double measureCopyBandwidth(cudaStream_t stream) {
+    constexpr std::size_t kBytes = std::size_t(1) << 30;
+    DeviceBuffer<unsigned char> source(kBytes), target(kBytes);
+    source.zero(stream);
     CudaEvent start, stop;
+    std::vector<double> ms;
+    for (int run = 0; run < 6; ++run) {
+        start.record(stream);
+        target.copyFrom(source, stream);
+        stop.record(stream);
+        if (run > 0)
+            ms.push_back(elapsedMilliseconds(start, stop));
+    }
+    return 2.0 * double(kBytes) / (median(ms) * 1e-3);
+}
+
+/// Exponential weights with mean 1 (splitmix64 of the seed and the index), in acceleration.w.
+std::vector<float4> benchWeights(std::uint64_t count, std::uint64_t seed) {
+    std::vector<float4> acceleration(count);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        std::uint64_t bits = seed + 0x9e3779b97f4a7c15ull * (i + 1);
+        bits = (bits ^ (bits >> 30)) * 0xbf58476d1ce4e5b9ull;
+        bits = (bits ^ (bits >> 27)) * 0x94d049bb133111ebull;
+        bits ^= bits >> 31;
+        const double uniform = (double(bits >> 11) + 0.5) / 9007199254740992.0; // in (0, 1)
+        acceleration[i] = float4{0.0f, 0.0f, 0.0f, float(-std::log(uniform))};
+    }
+    return acceleration;
+}
+
+template <typename BuildOnce> std::vector<double> timeBuilds(const BenchOptions& options, BuildOnce&& buildOnce) {
     std::vector<double> buildMs;
     for (int run = 0; run < options.warmupStepCount + options.stepCount; ++run) {
-        uploadBodies(bodies, device, stream.get());
-        start.record(stream.get());
-        orb.build(device, options.domainCount, stream.get());
-        stop.record(stream.get());
-        stop.synchronize();
+        const double ms = buildOnce();
         if (run >= options.warmupStepCount)
-            buildMs.push_back(elapsedMilliseconds(start, stop));
+            buildMs.push_back(ms);
     }
-    const double medianMs = median(buildMs);
-    const double fastestMs = *std::min_element(buildMs.begin(), buildMs.end());
-    const std::string gpu = queryCurrentDevice().name;
+    return buildMs;
+}
+
+OrbBenchResult measureOrb(const BenchOptions& options) {
+    const OrbCutFinder finder = options.orbBisection ? OrbCutFinder::Bisection : OrbCutFinder::RadixSelect;
+    const std::uint64_t n = options.bodyCount;
+    CudaStream stream;
+    OrbGpu orb(finder);
+    OrbBenchResult result;
+    std::vector<double> buildMs;
+    if (options.orbPositionsOnly) {
+        requireDeviceMemoryForBodies(n, 3 * sizeof(float) + OrbGpu::kScratchBytesPerBody);
+        DeviceBuffer<float> x(n), y(n), z(n);
+        buildMs = timeBuilds(options, [&] {
+            launchOrbUniformPositions(x.data(), y.data(), z.data(), n, options.seed, stream.get());
+            orb.buildPositions(x.data(), y.data(), z.data(), n, options.domainCount, stream.get());
+            return orb.lastBuildMilliseconds();
+        });
+        result.imbalance = orb.imbalance(stream.get());
+    } else {
+        const bool work = options.orbBalance == OrbBalance::Work;
+        // The bodies twice (a pristine copy restores the order before each build) plus the build's scratch.
+        requireDeviceMemoryForBodies(n, 2 * DeviceBodies::kBytesPerBody + OrbGpu::kScratchBytesPerBody +
+                                            (work ? OrbGpu::kWorkScratchBytesPerBody : 0));
+        DeviceBodies pristine, device;
+        uploadBodies(generateScenario(options.scenario, n, options.seed), pristine, stream.get());
+        pristine.acceleration.upload(benchWeights(n, options.seed), stream.get());
+        device.resize(n);
+        buildMs = timeBuilds(options, [&] {
+            device.positionMass.copyFrom(pristine.positionMass, stream.get());
+            device.velocityColor.copyFrom(pristine.velocityColor, stream.get());
+            device.acceleration.copyFrom(pristine.acceleration, stream.get());
+            orb.build(device, options.domainCount, options.orbBalance, stream.get());
+            return orb.lastBuildMilliseconds();
+        });
+        result.imbalance = orb.imbalance(device, OrbBalance::Work, stream.get());
+    }
+    result.gpu = queryCurrentDevice().name;
+    result.medianMs = median(buildMs);
+    result.fastestMs = *std::min_element(buildMs.begin(), buildMs.end());
+    result.splitLevels = orb.levelBegin().size() - 2;
+    result.bytesPerBody =
+        OrbGpu::modelledBytesPerBody(result.splitLevels, finder, options.orbBalance, options.orbPositionsOnly);
+    result.copyBandwidth = measureCopyBandwidth(stream.get());
+    return result;
+}
+
+void printOrb(const BenchOptions& options, const OrbBenchResult& result, std::ostream& out) {
+    const double n = double(options.bodyCount);
+    const double bodiesPerSecond = n / (result.medianMs * 1e-3);
+    const double effectiveBandwidth = result.bytesPerBody * n / (result.medianMs * 1e-3);
+    const char* finder = options.orbBisection ? "bisection" : "radix";
+    const std::string input = options.orbPositionsOnly ? "uniform-positions" : options.scenario;
     if (options.json) {
-        out << std::setprecision(6) << "{\"gpu\": \"" << jsonEscaped(gpu) << "\", \"date\": \"" << todayUtc()
-            << "\", \"orb\": true, \"scenario\": \"" << jsonEscaped(options.scenario)
-            << "\", \"bodies\": " << options.bodyCount << ", \"domains\": " << options.domainCount
-            << ", \"cutFinder\": \"" << (options.orbBisection ? "bisection" : "radix")
-            << "\", \"runs\": " << options.stepCount << ", \"medianBuildMs\": " << medianMs
-            << ", \"fastestBuildMs\": " << fastestMs << "}\n";
+        out << std::setprecision(6) << "{\"gpu\": \"" << jsonEscaped(result.gpu) << "\", \"date\": \"" << todayUtc()
+            << "\", \"orb\": true, \"scenario\": \"" << jsonEscaped(input) << "\", \"positionsOnly\": "
+            << (options.orbPositionsOnly ? "true" : "false") << ", \"bodies\": " << options.bodyCount
+            << ", \"domains\": " << options.domainCount << ", \"cutFinder\": \"" << finder << "\", \"balance\": \""
+            << toString(options.orbBalance) << "\", \"runs\": " << options.stepCount
+            << ", \"warmupRuns\": " << options.warmupStepCount << ", \"medianBuildMs\": " << result.medianMs
+            << ", \"fastestBuildMs\": " << result.fastestMs << ", \"bodiesPerSecond\": " << bodiesPerSecond
+            << ", \"splitLevels\": " << result.splitLevels << ", \"modelledBytesPerBody\": " << result.bytesPerBody
+            << ", \"effectiveGBps\": " << effectiveBandwidth * 1e-9
+            << ", \"deviceCopyGBps\": " << result.copyBandwidth * 1e-9
+            << ", \"memoryImbalance\": " << result.imbalance.memory
+            << ", \"workImbalance\": " << result.imbalance.work << "}\n";
         return;
     }
-    out << std::setprecision(4) << "gravlab bench --orb: " << options.bodyCount << " bodies (" << options.scenario
-        << ") into " << options.domainCount << " domains, " << (options.orbBisection ? "bisection" : "radix-select")
-        << " cut finder, median of " << options.stepCount << " builds after " << options.warmupStepCount
+    out << std::setprecision(4) << "gravlab bench --orb: " << options.bodyCount << " bodies (" << input << ") into "
+        << options.domainCount << " domains, " << finder << " cut finder, " << toString(options.orbBalance)
+        << " balance, median of " << options.stepCount << " builds after " << options.warmupStepCount
         << " warm-up builds\n"
-        << "GPU: " << gpu << ", " << todayUtc() << "\n"
-        << "median build (cuts and in-place partition): " << medianMs << " ms, fastest " << fastestMs << " ms\n";
+        << "GPU: " << result.gpu << ", " << todayUtc() << "\n"
+        << "median build (cuts and partition" << (options.orbPositionsOnly ? "" : ", bodies gathered")
+        << "): " << result.medianMs << " ms, fastest " << result.fastestMs << " ms, " << bodiesPerSecond
+        << " bodies/s\n"
+        << "effective bandwidth: " << effectiveBandwidth * 1e-9 << " GB/s (" << result.bytesPerBody
+        << " bytes per body modelled over " << result.splitLevels << " split levels); device copy bandwidth "
+        << result.copyBandwidth * 1e-9 << " GB/s (1 GiB cudaMemcpy device to device, read + write)\n"
+        << "imbalance: memory " << result.imbalance.memory << ", work " << result.imbalance.work;
+    if (options.orbPositionsOnly)
+        out << " (positions only: every body weighs 1)\n";
+    else
+        out << " (weights: exponential random numbers with mean 1 in acceleration.w)\n";
 }
 #endif
 
@@ -225,9 +339,10 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
             "--bodies",
             [&options](const std::string& text) {
                 options.bodyCount =
-                    static_cast<std::uint64_t>(parseNumberForFlag("bodies", kBodyCountRange, text, NumberKind::Whole));
+                    static_cast<std::uint64_t>(parseNumberForFlag("bodies", kBenchBodyRange, text, NumberKind::Whole));
             },
-            "number of bodies, 1 to 2^28 (the GPU's memory may allow fewer)")
+            "number of bodies, 1 to 2^28, up to 2^32 - 1 with --orb --positions-only (the GPU's memory may allow "
+            "fewer)")
         ->default_str(std::to_string(options.bodyCount));
     bench
         ->add_option_function<std::string>(
@@ -280,6 +395,35 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
             },
             "ORB cut finder (with --orb): radix (radix select) or bisection (the baseline)")
         ->default_str("radix");
+    bench
+        ->add_option_function<std::string>(
+            "--orb-balance",
+            [&options](const std::string& text) {
+                options.orbBalance = rethrowForFlag("orb-balance", [&] { return parseOrbBalance(text); });
+            },
+            "ORB balance (with --orb): count, or work (random weights, see the design note)")
+        ->default_str(std::string(toString(options.orbBalance)));
+    bench
+        ->add_option_function<std::string>(
+            "--orb-domains",
+            [&options](const std::string& text) {
+                options.stepOrbDomains =
+                    std::uint32_t(parseNumberForFlag("orb-domains", kOrbDomainRange, text, NumberKind::Whole));
+            },
+            "solver steps: keep this many ORB domains while stepping (0: none), " + describeRange(kOrbDomainRange))
+        ->default_str("0");
+    bench
+        ->add_option_function<std::string>(
+            "--orb-every",
+            [&options](const std::string& text) {
+                options.stepOrbEvery = std::uint32_t(
+                    parseNumberForFlag("orb-every", kOrbRebuildIntervalRange, text, NumberKind::Whole));
+            },
+            "solver steps: re-partition every K steps, migrate in between, " +
+                describeRange(kOrbRebuildIntervalRange))
+        ->default_str(std::to_string(options.stepOrbEvery));
+    bench->add_flag("--positions-only", options.orbPositionsOnly,
+                    "with --orb: build over uniform random positions alone (count balance), for up to 2^32 - 1 bodies");
     return bench;
 }
 
@@ -292,9 +436,19 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     }
     try {
         if (options.orb) {
-            measureOrb(options, out);
+            if (options.orbPositionsOnly && options.orbBalance == OrbBalance::Work)
+                throw std::invalid_argument("--positions-only builds under count balance (the weights live in the "
+                                            "full body state); leave out --orb-balance work");
+            if (!options.orbPositionsOnly && options.bodyCount > kMaxBodyCount)
+                throw std::invalid_argument("bodies = " + std::to_string(options.bodyCount) +
+                                            " is out of range: allowed 1 to " + std::to_string(kMaxBodyCount) +
+                                            " (up to 4294967295 with --orb --positions-only)");
+            printOrb(options, measureOrb(options), out);
             return 0;
         }
+        if (options.bodyCount > kMaxBodyCount)
+            throw std::invalid_argument("bodies = " + std::to_string(options.bodyCount) +
+                                        " is out of range: allowed 1 to " + std::to_string(kMaxBodyCount));
         const BenchResult result = measure(options);
         if (options.json)
             printJson(options, result, out);

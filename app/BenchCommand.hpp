@@ -10,6 +10,14 @@
 // Peak device memory is the drop in the device's free memory from before the backend exists to after the last step
 // (the backend frees nothing between steps, so this is its peak), also per body. The result names the GPU and the
 // date. A body count the GPU cannot hold is refused before anything is generated or allocated.
+// With --orb it times the GPU ORB build instead (OrbGpu's own CUDA events around its kernels, median after warm-up;
+// each build starts from the same unpartitioned bodies, copied on the device outside the timed region). It reports
+// bodies/s, an effective bandwidth (OrbGpu::modelledBytesPerBody x N / time) next to the device's measured copy
+// bandwidth (a 1 GiB cudaMemcpy device to device in the same run, counted as read + write), and the memory and work
+// imbalance of the domains. Weights (acceleration.w) are exponential random numbers with mean 1, as a stand-in for
+// per-body interaction counts, which bench does not compute; --orb-balance work balances them, count reports how
+// unevenly count balance spreads them. --positions-only builds over three float arrays of uniform random positions
+// generated on the device (count balance), for body counts up to 2^32 - 1 whose full state would not fit.
 #include <CLI/CLI.hpp>
 #include <SimParams.hpp>
 #include <cstdint>
@@ -21,6 +29,8 @@ namespace gravlab {
 inline constexpr ParamRange kBenchStepRange{"steps", 1.0, 1e4, true, "timed steps"};
 inline constexpr ParamRange kBenchWarmupRange{"warmup", 1.0, 1e3, true, "warm-up steps before timing"};
 inline constexpr ParamRange kBenchDomainRange{"domains", 1.0, double(1 << 20), true, "ORB domains"};
+/// --bodies is parsed in this range; above kBodyCountRange only with --orb --positions-only.
+inline constexpr ParamRange kBenchBodyRange{"bodies", 1.0, 4294967295.0, true, "number of bodies"};
 inline constexpr int kFlopsPerInteraction = 20;
 
 struct BenchOptions {
@@ -35,6 +45,12 @@ struct BenchOptions {
     bool orb = false;               ///< time the ORB build (cuts and in-place partition) instead of a solver step
     std::uint32_t domainCount = 64; ///< ORB only; kBenchDomainRange
     bool orbBisection = false;      ///< ORB only: the baseline bisection cut finder instead of radix select
+    OrbBalance orbBalance = OrbBalance::Count; ///< ORB only
+    bool orbPositionsOnly = false;  ///< ORB only: positions-only build over uniform random positions
+    /// Solver steps only: ORB domains kept during the timed steps (0: none), re-partitioned every stepOrbEvery steps
+    /// and migrating in between, so the step's "orb" phase shows what keeping domains costs.
+    std::uint32_t stepOrbDomains = 0;
+    std::uint32_t stepOrbEvery = OrbParams{}.rebuildInterval;
 };
 
 /// Adds the "bench" subcommand; values are converted and range-checked while CLI11 parses, and a bad one becomes a

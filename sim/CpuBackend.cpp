@@ -131,7 +131,8 @@ CpuBackend::ForceTimes CpuBackend::computeTreeAccelerations(const ForceSettings&
     m_tree.summarize(float(settings.openingAngle));
     times.summary = millisecondsSince(start);
     start = Clock::now();
-    computeTreeAccelerationsCpu(m_tree, {settings.gravitationalConstant, settings.softeningLength}, m_accelerations);
+    computeTreeAccelerationsCpu(m_tree, {settings.gravitationalConstant, settings.softeningLength}, m_accelerations,
+                                &m_work);
     times.force = millisecondsSince(start);
     m_treeValid = true;
     return times;

@@ -26,6 +26,8 @@ constexpr std::size_t kStackCapacity = 8 * (kOctreeMaxDepth + 1);
 class InteractionLists {
 public:
     void clear() { m_cellCount = m_bodyCount = 0; }
+    /// Interactions the lists hold: one per accepted cell and per body.
+    std::size_t interactionCount() const { return m_cellCount + m_bodyCount; }
 
     void addCell(const CellMultipole& cell) {
         if (m_cellCount == m_cellMass.size())
@@ -120,7 +122,7 @@ void walkFromRoot(const OctreeCpu& tree, float x, float y, float z, InteractionL
 }
 
 template <MultipoleOrder order>
-void walkEveryBody(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arrays<float>& out) {
+void walkEveryBody(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arrays<float>& out, float* work) {
     const TreeOrderedBodies& bodies = tree.orderedBodies();
     const std::vector<std::uint32_t>& bodyOrder = tree.bodyOrder();
     const auto eps2 = float(params.softeningLength * params.softeningLength);
@@ -138,20 +140,26 @@ void walkEveryBody(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arr
             out.x[body] = gravitationalConstant * ax;
             out.y[body] = gravitationalConstant * ay;
             out.z[body] = gravitationalConstant * az;
+            if (work != nullptr)
+                work[body] = float(lists.interactionCount());
         }
     }
 }
 
 } // namespace
 
-void computeTreeAccelerationsCpu(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arrays<float>& out) {
+void computeTreeAccelerationsCpu(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arrays<float>& out,
+                                 std::vector<float>* work) {
     if (tree.multipoles().size() != tree.cells().size())
         throw std::logic_error("tree forces: the octree has not been summarized since it was built");
     out.resize(tree.bodyCount());
+    if (work != nullptr)
+        work->resize(tree.bodyCount());
+    float* workPerBody = work != nullptr ? work->data() : nullptr;
     if (params.multipoleOrder == MultipoleOrder::Quadrupole)
-        walkEveryBody<MultipoleOrder::Quadrupole>(tree, params, out);
+        walkEveryBody<MultipoleOrder::Quadrupole>(tree, params, out, workPerBody);
     else
-        walkEveryBody<MultipoleOrder::Monopole>(tree, params, out);
+        walkEveryBody<MultipoleOrder::Monopole>(tree, params, out, workPerBody);
 }
 
 } // namespace gravlab

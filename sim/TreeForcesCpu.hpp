@@ -11,8 +11,12 @@
 // for any thread count.
 // The CUDA tree walks groups of 32 bodies and accepts a cell only when the criterion holds for the whole group's box:
 // every cell it accepts for a body is one the CPU accepts for it or a descendant of one, so it is at least as exact.
+// Work weights (ORB's balance by work): a body's interactions are the accepted cells plus the bodies of the opened
+// leaves (itself included), the length of its interaction list; on request they are returned per body.
 #include "Bodies.hpp"
 #include "OctreeCpu.hpp"
+
+#include <vector>
 
 namespace gravlab {
 
@@ -29,7 +33,9 @@ struct TreeForceParams {
 };
 
 /// Accelerations (with G) of every body of tree, which must have been built and summarized, in the order of the bodies
-/// given to OctreeCpu::build (out is resized to N).
-void computeTreeAccelerationsCpu(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arrays<float>& out);
+/// given to OctreeCpu::build (out is resized to N). When work is given, it is resized to N and (*work)[i] is the
+/// number of interactions (accepted cells plus bodies of opened leaves) body i's walk evaluated, in the same order.
+void computeTreeAccelerationsCpu(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arrays<float>& out,
+                                 std::vector<float>* work = nullptr);
 
 } // namespace gravlab

@@ -18,21 +18,24 @@ enum Phase : std::size_t {
     kSortPhase,
     kForcePhase,
     kIntegratePhase,
+    kOrbPhase,
     kPhaseCount
 };
-const char* const kPhaseNames[kPhaseCount] = {"box", "build", "summary", "sort", "force", "integrate"};
+const char* const kPhaseNames[kPhaseCount] = {"box", "build", "summary", "sort", "force", "integrate", "orb"};
 constexpr DeviceTree::PhaseMarks kTreePhases{kBoxPhase, kBuildPhase, kSortPhase, kSummaryPhase, kForcePhase};
 
 GravityParams gravityOf(const SimParams& params) {
     return {params.gravitationalConstant, params.softeningLength};
 }
 
-/// The phases a solver reports, in kPhaseNames order, with their times.
-std::vector<PhaseTiming> timingsOf(SolverKind solver, const std::vector<double>& totals) {
+/// The phases a solver reports, in kPhaseNames order, with their times; "orb" only while ORB is on.
+std::vector<PhaseTiming> timingsOf(const SimParams& params, const std::vector<double>& totals) {
     std::vector<PhaseTiming> timings;
-    for (std::size_t phase = 0; phase < kPhaseCount; ++phase)
-        if (solver == SolverKind::Tree || phase == kForcePhase || phase == kIntegratePhase)
+    for (std::size_t phase = 0; phase < kPhaseCount; ++phase) {
+        const bool solverPhase = params.solver == SolverKind::Tree || phase == kForcePhase || phase == kIntegratePhase;
+        if (phase == kOrbPhase ? params.orb.domainCount > 0 : solverPhase)
             timings.push_back({kPhaseNames[phase], totals.empty() ? 0.0 : totals[phase]});
+    }
     return timings;
 }
 
@@ -79,6 +82,7 @@ void CudaBackend::load(const Bodies& bodies) {
     m_savedVelocityColor.resize(count);
     m_bodyScratch.resize(count);
     m_accelerationsCurrent = false;
+    m_orbDomains.invalidate();
     m_stepsTaken = 0;
     m_lastTimings.clear();
 }
@@ -110,7 +114,7 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
     if (stepCount < 0)
         throw std::invalid_argument("CudaBackend::step: negative step count " + std::to_string(stepCount));
     requireCudaSolver(params.solver);
-    m_lastTimings = timingsOf(params.solver, {});
+    m_lastTimings = timingsOf(params, {});
     const std::size_t count = m_bodies.size();
     if (stepCount == 0 || count == 0)
         return;
@@ -132,6 +136,10 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
         launchKickDrift(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), m_bodies.acceleration.data(),
                         count, halfStep, timeStep, stream);
         m_timeline.mark(kIntegratePhase, stream);
+        if (params.orb.domainCount > 0 || m_orbDomains.active()) {
+            updateOrbAfterDrift(params);
+            m_timeline.mark(kOrbPhase, stream);
+        }
         if (const unsigned nonFinite = refreshAccelerations(params); nonFinite != 0)
             failBeforeBuild(s, nonFinite);
         launchKickAndCountNonFinite(m_bodies.positionMass.data(), m_bodies.velocityColor.data(),
@@ -143,10 +151,31 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
     std::vector<unsigned> nonFiniteCounts(m_nonFiniteCounts.size());
     m_nonFiniteCounts.download(nonFiniteCounts, stream);
     CUDA_CHECK(cudaStreamSynchronize(stream));
-    m_lastTimings = timingsOf(params.solver, m_timeline.totalsMilliseconds());
+    m_lastTimings = timingsOf(params, m_timeline.totalsMilliseconds());
     nonFiniteCounts.resize(std::size_t(stepCount));
     throwIfNonFinite(nonFiniteCounts);
     m_stepsTaken += std::uint64_t(stepCount);
+}
+
+void CudaBackend::updateOrbAfterDrift(const SimParams& params) {
+    try {
+        m_orbDomains.update(m_bodies, m_bodyScratch, params.orb, m_stream.get());
+    } catch (const std::invalid_argument&) {
+        // Non-finite positions after the drift: OrbGpu refuses them before moving a body. The force evaluation's or
+        // the kick's check reports them and rolls the step back; the domains are rebuilt afterwards.
+        m_orbDomains.invalidate();
+    }
+}
+
+void CudaBackend::updateOrbDomains(const SimParams& params) {
+    try {
+        if (m_orbDomains.refresh(m_bodies, m_bodyScratch, params.orb, m_stream.get())) {
+            m_accelerationsCurrent = false; // cached per-body results belong to the old order
+            m_tree.invalidate();
+        }
+    } catch (const std::invalid_argument&) {
+        m_orbDomains.invalidate(); // non-finite positions: no domains until a finite state is loaded
+    }
 }
 
 void CudaBackend::failBeforeBuild(int stepIndex, unsigned nonFiniteBodies) {
@@ -170,6 +199,7 @@ void CudaBackend::restoreState() {
     m_bodies.velocityColor.copyFrom(m_savedVelocityColor, m_stream.get());
     m_accelerationsCurrent = false;
     m_tree.invalidate();
+    m_orbDomains.invalidate(); // migration may have reordered the bodies since the saved copy
     m_stream.synchronize();
 }
 
@@ -202,7 +232,9 @@ Diagnostics CudaBackend::diagnostics(const SimParams& params) const {
 }
 
 void CudaBackend::writeVertices(RenderVertex* vertices, cudaStream_t stream) const {
-    if (m_colorMode == ColorMode::LeafDepth && m_tree.built())
+    if (m_colorMode == ColorMode::OrbDomain && m_orbDomains.active())
+        m_orbDomains.writeDomainVertices(m_bodies, vertices, stream);
+    else if (m_colorMode == ColorMode::LeafDepth && m_tree.built())
         m_tree.writeLeafDepthVertices(m_bodies.positionMass.data(), vertices, m_bodies.size(), stream);
     else
         launchWriteRenderVertices(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), vertices,

@@ -1,23 +1,26 @@
 #pragma once
 // The CUDA core as a SimulationBackend: bodies live on the device, steps run there, the host sees copies on demand.
 //
-// Design note: one non-blocking stream carries all work, in order: kick-drift, forces, kick (DeviceLeapfrog.hpp,
-// DeviceForces.hpp, DeviceTree.hpp), with CUDA events between the phases for lastStepTimings() (device time summed
+// Design note: one non-blocking stream carries all work, in order: kick-drift, the ORB update while ORB is on
+// (OrbDomainsGpu.hpp), forces, kick (DeviceLeapfrog.hpp, DeviceForces.hpp, DeviceTree.hpp), with CUDA events between the phases for lastStepTimings() (device time summed
 // over the last step() call, including the force evaluation that a fresh load or changed force settings need before
 // the first kick): "force" and "integrate" for the direct solvers, "box", "build", "summary", "sort", "force" and
-// "integrate" for the tree. Accelerations stay on the device between steps, so each step costs one force evaluation.
+// "integrate" for the tree, plus "orb" while ORB is on. Accelerations stay on the device between steps, so each step costs one force evaluation.
 // Every step() call first copies positions and velocities aside (32 bytes per body, one device copy); when a step
 // leaves a body with a NaN or inf, the call restores that copy and throws, naming the step and the count, so a
 // blown-up run loses nothing and can continue with a smaller dt. The tree notices non-finite positions before it
 // builds (DeviceTree's status read); the kick counts non-finite velocities at the end of each step.
-// The tree solver reorders the bodies every step (tree order); readBodies(), readAccelerations() and the vertices
-// all use the current order, and colour keys travel with their bodies. Rendering takes either a host copy
+// The bodies keep the order they were loaded in, or, while ORB is on, the domain-major order its re-partitions and
+// migrations give them (docs/ARCHITECTURE.md, "Body order"): the tree solver sorts a copy of the positions (in the
+// scratch array) and writes each acceleration back to its body through its permutation. A rolled-back step also drops
+// the domains (the saved copy predates any migration), so the next step re-partitions. Rendering takes either a host copy
 // (writeRenderVertices, staged in the scratch array the tree uses for its permutation) or, through CUDA-GL interop,
 // a device pointer into the mapped GL buffer (writeRenderVerticesDevice), which never leaves the GPU.
 #include "CudaStream.hpp"
 #include "DeviceBodies.hpp"
 #include "DeviceInfo.hpp"
 #include "DeviceTree.hpp"
+#include "OrbDomainsGpu.hpp"
 #include "PhaseTimeline.hpp"
 
 #include <SimulationBackend.hpp>
@@ -44,7 +47,7 @@ public:
     void step(const SimParams& params, int stepCount) override;
     void readBodies(Bodies& out) const override;
     /// Recomputes the accelerations first when they are stale for params (solver, G, softening, theta for the tree).
-    /// The tree solver may reorder the bodies; out follows the order readBodies() returns afterwards.
+    /// out follows the order readBodies() returns (only ORB re-partitions and migrations reorder the bodies).
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     Diagnostics diagnostics(const SimParams& params) const override;
     void writeRenderVertices(std::span<RenderVertex> out) const override;
@@ -53,6 +56,10 @@ public:
     /// Cells of the last tree evaluation, copied from the device on each call (call it when the overlay changes or a
     /// frame needs it, not more).
     void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
+    void updateOrbDomains(const SimParams& params) override;
+    /// Cells of the current domains, copied from the device on each call.
+    void collectOrbCells(std::vector<OrbCell>& out) const override { out = m_orbDomains.cells(m_stream.get()); }
+    OrbStatus orbStatus() const override { return m_orbDomains.status(); }
 
     /// Interop path: writes bodyCount() vertices into vertices, a device pointer (a mapped GL buffer) with room for
     /// capacity vertices, queued on stream after all work queued so far on the backend's stream.
@@ -83,6 +90,8 @@ private:
     unsigned refreshAccelerations(const SimParams& params);
     bool accelerationsCurrentFor(const SimParams& params) const;
     void writeVertices(RenderVertex* vertices, cudaStream_t stream) const;
+    /// The step's ORB update, after the drift and before the force evaluation (which follows the new order).
+    void updateOrbAfterDrift(const SimParams& params);
     void saveState();
     void restoreState();
     /// Restores the state and throws for the first step of this call whose kick left non-finite bodies, or else for
@@ -99,6 +108,7 @@ private:
     mutable DeviceBuffer<float4> m_bodyScratch;
     DeviceBuffer<unsigned> m_nonFiniteCounts; ///< one counter per step of the current step() call
     DeviceTree m_tree;
+    OrbDomainsGpu m_orbDomains;
     mutable CudaEvent m_stateReady;      ///< interop: the caller's stream waits for the last step
     mutable CudaEvent m_verticesWritten; ///< interop: the next step waits for the vertex write
     PhaseTimeline m_timeline;

@@ -2,8 +2,9 @@
 // Gravitational accelerations of all bodies on the device: the two direct-sum solvers.
 //
 // Both compute a_i = G sum_{j != i} m_j (x_j - x_i) / (|x_j - x_i|^2 + eps^2)^(3/2) in fp32 (Plummer softening, as
-// the CPU reference in DirectSumCpu.hpp) and write it to acceleration[i].xyz (w = 0). Pointers are device pointers
-// to bodyCount elements; work is queued on stream.
+// the CPU reference in DirectSumCpu.hpp) and write it to acceleration[i].xyz, and to acceleration[i].w the body's
+// work weight for ORB's balance: the interactions its sum used, N for every body (every pair, itself included, as the
+// tree solver counts its own leaf). Pointers are device pointers to bodyCount elements; work is queued on stream.
 //   direct            all N^2 ordered pairs, bodies tiled through shared memory (DirectForces.cu)
 //   direct-symmetric  each unordered pair once, applied to both bodies (DirectSymmetricForces.cu)
 #include <DirectSumCpu.hpp>
@@ -25,6 +26,10 @@ void launchDirectForces(const float4* positionMass, float4* acceleration, std::s
 
 void launchDirectSymmetricForces(const float4* positionMass, float4* acceleration, std::size_t bodyCount,
                                  const GravityParams& gravity, cudaStream_t stream);
+
+/// acceleration[i] = (0, 0, 0, workPerBody) for every body: the zeroed sums that the atomic paths of both solvers add
+/// into (their vector atomics add 0 to w), with the work weight in place (DirectForces.cu).
+void launchResetAccelerations(float4* acceleration, std::size_t bodyCount, float workPerBody, cudaStream_t stream);
 
 /// Throws std::invalid_argument naming the solver when the CUDA core does not implement it.
 void requireCudaSolver(SolverKind solver);

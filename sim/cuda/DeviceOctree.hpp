@@ -9,7 +9,7 @@
 //   quadrupoleMixedTrace float4 (qxz, qyz, T, 0): the mixed terms and T = sum m |x - com|^2 (softening term)
 //   openingRadius2  float  (s / theta + delta)^2           walk: opening test (TreeMath.hpp's criterion)
 //   content         uint2  inner cell: (first child, child count); leaf: (first body, body count | kLeafFlag)
-//   bodyRange       uint2  every cell: (first body, body count) in tree order
+//   bodyRange       uint2  every cell: (first body, body count) in tree order (slots of DeviceTree's permutation)
 //   level           uint8  depth of every cell (the overlay and the summary's cell geometry)
 // 69 bytes per cell; a Plummer sphere needs about 0.2 cells per body with leaves of up to kTreeLeafCapacity bodies.
 // A cell's geometric box is not stored: it follows from the Morton key of its first body and its depth
@@ -30,6 +30,10 @@ inline constexpr int kTreeLevelCount = kTreeMaxDepth + 1;
 inline constexpr unsigned kTreeLeafCapacity = 16;
 /// Bodies per walk group: one warp walks the tree for up to this many bodies (TreeGroups.cu).
 inline constexpr unsigned kWalkGroupSize = 32;
+/// Leaves of at most this many bodies are always summed body by body by the walk (TreeForces.cu), never expanded: the
+/// quadrupole term costs about as much as two softened monopoles (40 instructions against 14), and the direct sum is
+/// exact.
+inline constexpr unsigned kTreeDirectLeafMaxBodies = 2;
 /// Marks a leaf in content.y; body counts stay below 2^28 (kMaxBodyCount).
 inline constexpr unsigned kLeafFlag = 0x80000000u;
 /// The walk packs (first child, count - 1) into 32 bits: 29 bits of cell index.
@@ -68,7 +72,8 @@ struct OctreeMultipoles {
     float* openingRadius2;
 };
 
-/// Host copy of a built tree, for tests and tools (cells in breadth-first order).
+/// Host copy of a built tree, for tests and tools (cells in breadth-first order; body ranges and walk groups count
+/// tree slots, which treeOrder maps to bodies).
 struct OctreeSnapshot {
     TreeFrame frame{};
     std::vector<std::size_t> levelBegin; ///< first cell of each depth, then the cell count
@@ -78,8 +83,9 @@ struct OctreeSnapshot {
     std::vector<float> openingRadius2;
     std::vector<uint2> content;
     std::vector<uint2> bodyRange;
+    std::vector<unsigned> treeOrder;             ///< tree slot -> body index in the order readBodies() returns
     std::vector<std::uint8_t> leafDepthOfBodies; ///< per body, in the order readBodies() returns them
-    std::vector<uint2> walkGroups;               ///< (first body, body count) of each walk group
+    std::vector<uint2> walkGroups;               ///< (first slot, body count) of each walk group
 };
 
 } // namespace gravlab

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 namespace gravlab {
 namespace {
@@ -123,13 +122,18 @@ unsigned DeviceTree::computeAccelerations(DeviceBodies& bodies, DeviceBuffer<flo
     m_sortedKeySide = sortKeysWithIndices(keys, indices, m_bodyCount, 3 * kTreeMaxDepth, m_sortScratch, stream);
     timeline.mark(phases.build, stream);
 
-    sortBodiesIntoTreeOrder(bodies, bodyScratch, indices[m_sortedKeySide], stream);
+    float4* treeOrderedPositionMass = bodyScratch.data();
+    launchGatherBodies(bodies.positionMass.data(), treeOrder(), treeOrderedPositionMass, m_bodyCount, stream);
     timeline.mark(phases.sort, stream);
 
-    // After the gather the sort's index arrays are free: cells started per body, then their exclusive scan.
+    // The sort's other side is free: cells started per body in its index array, their exclusive scan in its key
+    // array (8 bytes per body, so the 4-byte counts fit).
+    const int freeSide = 1 - m_sortedKeySide;
+    unsigned* cellsStarted = m_bodyIndices[freeSide].data();
+    unsigned* firstCell = reinterpret_cast<unsigned*>(m_keys[freeSide].data());
     const std::uint64_t* sortedKeys = m_keys[m_sortedKeySide].data();
-    launchLeafDepths(sortedKeys, m_bodyCount, m_leafDepth.data(), m_bodyIndices[0].data(), m_status.data(), stream);
-    exclusiveSum(m_bodyIndices[0].data(), m_bodyIndices[1].data(), m_bodyCount, m_sortScratch, stream);
+    launchLeafDepths(sortedKeys, m_bodyCount, m_leafDepth.data(), cellsStarted, m_status.data(), stream);
+    exclusiveSum(cellsStarted, firstCell, m_bodyCount, m_sortScratch, stream);
     const TreeBuildStatus status = readStatus(stream);
     if (status.nonFiniteBodies != 0)
         return status.nonFiniteBodies;
@@ -137,28 +141,20 @@ unsigned DeviceTree::computeAccelerations(DeviceBodies& bodies, DeviceBuffer<flo
     for (int depth = 0; depth < kTreeLevelCount; ++depth)
         m_levelBegin[depth + 1] = m_levelBegin[depth] + status.levelCellCounts[depth];
     m_cellCount = m_levelBegin.back();
-    buildCells(m_bodyCount, m_bodyIndices[1].data(), stream);
+    buildCells(m_bodyCount, firstCell, stream);
     formWalkGroups(stream);
     timeline.mark(phases.build, stream);
 
-    summarize(bodies.positionMass.data(), openingAngle, stream);
+    summarize(treeOrderedPositionMass, openingAngle, stream);
     timeline.mark(phases.summary, stream);
 
     CUDA_CHECK(cudaMemsetAsync(m_walkCounters.data() + 1, 0, sizeof(unsigned), stream));
     const WalkQueue queue{m_walkGroups.data(), m_walkCounters.data(), m_walkCounters.data() + 1};
-    launchTreeForces(view(), queue, bodies.positionMass.data(), bodies.acceleration.data(), softening2,
+    launchTreeForces(view(), queue, treeOrderedPositionMass, treeOrder(), bodies.acceleration.data(), softening2,
                      float(gravity.gravitationalConstant), stream);
     timeline.mark(phases.force, stream);
     m_built = true;
     return 0;
-}
-
-void DeviceTree::sortBodiesIntoTreeOrder(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch, const unsigned* order,
-                                         cudaStream_t stream) {
-    launchGatherBodies(bodies.positionMass.data(), order, bodyScratch.data(), m_bodyCount, stream);
-    std::swap(bodies.positionMass, bodyScratch);
-    launchGatherBodies(bodies.velocityColor.data(), order, bodyScratch.data(), m_bodyCount, stream);
-    std::swap(bodies.velocityColor, bodyScratch);
 }
 
 TreeBuildStatus DeviceTree::readStatus(cudaStream_t stream) const {
@@ -216,7 +212,7 @@ void DeviceTree::writeLeafDepthVertices(const float4* positionMass, RenderVertex
                                         cudaStream_t stream) const {
     if (!m_built || bodyCount != m_bodyCount)
         throw std::logic_error("DeviceTree::writeLeafDepthVertices: no tree of these bodies is built");
-    launchWriteLeafDepthVertices(positionMass, m_leafDepth.data(), vertices, m_bodyCount, stream);
+    launchWriteLeafDepthVertices(positionMass, treeOrder(), m_leafDepth.data(), vertices, m_bodyCount, stream);
 }
 
 void DeviceTree::collectCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out, cudaStream_t stream) const {
@@ -281,13 +277,20 @@ void DeviceTree::download(OctreeSnapshot& out, cudaStream_t stream) const {
     copy(out.openingRadius2, m_openingRadius2, m_cellCount);
     copy(out.content, m_content, m_cellCount);
     copy(out.bodyRange, m_bodyRange, m_cellCount);
-    copy(out.leafDepthOfBodies, m_leafDepth, m_bodyCount);
+    std::vector<std::uint8_t> leafDepthOfSlots;
+    copy(leafDepthOfSlots, m_leafDepth, m_bodyCount);
+    out.treeOrder.resize(m_bodyCount);
+    CUDA_CHECK(cudaMemcpyAsync(out.treeOrder.data(), treeOrder(), m_bodyCount * sizeof(unsigned),
+                               cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaMemcpyAsync(&out.frame, m_frame.data(), sizeof(TreeFrame), cudaMemcpyDeviceToHost, stream));
     unsigned groupTotal = 0;
     CUDA_CHECK(cudaMemcpyAsync(&groupTotal, m_walkCounters.data(), sizeof groupTotal, cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     copy(out.walkGroups, m_walkGroups, std::min<std::size_t>(groupTotal, m_walkGroups.size()));
     CUDA_CHECK(cudaStreamSynchronize(stream));
+    out.leafDepthOfBodies.resize(m_bodyCount);
+    for (std::size_t slot = 0; slot < m_bodyCount; ++slot)
+        out.leafDepthOfBodies[out.treeOrder[slot]] = leafDepthOfSlots[slot];
 }
 
 } // namespace gravlab

@@ -7,13 +7,15 @@
 // in the same order, so each 16-byte shared load is a broadcast that feeds four interactions. The next tile's global
 // load is issued before the current tile is consumed, so its latency hides behind arithmetic.
 // Sources are split into slices (the grid's y dimension) when there are too few target blocks to fill the GPU several
-// times over; slices then add their partial sums with atomics into a zeroed array. Many small blocks also keep the
+// times over; slices then add their partial sums with atomics into an array reset to (0, 0, 0, N), N being the work
+// weight every body gets (DeviceForces.hpp); unsliced launches store it with the sums. Many small blocks also keep the
 // tail of the launch, where some multiprocessors have run out of blocks, short.
 // Bodies past N are loaded as massless bodies at the origin (ForceMath.cuh), so no inner-loop branch is needed; the
 // self-interaction contributes exactly zero because eps > 0 and x_i - x_i = 0.
 #include "CudaCheck.hpp"
 #include "DeviceForces.hpp"
 #include "ForceMath.cuh"
+#include "LaunchSize.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -39,6 +41,7 @@ template <int kThreads, int kTargetsPerThread>
 __global__ void __launch_bounds__(kThreads)
     directForcesKernel(const float4* __restrict__ positionMass, float4* __restrict__ acceleration, unsigned bodyCount,
                        unsigned sliceLength, float scaledSoftening2, float gravitationalConstant, bool accumulate) {
+    const float workPerBody = float(bodyCount);
     __shared__ float4 tile[kThreads];
 
     const unsigned firstTarget = blockIdx.x * (kThreads * kTargetsPerThread) + threadIdx.x;
@@ -77,8 +80,15 @@ __global__ void __launch_bounds__(kThreads)
         if (accumulate)
             force::atomicAddAcceleration(acceleration, index, value);
         else
-            acceleration[index] = make_float4(value.x, value.y, value.z, 0.0f);
+            acceleration[index] = make_float4(value.x, value.y, value.z, workPerBody);
     }
+}
+
+// Work per body: none; 16 bytes written.
+__global__ void resetAccelerationsKernel(float4* __restrict__ acceleration, unsigned bodyCount, float workPerBody) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < bodyCount)
+        acceleration[i] = make_float4(0.0f, 0.0f, 0.0f, workPerBody);
 }
 
 /// Source slices per target block: enough blocks for kBlocksPerSlot waves, slices of at least kMinTilesPerSlice.
@@ -109,7 +119,7 @@ void launchTiledShape(const float4* positionMass, float4* acceleration, unsigned
     const unsigned usedSlices = (bodyCount + sliceLength - 1) / sliceLength;
     const bool accumulate = usedSlices > 1;
     if (accumulate)
-        CUDA_CHECK(cudaMemsetAsync(acceleration, 0, std::size_t(bodyCount) * sizeof(float4), stream));
+        launchResetAccelerations(acceleration, bodyCount, float(bodyCount), stream);
     directForcesKernel<kThreads, kTargetsPerThread><<<dim3(targetBlocks, usedSlices), kThreads, 0, stream>>>(
         positionMass, acceleration, bodyCount, sliceLength, scaledSoftening2(gravity),
         static_cast<float>(gravity.gravitationalConstant), accumulate);
@@ -117,6 +127,13 @@ void launchTiledShape(const float4* positionMass, float4* acceleration, unsigned
 }
 
 } // namespace
+
+void launchResetAccelerations(float4* acceleration, std::size_t bodyCount, float workPerBody, cudaStream_t stream) {
+    const LaunchSize size = launchSize1d(bodyCount);
+    resetAccelerationsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+        acceleration, static_cast<unsigned>(bodyCount), workPerBody);
+    checkLaunch("resetAccelerationsKernel");
+}
 
 void launchDirectForces(const float4* positionMass, float4* acceleration, std::size_t bodyCount,
                         const GravityParams& gravity, cudaStream_t stream) {

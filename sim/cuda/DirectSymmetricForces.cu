@@ -23,9 +23,10 @@
 //   B - (t + k kThreads) partners; the others are masked by zeroing the factor (no divergence, no NaN: the masked
 //   j == i pair has |r| = 0 but eps > 0).
 //   Combining blocks. Every body's acceleration is a sum over many blocks (its row and its column of the triangle),
-//   so the solver zeroes the acceleration array first and each block adds its B own and B partner sums with one
-//   vector atomic per body (red.global.add.v4.f32 on sm_90). Atomic fp32 addition is race-free but its order varies,
-//   so results can differ in the last bits between runs; that is below the fp32 error of the sums themselves.
+//   so the solver resets the acceleration array to (0, 0, 0, N) first (N: every body's work weight, DeviceForces.hpp)
+//   and each block adds its B own and B partner sums with one vector atomic per body (red.global.add.v4.f32 on
+//   sm_90, adding 0 to w). Atomic fp32 addition is race-free but its order varies, so results can differ in the last
+//   bits between runs; that is below the fp32 error of the sums themselves.
 //   Bodies past N are staged massless at the origin and their sums are dropped.
 //   Range guard: positions scaled by 2^-20 before cubing, the sums rescaled after (ForceMath.cuh explains).
 // Very large N: g (g + 1) / 2 exceeds CUDA's 2^31 - 1 blocks from N of about 33 million, so the kernel walks its
@@ -195,7 +196,7 @@ __global__ void __launch_bounds__(Shape::kThreads)
     }
 }
 
-/// Launches the pair-once kernel of the given shape; the accelerations must have been zeroed on stream.
+/// Launches the pair-once kernel of the given shape; the accelerations must have been reset on stream.
 template <typename Shape>
 void launchPairOnceShape(const float4* positionMass, float4* acceleration, unsigned bodyCount,
                          const GravityParams& gravity, cudaStream_t stream) {
@@ -216,7 +217,7 @@ void launchDirectSymmetricForces(const float4* positionMass, float4* acceleratio
         return;
     if (bodyCount > kMaxBodyCount)
         throw std::invalid_argument("launchDirectSymmetricForces: body count above kMaxBodyCount");
-    CUDA_CHECK(cudaMemsetAsync(acceleration, 0, bodyCount * sizeof(float4), stream));
+    launchResetAccelerations(acceleration, bodyCount, float(bodyCount), stream);
     if (bodyCount == 1)
         return; // no pairs: a lone body feels no force
     const unsigned count = static_cast<unsigned>(bodyCount);

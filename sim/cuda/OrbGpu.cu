@@ -1,365 +1,310 @@
-// Kernels of the GPU ORB: bounds, cut finding by radix select or bisection on ordered coordinate keys, stable in-place
-// partition.
-// The design note is in OrbGpu.hpp.
+// Kernels of the GPU ORB around the levels: extraction of the work records (with bounds, non-finite counts and
+// weights), the per-level tile layout, the final gather of the body arrays, and a device generator of benchmark
+// positions. The design note is in OrbGpu.hpp.
 #include "CudaCheck.hpp"
 #include "LaunchSize.hpp"
-#include "OrbGpuKernels.hpp"
-#include "TreeSorting.hpp"
+#include "OrbGpuDevice.cuh"
 
 #include <algorithm>
 #include <cstring>
+#include <cub/block/block_scan.cuh>
 
 namespace gravlab {
 namespace {
 
-constexpr int kBisectionRounds = 32; // a bracket of at most 2^32 keys halves to one key in 32 rounds
-constexpr unsigned kFullWarp = 0xffffffffu;
-constexpr int kRadixDigitBits = 8;          // kOrbRadixBins = 2^8 bins per cell and pass
-constexpr int kRadixPasses = 4;             // 4 bytes of key, most significant first
-constexpr std::uint32_t kRadixChunk = 4096; // bodies per block of the histogram kernel (16 per thread)
-constexpr unsigned kRadixThreads = 256;
-static_assert(kOrbRadixBins == 1u << kRadixDigitBits && kRadixPasses * kRadixDigitBits == 32);
+using namespace orbdevice;
 
-// Warp reductions by shuffles: the __reduce_*_sync intrinsics need sm_80, and Gravlab also builds for sm_75.
-__device__ std::uint32_t warpMin(std::uint32_t value) {
-    for (int offset = 16; offset > 0; offset /= 2)
-        value = min(value, __shfl_xor_sync(kFullWarp, value, offset));
-    return value;
-}
+constexpr unsigned kStreamBlocks = 4096; // grid-stride kernels: enough blocks to fill any GPU, few atomics
+constexpr unsigned kStreamThreads = 256;
 
-__device__ std::uint32_t warpMax(std::uint32_t value) {
-    for (int offset = 16; offset > 0; offset /= 2)
-        value = max(value, __shfl_xor_sync(kFullWarp, value, offset));
-    return value;
-}
+/// Bounds, non-finite count and the largest valid weight of one thread's bodies, then one set of atomics per warp.
+struct ExtractTotals {
+    std::uint32_t low[3] = {~0u, ~0u, ~0u}, high[3] = {0, 0, 0}, nonFinite = 0, invalidWeights = 0, maxWeight = 0;
 
-__device__ std::uint32_t warpSum(std::uint32_t value) {
-    for (int offset = 16; offset > 0; offset /= 2)
-        value += __shfl_xor_sync(kFullWarp, value, offset);
-    return value;
-}
-
-/// Maps a float to an unsigned key with the same order; -0 is first made +0 so that it ties with +0 as the CPU's
-/// float comparison does (the index then decides, as in Orb.hpp).
-__device__ __forceinline__ std::uint32_t orderedKey(float coordinate) {
-    if (coordinate == 0.0f)
-        coordinate = 0.0f;
-    const std::uint32_t bits = __float_as_uint(coordinate);
-    return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
-}
-
-__device__ __forceinline__ float keyToFloat(std::uint32_t key) {
-    return __uint_as_float((key & 0x80000000u) ? key & 0x7fffffffu : ~key);
-}
-
-__device__ __forceinline__ float component(const float4& value, int axis) {
-    return axis == 0 ? value.x : axis == 1 ? value.y : value.z;
-}
-
-/// The same rule as longestAxis() in Orb.hpp (which is host-only): the longest side, ties to the lowest axis.
-__device__ __forceinline__ int longestAxisOnDevice(const OrbCell& cell) {
-    int axis = 0;
-    for (int candidate = 1; candidate < 3; ++candidate)
-        if (cell.upper[candidate] - cell.lower[candidate] > cell.upper[axis] - cell.lower[axis])
-            axis = candidate;
-    return axis;
-}
-
-unsigned gridFor(std::uint32_t count) {
-    return launchSize1d(count).blocks;
-}
-
-// Per body: one 16-byte load, three key conversions; per warp: 7 atomics. Grid-stride so all lanes reach the
-// full-warp reductions together.
-__global__ void orbBoundsKernel(const float4* positionMass, std::uint32_t bodyCount, std::uint32_t* bounds) {
-    std::uint32_t low[3] = {~0u, ~0u, ~0u}, high[3] = {0, 0, 0}, nonFinite = 0;
-    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
-        const float4 p = positionMass[i];
+    __device__ void addPosition(float x, float y, float z) {
+        const float c[3] = {x, y, z};
         for (int axis = 0; axis < 3; ++axis) {
-            const float c = component(p, axis);
-            nonFinite += isfinite(c) ? 0 : 1;
-            const std::uint32_t key = orderedKey(c);
+            nonFinite += isfinite(c[axis]) ? 0 : 1;
+            const std::uint32_t key = orderedKey(c[axis]);
             low[axis] = min(low[axis], key);
             high[axis] = max(high[axis], key);
         }
     }
-    for (int axis = 0; axis < 3; ++axis) {
-        low[axis] = warpMin(low[axis]);
-        high[axis] = warpMax(high[axis]);
+    __device__ void addWeight(float weight) {
+        if (weight >= 0.0f && weight <= 3.4e38f)
+            maxWeight = max(maxWeight, __float_as_uint(weight));
+        else
+            ++invalidWeights;
     }
-    nonFinite = warpSum(nonFinite);
-    if ((threadIdx.x & 31) == 0) {
+    __device__ void publish(OrbBuildState* state) {
         for (int axis = 0; axis < 3; ++axis) {
-            atomicMin(&bounds[axis], low[axis]);
-            atomicMax(&bounds[3 + axis], high[axis]);
+            low[axis] = warpMin(low[axis]);
+            high[axis] = warpMax(high[axis]);
+        }
+        nonFinite = warpSum(nonFinite);
+        invalidWeights = warpSum(invalidWeights);
+        maxWeight = warpMax(maxWeight);
+        if ((threadIdx.x & 31) != 0)
+            return;
+        for (int axis = 0; axis < 3; ++axis) {
+            atomicMax(&state->lowInverted[axis], ~low[axis]);
+            atomicMax(&state->high[axis], high[axis]);
         }
         if (nonFinite > 0)
-            atomicAdd(&bounds[6], nonFinite);
+            atomicAdd(&state->nonFinite, nonFinite);
+        if (invalidWeights > 0)
+            atomicAdd(&state->invalidWeights, invalidWeights);
+        atomicMax(&state->maxWeightBits, maxWeight);
     }
+};
+
+// Per body: 16 bytes read (+ 16 under work balance: one float of a float4, a whole sector), 16 (+ 4) written.
+__global__ void orbExtractBodiesKernel(const float4* positionMass, const float4* acceleration, std::uint32_t bodyCount,
+                                       OrbRecords records, OrbBuildState* state) {
+    ExtractTotals totals;
+    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
+        const float4 p = positionMass[i];
+        records.coordinate[0][i] = p.x;
+        records.coordinate[1][i] = p.y;
+        records.coordinate[2][i] = p.z;
+        records.index[i] = i;
+        totals.addPosition(p.x, p.y, p.z);
+        if (records.weight != nullptr) {
+            const float weight = acceleration[i].w;
+            records.weight[i] = weight;
+            totals.addWeight(weight);
+        }
+    }
+    totals.publish(state);
 }
 
-// Per split: reads its cell's box (24 bytes), writes 44 bytes.
-__global__ void orbPrepareKernel(OrbCell* cells, OrbSplit* splits, std::uint32_t first, std::uint32_t count,
-                                 bool radixSelect) {
-    const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= count)
-        return;
-    OrbSplit& split = splits[first + j];
-    OrbCell& cell = cells[split.cell];
-    const int axis = longestAxisOnDevice(cell);
+// Per body: 12 bytes read, 16 written.
+__global__ void orbExtractPositionsKernel(const float* x, const float* y, const float* z, std::uint32_t bodyCount,
+                                          OrbRecords records, OrbBuildState* state) {
+    ExtractTotals totals;
+    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
+        const float px = x[i], py = y[i], pz = z[i];
+        records.coordinate[0][i] = px;
+        records.coordinate[1][i] = py;
+        records.coordinate[2][i] = pz;
+        records.index[i] = i;
+        totals.addPosition(px, py, pz);
+    }
+    totals.publish(state);
+}
+
+/// The exponent that keeps N fixed-point weights below 2^62: the largest weight maps below 2^(62 - bits(N)).
+__device__ int weightExponent(const OrbBuildState* state, std::uint32_t bodyCount) {
+    const float largest = __uint_as_float(state->maxWeightBits);
+    const int bodyBits = 32 - __clz(bodyCount);
+    return largest > 0.0f ? 62 - bodyBits - ilogbf(largest) - 1 : 0;
+}
+
+// Per body: 4 bytes read; one 64-bit atomic per warp.
+__global__ void orbTotalWeightKernel(const float* weights, std::uint32_t bodyCount, OrbBuildState* state) {
+    const int exponent = weightExponent(state, bodyCount);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        state->weightExponent = exponent;
+    std::uint64_t total = 0;
+    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x)
+        total += fixedWeight(weights[i], exponent);
+    total = warpSum(total);
+    if ((threadIdx.x & 31) == 0 && total > 0)
+        atomicAdd(reinterpret_cast<unsigned long long*>(&state->totalWeight), (unsigned long long)total);
+}
+
+/// Prepares one split: its cut axis, the key range of its box (radix select skips the bytes the range fixes;
+/// bisection starts from it) and its target. Returns false for a cell with no body, which it finishes at once.
+__device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinder finder) {
+    OrbCell& cell = level.cells[split.cell];
+    int axis = 0;
+    for (int candidate = 1; candidate < 3; ++candidate) // longestAxis() of Orb.hpp, which is host-only
+        if (cell.upper[candidate] - cell.lower[candidate] > cell.upper[axis] - cell.lower[axis])
+            axis = candidate;
     cell.cutAxis = axis;
     split.axis = axis;
-    split.low = radixSelect ? 0u : orderedKey(cell.lower[axis]);
-    split.high = orderedKey(cell.upper[axis]);
-    split.count = 0;
-    split.rank = split.split - split.begin;
-    split.less = 0;
-    split.largestLeftKey = 0;
-}
-
-// Per body: a binary search over the level's splits (log2 of their count, cached reads), one 16-byte load, 8 bytes
-// written. Bodies in cells that are already leaves get split -1 and stay where they are.
-__global__ void orbAssignKernel(const float4* positionMass, std::uint32_t bodyCount, const OrbSplit* splits,
-                                std::uint32_t first, std::uint32_t count, std::uint32_t* keys,
-                                std::int32_t* bodySplit) {
-    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= bodyCount)
-        return;
-    std::uint32_t low = 0, high = count; // first split whose begin is > i
-    while (low < high) {
-        const std::uint32_t middle = (low + high) / 2;
-        if (splits[first + middle].begin <= i)
-            low = middle + 1;
-        else
-            high = middle;
+    const std::uint32_t low = orderedKey(cell.lower[axis]), high = orderedKey(cell.upper[axis]);
+    const int fixedBits = __clz(low ^ high); // 32 when every key of the cell is the same
+    split.firstPass = std::uint32_t(fixedBits / 8);
+    if (finder == OrbCutFinder::RadixSelect) {
+        split.pivot = split.firstPass == 0 ? 0u : low & ~(0xffffffffu >> (8 * split.firstPass));
+        split.done = split.firstPass == 4 ? 1u : 0u;
+    } else {
+        split.pivot = low;
+        split.high = high;
+        split.done = low == high ? 1u : 0u;
     }
-    std::int32_t owner = -1;
-    if (low > 0 && i < splits[first + low - 1].end)
-        owner = std::int32_t(first + low - 1);
-    bodySplit[i] = owner;
-    keys[i] = owner >= 0 ? orderedKey(component(positionMass[i], splits[owner].axis)) : 0;
-}
-
-/// Adds `votes` lanes' worth to splits[owner].*field once per group of lanes sharing the owner. All lanes of the warp
-/// must call it.
-__device__ __forceinline__ void warpAggregatedAdd(std::int32_t owner, bool vote, std::uint32_t* counter) {
-    const unsigned peers = __match_any_sync(kFullWarp, owner);
-    const unsigned votes = __ballot_sync(kFullWarp, vote) & peers;
-    if (owner >= 0 && votes != 0 && int(threadIdx.x & 31) == __ffs(peers) - 1)
-        atomicAdd(counter, unsigned(__popc(votes)));
-}
-
-// Per body per round: 8 bytes read, at most one atomic per warp and cell.
-__global__ void orbCountKernel(const std::uint32_t* keys, const std::int32_t* bodySplit, std::uint32_t bodyCount,
-                               OrbSplit* splits) {
-    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    std::int32_t owner = i < bodyCount ? bodySplit[i] : -1;
-    bool vote = false;
-    if (owner >= 0) {
-        const OrbSplit& split = splits[owner];
-        if (split.low < split.high)
-            vote = keys[i] <= split.low + (split.high - split.low) / 2;
-        else
-            owner = -1;
+    // leftDomainCount() of Orb.hpp, host-only: ceil(d / 2).
+    const std::uint32_t leftDomainsEnd = cell.firstDomain + cell.domainCount - cell.domainCount / 2;
+    const std::uint32_t countSplit =
+        std::uint32_t(std::uint64_t(level.bodyCount) * leftDomainsEnd / level.domainCount);
+    split.countRank = countSplit - cell.begin;
+    split.rank = split.countRank;
+    split.lessWeight = 0;
+    split.target = 0;
+    if (weighted(level)) {
+        const double total = double(level.state->totalWeight);
+        const std::uint64_t target = std::uint64_t(total * double(leftDomainsEnd) / double(level.domainCount));
+        const std::uint64_t before = level.cellWeightBefore[split.cell];
+        split.target = target > before ? target - before : 0;
     }
-    warpAggregatedAdd(owner, vote, owner >= 0 ? &splits[owner].count : nullptr);
+    split.maxLessKey = 0;
+    split.minGreaterKey = ~0u;
+    split.tiesLeft = 0;
+    split.split = cell.begin;
+    split.roundCount = 0;
+    split.roundWeight = 0;
+    if (cell.end > cell.begin)
+        return true;
+    writeChildren(level, split, cell.lower[axis], cell.begin, 0);
+    return false;
 }
 
-// Per split: the pivot key is the smallest key t with at least (split - begin) + 1 bodies at or below it.
-__global__ void orbBisectKernel(OrbSplit* splits, std::uint32_t first, std::uint32_t count) {
-    const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= count)
-        return;
-    OrbSplit& split = splits[first + j];
-    if (split.low < split.high) {
-        const std::uint32_t middle = split.low + (split.high - split.low) / 2;
-        if (split.count >= split.split - split.begin + 1)
-            split.high = middle;
-        else
-            split.low = middle + 1;
-    }
-    split.count = 0;
-}
-
-// Per body per pass: 8 bytes read (key, cell); bodies whose key matches their cell's fixed bytes add one to the bin of
-// their next byte, one atomic per group of lanes sharing cell and byte: in shared memory for the cells of the chunk's
-// first and last body (a chunk is smaller than almost every cell, so it rarely touches more), else in global memory.
-__global__ void orbRadixHistogramKernel(const std::uint32_t* keys, const std::int32_t* bodySplit,
-                                        std::uint32_t bodyCount, const OrbSplit* splits, std::uint32_t first, int shift,
-                                        std::uint32_t* bins) {
-    __shared__ std::uint32_t local[2 * kOrbRadixBins];
-    const std::uint32_t chunkBegin = blockIdx.x * kRadixChunk;
-    const std::uint32_t chunkEnd =
-        std::uint32_t(min(std::uint64_t(chunkBegin) + kRadixChunk, std::uint64_t(bodyCount)));
-    const std::int32_t home[2] = {bodySplit[chunkBegin], bodySplit[chunkEnd - 1]};
-    for (std::uint32_t b = threadIdx.x; b < 2 * kOrbRadixBins; b += blockDim.x)
-        local[b] = 0;
-    __syncthreads();
-    const bool matchFixedBytes = shift + kRadixDigitBits < 32;
-    for (std::uint32_t offset = threadIdx.x; offset < kRadixChunk; offset += blockDim.x) {
-        const std::uint64_t i = std::uint64_t(chunkBegin) + offset;
-        std::int32_t owner = i < chunkEnd ? bodySplit[i] : -1;
-        std::uint32_t digit = 0;
-        if (owner >= 0) {
-            const std::uint32_t key = keys[i];
-            if (matchFixedBytes &&
-                (key >> (shift + kRadixDigitBits)) != (splits[owner].low >> (shift + kRadixDigitBits)))
-                owner = -1;
-            digit = (key >> shift) & (kOrbRadixBins - 1);
-        }
-        const unsigned long long tag = owner >= 0 ? (std::uint64_t(owner) << kRadixDigitBits) | digit : ~0ull;
-        const unsigned peers = __match_any_sync(kFullWarp, tag);
-        if (owner >= 0 && int(threadIdx.x & 31) == __ffs(peers) - 1) {
-            std::uint32_t* bin = owner == home[0]   ? &local[digit]
-                                 : owner == home[1] ? &local[kOrbRadixBins + digit]
-                                                    : &bins[std::size_t(owner - first) * kOrbRadixBins + digit];
-            atomicAdd(bin, unsigned(__popc(peers)));
+// One block per level: per split 1 cell read, about 100 bytes written; a block scan per 256 splits lays out the tiles.
+__global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder finder) {
+    using Scan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
+    __shared__ typename Scan::TempStorage scanStorage;
+    if (rootLevel && threadIdx.x == 0) {
+        OrbCell& root = level.cells[0];
+        for (int axis = 0; axis < 3; ++axis) {
+            root.lower[axis] = keyToFloat(~level.state->lowInverted[axis]);
+            root.upper[axis] = keyToFloat(level.state->high[axis]);
         }
     }
     __syncthreads();
-    for (std::uint32_t b = threadIdx.x; b < 2 * kOrbRadixBins; b += blockDim.x) {
-        const int slot = b < kOrbRadixBins ? 0 : 1;
-        if (local[b] != 0 && home[slot] >= 0)
-            atomicAdd(&bins[std::size_t(home[slot] - first) * kOrbRadixBins + b % kOrbRadixBins], local[b]);
+    std::uint64_t carry = 0; // (tiles << 32) | bin slots of the splits before this chunk
+    for (std::uint32_t chunk = 0; chunk < level.splitCount; chunk += kOrbTileThreads) {
+        const std::uint32_t j = chunk + threadIdx.x;
+        std::uint64_t packed = 0;
+        if (j < level.splitCount) {
+            OrbSplit& split = level.splits[j];
+            const OrbCell& cell = level.cells[split.cell];
+            split.begin = cell.begin;
+            split.end = cell.end;
+            split.tilesDone = 0;
+            const std::uint32_t tiles =
+                std::uint32_t((std::uint64_t(cell.end - cell.begin) + kOrbTileBodies - 1) / kOrbTileBodies);
+            split.tileCount = tiles;
+            const bool active = split.copyOnly == 0 && prepareSplit(level, split, finder);
+            packed = (std::uint64_t(tiles) << 32) | (active && tiles > 1 ? 1u : 0u);
+        }
+        std::uint64_t before, aggregate;
+        Scan(scanStorage).ExclusiveSum(packed, before, aggregate);
+        if (j < level.splitCount) {
+            level.splits[j].tileBegin = std::uint32_t((carry + before) >> 32);
+            level.splits[j].binSlot = std::uint32_t(carry + before);
+        }
+        carry += aggregate;
+        __syncthreads();
     }
 }
 
-// Per split per pass, one warp: 1 KiB of bins read and zeroed, a warp scan; fixes the byte whose bucket holds the
-// remaining rank and leaves the rank within that bucket.
-__global__ void orbRadixSelectKernel(OrbSplit* splits, std::uint32_t first, std::uint32_t count, int shift,
-                                     std::uint32_t* bins) {
-    const std::uint32_t j = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-    if (j >= count)
-        return; // whole warps leave together
-    const int lane = int(threadIdx.x & 31);
-    constexpr int kBinsPerLane = int(kOrbRadixBins) / 32;
-    static_assert(kBinsPerLane == 8, "two uint4 loads per lane");
-    uint4* laneBins = reinterpret_cast<uint4*>(bins + std::size_t(j) * kOrbRadixBins) + 2 * lane;
-    const uint4 low = laneBins[0], high = laneBins[1];
-    laneBins[0] = laneBins[1] = make_uint4(0, 0, 0, 0);
-    const std::uint32_t counts[kBinsPerLane] = {low.x, low.y, low.z, low.w, high.x, high.y, high.z, high.w};
-    std::uint32_t laneTotal = 0;
-    for (int k = 0; k < kBinsPerLane; ++k)
-        laneTotal += counts[k];
-    std::uint32_t inclusive = laneTotal;
-    for (int offset = 1; offset < 32; offset *= 2) {
-        const std::uint32_t below = __shfl_up_sync(kFullWarp, inclusive, offset);
-        if (lane >= offset)
-            inclusive += below;
-    }
-    OrbSplit& split = splits[first + j];
-    const std::uint32_t rank = split.rank, before = inclusive - laneTotal;
-    if (before <= rank && rank < inclusive) {
-        std::uint32_t remaining = rank - before;
-        int k = 0;
-        while (remaining >= counts[k])
-            remaining -= counts[k++];
-        split.low |= std::uint32_t(lane * kBinsPerLane + k) << shift;
-        split.rank = remaining;
-        if (shift == 0)
-            split.high = split.low;
-    }
-}
-
-// Per body: 8 bytes read, 4 written; counts the bodies below the pivot and flags those equal to it.
-__global__ void orbPivotTiesKernel(const std::uint32_t* keys, const std::int32_t* bodySplit, std::uint32_t bodyCount,
-                                   OrbSplit* splits, std::uint32_t* equalFlags) {
-    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    const std::int32_t owner = i < bodyCount ? bodySplit[i] : -1;
-    bool below = false;
-    if (owner >= 0) {
-        const std::uint32_t pivot = splits[owner].low;
-        below = keys[i] < pivot;
-        equalFlags[i] = keys[i] == pivot ? 1u : 0u;
-    } else if (i < bodyCount) {
-        equalFlags[i] = 0;
-    }
-    warpAggregatedAdd(owner, below, owner >= 0 ? &splits[owner].less : nullptr);
-}
-
-// Per body: 12 bytes read, 4 written. Ties with the pivot go left in index order until the left child is full
-// (equalBefore is the exclusive scan of the tie flags, so its difference to the cell's begin ranks a tie).
-__global__ void orbGoLeftKernel(const std::uint32_t* keys, const std::int32_t* bodySplit, std::uint32_t bodyCount,
-                                OrbSplit* splits, const std::uint32_t* equalBefore, std::uint32_t* leftFlags) {
-    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    const std::int32_t owner = i < bodyCount ? bodySplit[i] : -1;
-    bool left = false;
-    std::uint32_t key = 0;
-    if (owner >= 0) {
-        const OrbSplit& split = splits[owner];
-        key = keys[i];
-        const std::uint32_t pivot = split.low;
-        const std::uint32_t tiesLeft = split.split - split.begin - split.less;
-        left = key < pivot || (key == pivot && equalBefore[i] - equalBefore[split.begin] < tiesLeft);
-    }
-    if (i < bodyCount)
-        leftFlags[i] = left ? 1u : 0u;
-    // Usually a whole warp lies in one cell: one reduction and one atomic. Where cells change inside the warp, each
-    // left body updates its cell's maximum itself.
-    const int firstOwner = __shfl_sync(kFullWarp, owner, 0);
-    if (__all_sync(kFullWarp, owner == firstOwner)) {
-        const std::uint32_t largest = warpMax(left ? key : 0u);
-        const bool anyLeft = __any_sync(kFullWarp, left);
-        if (owner >= 0 && anyLeft && (threadIdx.x & 31) == 0)
-            atomicMax(&splits[owner].largestLeftKey, largest);
-    } else if (owner >= 0 && left) {
-        atomicMax(&splits[owner].largestLeftKey, key);
-    }
-}
-
-// Per body: 12 bytes read, 4 written: the stable partition's destination, replacing the body's left flag.
-__global__ void orbDestinationKernel(const std::int32_t* bodySplit, std::uint32_t bodyCount, const OrbSplit* splits,
-                                     const std::uint32_t* leftBefore, std::uint32_t* flagsToDestination) {
-    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= bodyCount)
+// Per body: 4 bytes of index and 16 read (a random 16-byte load), 16 written.
+__global__ void orbGatherKernel(const float4* source, const std::uint32_t* order, float4* target,
+                                std::uint32_t bodyCount, const OrbBuildState* state) {
+    if (state->nonFinite != 0 || state->invalidWeights != 0)
         return;
-    const std::int32_t owner = bodySplit[i];
-    if (owner < 0) {
-        flagsToDestination[i] = i;
-        return;
-    }
-    const OrbSplit& split = splits[owner];
-    const std::uint32_t leftBeforeInCell = leftBefore[i] - leftBefore[split.begin];
-    flagsToDestination[i] = flagsToDestination[i] != 0 ? split.begin + leftBeforeInCell
-                                                       : split.split + (i - split.begin) - leftBeforeInCell;
-}
-
-// Per body: 4 + 16 bytes read, 16 written.
-__global__ void orbScatterKernel(const float4* source, const std::uint32_t* destination, std::uint32_t bodyCount,
-                                 float4* target) {
-    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < bodyCount)
-        target[destination[i]] = source[i];
-}
-
-// Per split: the cut is the midpoint of the largest left and the smallest right coordinate (the pivot), rounded once;
-// the children copy the parent's box and share the cut as a face.
-__global__ void orbFinishKernel(OrbCell* cells, const OrbSplit* splits, std::uint32_t first, std::uint32_t count) {
     const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j >= count)
+    if (j < bodyCount)
+        target[j] = source[order[j]];
+}
+
+// Per body: 16 bytes read, 16 written.
+__global__ void orbCopyBackKernel(const float4* source, float4* target, std::uint32_t bodyCount,
+                                  const OrbBuildState* state) {
+    if (state->nonFinite != 0 || state->invalidWeights != 0)
         return;
-    const OrbSplit& split = splits[first + j];
-    const OrbCell& parent = cells[split.cell];
-    const float cut = float(0.5 * (double(keyToFloat(split.largestLeftKey)) + double(keyToFloat(split.low))));
-    OrbCell& left = cells[parent.leftChild];
-    OrbCell& right = cells[parent.leftChild + 1];
-    for (int axis = 0; axis < 3; ++axis) {
-        left.lower[axis] = right.lower[axis] = parent.lower[axis];
-        left.upper[axis] = right.upper[axis] = parent.upper[axis];
+    const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < bodyCount)
+        target[j] = source[j];
+}
+
+// Per body: 12 bytes read, 12 written.
+__global__ void orbCopyPositionsKernel(OrbRecords records, float* x, float* y, float* z, std::uint32_t bodyCount,
+                                       const OrbBuildState* state) {
+    if (state->nonFinite != 0)
+        return;
+    const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < bodyCount) {
+        x[j] = records.coordinate[0][j];
+        y[j] = records.coordinate[1][j];
+        z[j] = records.coordinate[2][j];
     }
-    left.upper[split.axis] = cut;
-    right.lower[split.axis] = cut;
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit hash of a counter.
+__device__ std::uint64_t mix64(std::uint64_t value) {
+    value = (value ^ (value >> 30)) * 0xbf58476d1ce4e5b9ull;
+    value = (value ^ (value >> 27)) * 0x94d049bb133111ebull;
+    return value ^ (value >> 31);
+}
+
+// Per body: 3 hashes, 12 bytes written.
+__global__ void orbUniformPositionsKernel(float* x, float* y, float* z, std::uint64_t bodyCount, std::uint64_t seed) {
+    for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < bodyCount;
+         i += std::uint64_t(gridDim.x) * blockDim.x) {
+        float* out[3] = {x, y, z};
+        for (int axis = 0; axis < 3; ++axis) {
+            const std::uint64_t bits = mix64(seed + 3 * i + std::uint64_t(axis) + 0x9e3779b97f4a7c15ull);
+            out[axis][i] = float(bits >> 40) * (2.0f / 16777216.0f) - 1.0f; // 24 random bits: exact in a float
+        }
+    }
+}
+
+unsigned streamBlocks(std::uint64_t count) {
+    return unsigned(std::min<std::uint64_t>(launchSize1d(count).blocks, kStreamBlocks));
 }
 
 } // namespace
 
-void launchOrbBounds(const float4* positionMass, std::uint32_t bodyCount, std::uint32_t* boundsAndNonFinite,
-                     cudaStream_t stream) {
-    const std::uint32_t initial[7] = {~0u, ~0u, ~0u, 0, 0, 0, 0};
-    CUDA_CHECK(cudaMemcpyAsync(boundsAndNonFinite, initial, sizeof(initial), cudaMemcpyHostToDevice, stream));
-    const unsigned blocks = std::min(gridFor(bodyCount), 2048u);
-    orbBoundsKernel<<<blocks, 256, 0, stream>>>(positionMass, bodyCount, boundsAndNonFinite);
-    checkLaunch("orbBoundsKernel");
+void launchOrbExtractBodies(const float4* positionMass, const float4* acceleration, std::uint32_t bodyCount,
+                            OrbRecords records, OrbBuildState* state, cudaStream_t stream) {
+    CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(OrbBuildState), stream));
+    orbExtractBodiesKernel<<<streamBlocks(bodyCount), kStreamThreads, 0, stream>>>(positionMass, acceleration,
+                                                                                  bodyCount, records, state);
+    checkLaunch("orbExtractBodiesKernel");
+}
+
+void launchOrbExtractPositions(const float* x, const float* y, const float* z, std::uint32_t bodyCount,
+                               OrbRecords records, OrbBuildState* state, cudaStream_t stream) {
+    CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(OrbBuildState), stream));
+    orbExtractPositionsKernel<<<streamBlocks(bodyCount), kStreamThreads, 0, stream>>>(x, y, z, bodyCount, records,
+                                                                                     state);
+    checkLaunch("orbExtractPositionsKernel");
+}
+
+void launchOrbTotalWeight(OrbRecords records, std::uint32_t bodyCount, OrbBuildState* state, cudaStream_t stream) {
+    orbTotalWeightKernel<<<streamBlocks(bodyCount), kStreamThreads, 0, stream>>>(records.weight, bodyCount, state);
+    checkLaunch("orbTotalWeightKernel");
+}
+
+void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder finder, cudaStream_t stream) {
+    orbLayoutKernel<<<1, kOrbTileThreads, 0, stream>>>(level, rootLevel, finder);
+    checkLaunch("orbLayoutKernel");
+}
+
+void launchOrbGather(const float4* source, const std::uint32_t* order, float4* target, std::uint32_t bodyCount,
+                     const OrbBuildState* state, cudaStream_t stream) {
+    orbGatherKernel<<<launchSize1d(bodyCount).blocks, 256, 0, stream>>>(source, order, target, bodyCount, state);
+    checkLaunch("orbGatherKernel");
+}
+
+void launchOrbCopyBack(const float4* source, float4* target, std::uint32_t bodyCount, const OrbBuildState* state,
+                       cudaStream_t stream) {
+    orbCopyBackKernel<<<launchSize1d(bodyCount).blocks, 256, 0, stream>>>(source, target, bodyCount, state);
+    checkLaunch("orbCopyBackKernel");
+}
+
+void launchOrbCopyPositions(OrbRecords records, float* x, float* y, float* z, std::uint32_t bodyCount,
+                            const OrbBuildState* state, cudaStream_t stream) {
+    orbCopyPositionsKernel<<<launchSize1d(bodyCount).blocks, 256, 0, stream>>>(records, x, y, z, bodyCount, state);
+    checkLaunch("orbCopyPositionsKernel");
+}
+
+void launchOrbUniformPositions(float* x, float* y, float* z, std::uint64_t bodyCount, std::uint64_t seed,
+                               cudaStream_t stream) {
+    orbUniformPositionsKernel<<<streamBlocks(bodyCount), kStreamThreads, 0, stream>>>(x, y, z, bodyCount, seed);
+    checkLaunch("orbUniformPositionsKernel");
 }
 
 float orbKeyToFloat(std::uint32_t key) {
@@ -367,56 +312,6 @@ float orbKeyToFloat(std::uint32_t key) {
     float value;
     std::memcpy(&value, &bits, sizeof(value));
     return value;
-}
-
-void launchOrbSplitLevel(float4* bodyArrays[3], std::uint32_t bodyCount, const OrbLevelBuffers& b, std::uint32_t first,
-                         std::uint32_t count, OrbCutFinder finder, DeviceBuffer<unsigned char>& scanScratch,
-                         cudaStream_t stream) {
-    const unsigned splitBlocks = gridFor(count), bodyBlocks = gridFor(bodyCount);
-    const bool radixSelect = finder == OrbCutFinder::RadixSelect;
-    orbPrepareKernel<<<splitBlocks, 256, 0, stream>>>(b.cells, b.splits, first, count, radixSelect);
-    checkLaunch("orbPrepareKernel");
-    orbAssignKernel<<<bodyBlocks, 256, 0, stream>>>(bodyArrays[0], bodyCount, b.splits, first, count, b.keys,
-                                                    b.bodySplit);
-    checkLaunch("orbAssignKernel");
-    if (radixSelect) {
-        // The select kernel zeroes the bins it reads, so one clear per level serves all passes.
-        CUDA_CHECK(cudaMemsetAsync(b.radixBins, 0, std::size_t(count) * kOrbRadixBins * sizeof(std::uint32_t), stream));
-        const unsigned chunkBlocks = unsigned((std::uint64_t(bodyCount) + kRadixChunk - 1) / kRadixChunk);
-        const unsigned selectBlocks = unsigned((std::uint64_t(count) * 32 + kRadixThreads - 1) / kRadixThreads);
-        for (int pass = 0; pass < kRadixPasses; ++pass) {
-            const int shift = 32 - kRadixDigitBits * (pass + 1);
-            orbRadixHistogramKernel<<<chunkBlocks, kRadixThreads, 0, stream>>>(b.keys, b.bodySplit, bodyCount, b.splits,
-                                                                               first, shift, b.radixBins);
-            checkLaunch("orbRadixHistogramKernel");
-            orbRadixSelectKernel<<<selectBlocks, kRadixThreads, 0, stream>>>(b.splits, first, count, shift,
-                                                                             b.radixBins);
-            checkLaunch("orbRadixSelectKernel");
-        }
-    } else {
-        for (int round = 0; round < kBisectionRounds; ++round) {
-            orbCountKernel<<<bodyBlocks, 256, 0, stream>>>(b.keys, b.bodySplit, bodyCount, b.splits);
-            checkLaunch("orbCountKernel");
-            orbBisectKernel<<<splitBlocks, 256, 0, stream>>>(b.splits, first, count);
-            checkLaunch("orbBisectKernel");
-        }
-    }
-    orbPivotTiesKernel<<<bodyBlocks, 256, 0, stream>>>(b.keys, b.bodySplit, bodyCount, b.splits, b.flags);
-    checkLaunch("orbPivotTiesKernel");
-    exclusiveSum(b.flags, b.prefix, bodyCount, scanScratch, stream);
-    orbGoLeftKernel<<<bodyBlocks, 256, 0, stream>>>(b.keys, b.bodySplit, bodyCount, b.splits, b.prefix, b.flags);
-    checkLaunch("orbGoLeftKernel");
-    exclusiveSum(b.flags, b.prefix, bodyCount, scanScratch, stream);
-    orbDestinationKernel<<<bodyBlocks, 256, 0, stream>>>(b.bodySplit, bodyCount, b.splits, b.prefix, b.flags);
-    checkLaunch("orbDestinationKernel");
-    for (int array = 0; array < 3; ++array) {
-        orbScatterKernel<<<bodyBlocks, 256, 0, stream>>>(bodyArrays[array], b.flags, bodyCount, b.scratch);
-        checkLaunch("orbScatterKernel");
-        CUDA_CHECK(cudaMemcpyAsync(bodyArrays[array], b.scratch, std::size_t(bodyCount) * sizeof(float4),
-                                   cudaMemcpyDeviceToDevice, stream));
-    }
-    orbFinishKernel<<<splitBlocks, 256, 0, stream>>>(b.cells, b.splits, first, count);
-    checkLaunch("orbFinishKernel");
 }
 
 } // namespace gravlab

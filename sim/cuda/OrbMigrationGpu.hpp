@@ -32,6 +32,8 @@ namespace gravlab {
 /// Device buffers of one migration; sized by OrbMigrationGpu::reserve.
 class OrbMigrationGpu {
 public:
+    static constexpr std::uint64_t kBytesPerBody = 16; ///< leaver tag, stay flag and its scan
+
     /// Sizes the per-body and per-domain buffers for bodyCount bodies and domainCount <= 1024 domains.
     void reserve(std::size_t bodyCount, std::uint32_t domainCount);
 

@@ -38,7 +38,8 @@ __global__ void mortonKeysKernel(const float4* __restrict__ positionMass, unsign
     order[i] = i;
 }
 
-// Work per body: no arithmetic; 4 + 16 bytes read (the source read is a gather), 16 bytes written.
+// Work per body: no arithmetic; 4 + 16 bytes read (the source read is a gather: one 32-byte sector per body when the
+// caller's order is far from tree order), 16 bytes written.
 __global__ void gatherBodiesKernel(const float4* __restrict__ source, const unsigned* __restrict__ order,
                                    float4* __restrict__ destination, unsigned bodyCount) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;

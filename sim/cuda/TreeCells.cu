@@ -56,16 +56,18 @@ __global__ void cellPathKernel(OctreeView tree, const std::uint64_t* __restrict_
     *boxCount = found;
 }
 
-// Work per body: one multiply; 17 bytes read, 16 written.
-__global__ void leafDepthVerticesKernel(const float4* __restrict__ positionMass,
+// One thread per tree slot, so the leaf depths and the permutation are read in order and the body's position and
+// vertex are the gather and the scatter. Work per body: one multiply; 21 bytes read, 16 written.
+__global__ void leafDepthVerticesKernel(const float4* __restrict__ positionMass, const unsigned* __restrict__ treeOrder,
                                         const std::uint8_t* __restrict__ leafDepth, float4* __restrict__ vertices,
                                         unsigned bodyCount) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= bodyCount)
+    const unsigned slot = blockIdx.x * blockDim.x + threadIdx.x;
+    if (slot >= bodyCount)
         return;
-    const float4 p = positionMass[i];
-    const float scalar = fminf(float(leafDepth[i]) * (1.0f / float(kMaxTreeDepthForColor)), 1.0f);
-    vertices[i] = make_float4(p.x, p.y, p.z, scalar);
+    const unsigned body = treeOrder[slot];
+    const float4 p = positionMass[body];
+    const float scalar = fminf(float(leafDepth[slot]) * (1.0f / float(kMaxTreeDepthForColor)), 1.0f);
+    vertices[body] = make_float4(p.x, p.y, p.z, scalar);
 }
 
 } // namespace
@@ -85,13 +87,13 @@ void launchCellPath(const OctreeView& tree, const std::uint64_t* sortedKeys, con
     checkLaunch("cellPathKernel");
 }
 
-void launchWriteLeafDepthVertices(const float4* positionMass, const std::uint8_t* leafDepth, RenderVertex* vertices,
-                                  unsigned bodyCount, cudaStream_t stream) {
+void launchWriteLeafDepthVertices(const float4* positionMass, const unsigned* treeOrder, const std::uint8_t* leafDepth,
+                                  RenderVertex* vertices, unsigned bodyCount, cudaStream_t stream) {
     if (bodyCount == 0)
         return;
     const LaunchSize size = launchSize1d(bodyCount);
     leafDepthVerticesKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
-        positionMass, leafDepth, reinterpret_cast<float4*>(vertices), bodyCount);
+        positionMass, treeOrder, leafDepth, reinterpret_cast<float4*>(vertices), bodyCount);
     checkLaunch("leafDepthVerticesKernel");
 }
 

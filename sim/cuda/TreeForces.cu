@@ -25,6 +25,12 @@
 //   __syncwarp() before the read, and every read before the slot is written again. All 32 lanes run every iteration
 //   (lanes past the group's last body walk with a copy of it and store nothing), so full-mask warp intrinsics are
 //   exact.
+//   Work weights: the warp evaluates one interaction list for its whole group, so each body of the group is charged
+//   the list's length (accepted cells plus bodies of opened leaves, counted warp-uniformly as the rings fill), which
+//   the kernel stores in acceleration.w for ORB's work balance.
+//   Bodies: the walk reads positions in tree order (DeviceTree's gathered copy: a group and a leaf are contiguous
+//   slots) and writes each result to its body's place in the caller's order through the tree permutation, one
+//   scattered 16-byte store per body.
 // Softening: r^2 + eps^2 with the unscaled eps^2 of TreeMath.hpp (the CPU tree uses the same expressions).
 #include "CudaCheck.hpp"
 #include "TreeKernels.hpp"
@@ -41,9 +47,6 @@ constexpr unsigned kFullMask = 0xffffffffu;
 constexpr unsigned kRingSlots = 64;
 constexpr unsigned kRangeStackCapacity = 768;
 static_assert(kRangeStackCapacity >= 32 * kTreeLevelCount, "room for a full push on every level");
-/// Leaves of at most this many bodies are always summed body by body, never expanded: the quadrupole term costs
-/// about as much as two softened monopoles (40 instructions against 14), and the direct sum is exact.
-constexpr unsigned kDirectLeafMaxBodies = 2;
 
 struct WarpWorkspace {
     unsigned ranges[kRangeStackCapacity];
@@ -165,9 +168,10 @@ __device__ void drainBodies(const WarpWorkspace& workspace, Ring& ring, float so
 }
 
 /// Appends every lane's body range (first, count) to the body ring in order, 32 bodies per round, evaluating full
-/// batches as they form. Ranges belong to disjoint cells, so their total is at most the body count.
-__device__ void appendBodies(WarpWorkspace& workspace, Ring& ring, uint2 range, const float4* __restrict__ positionMass,
-                             float softening2, Target& target) {
+/// batches as they form; returns how many bodies were appended (equal in all lanes). Ranges belong to disjoint cells,
+/// so their total is at most the body count.
+__device__ unsigned appendBodies(WarpWorkspace& workspace, Ring& ring, uint2 range,
+                                 const float4* __restrict__ positionMass, float softening2, Target& target) {
     const unsigned inclusive = inclusiveWarpSum(range.y);
     const unsigned exclusive = inclusive - range.y;
     const unsigned total = __shfl_sync(kFullMask, inclusive, 31);
@@ -182,6 +186,7 @@ __device__ void appendBodies(WarpWorkspace& workspace, Ring& ring, uint2 range, 
         ring.fill += min(32u, total - chunk);
         drainBodies(workspace, ring, softening2, target);
     }
+    return total;
 }
 
 /// The next up to 32 cells from the topmost ranges of the stack, one per lane (lane >= the returned count gets none).
@@ -211,18 +216,21 @@ __device__ unsigned popCells(WarpWorkspace& workspace, unsigned& top, unsigned& 
     return taken;
 }
 
-/// The walk for one group: lane l owns body group.x + l when l < group.y (other lanes walk with a copy of the last
-/// body and store nothing). Leaves the workspace free for the next group.
+/// The walk for one group: lane l owns tree slot group.x + l when l < group.y (other lanes walk with a copy of the
+/// last body and store nothing). Leaves the workspace free for the next group.
 __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __restrict__ positionMass,
-                          float4* __restrict__ acceleration, float softening2, float gravitationalConstant,
-                          WarpWorkspace& workspace) {
+                          const unsigned* __restrict__ treeOrder, float4* __restrict__ acceleration, float softening2,
+                          float gravitationalConstant, WarpWorkspace& workspace) {
     const unsigned lane = laneIndex();
-    const unsigned body = group.x + min(lane, group.y - 1);
-    const float4 own = positionMass[body];
+    const unsigned ownSlot = group.x + min(lane, group.y - 1);
+    const float4 own = positionMass[ownSlot];
+    // Loaded now, so its latency hides behind the walk instead of stalling the store at the end.
+    const unsigned body = treeOrder[ownSlot];
     Target target{own.x, own.y, own.z, 0.0f, 0.0f, 0.0f};
     const GroupBox box = warpBoundingBox(own.x, own.y, own.z);
 
     Ring cells, bodies;
+    unsigned interactions = 0; // cells accepted plus bodies appended: equal in all lanes
     unsigned top = 1;
     __syncwarp(); // the previous group's last reads are done
     if (lane == 0)
@@ -238,7 +246,7 @@ __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __r
             monopole = tree.monopole[cell];
             content = tree.content[cell];
             const bool leaf = (content.y & kLeafFlag) != 0;
-            const bool tinyLeaf = leaf && (content.y & ~kLeafFlag) <= kDirectLeafMaxBodies;
+            const bool tinyLeaf = leaf && (content.y & ~kLeafFlag) <= kTreeDirectLeafMaxBodies;
             accept = !tinyLeaf && distance2ToBox(monopole, box) > tree.openingRadius2[cell];
             openLeaf = !accept && leaf;
             split = !accept && !leaf;
@@ -252,6 +260,7 @@ __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __r
             workspace.cellQuadrupoleMixedTrace[slot] = tree.quadrupoleMixedTrace[cell];
         }
         cells.fill += __popc(acceptMask);
+        interactions += __popc(acceptMask);
         drainCells(workspace, cells, softening2, target);
 
         const unsigned splitMask = __ballot_sync(kFullMask, split);
@@ -266,24 +275,26 @@ __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __r
             range = make_uint2(content.x, content.y & ~kLeafFlag);
         else if (split && !pushed)
             range = tree.bodyRange[cell];
-        appendBodies(workspace, bodies, range, positionMass, softening2, target);
+        interactions += appendBodies(workspace, bodies, range, positionMass, softening2, target);
         __syncwarp();
     }
     evaluateCells(workspace, cells.head, cells.fill, softening2, target);
     evaluateBodies(workspace, bodies.head, bodies.fill, softening2, target);
     if (lane < group.y)
         acceleration[body] = make_float4(gravitationalConstant * target.ax, gravitationalConstant * target.ay,
-                                         gravitationalConstant * target.az, 0.0f);
+                                         gravitationalConstant * target.az, float(interactions));
 }
 
 // A persistent grid: each warp takes the next group from the queue until none is left, so warps that drew cheap
 // groups (the halo) take more of them and no multiprocessor idles behind a few expensive ones (the core).
 // Work per group: the walk tests each visited cell once (28 bytes of cell data, ~15 flops) and evaluates every
 // accepted cell (~50 flops per body, 40 bytes loaded once into shared memory) and every body of an opened leaf
-// (20 flops per body, 16 bytes loaded once) for all its bodies. 16 bytes per body read, 16 written.
+// (20 flops per body, 16 bytes loaded once) for all its bodies. 20 bytes per body read (position, permutation), 16
+// written (scattered: one 32-byte sector per store in a random caller order).
 __global__ void __launch_bounds__(kThreads)
     treeForcesKernel(OctreeView tree, WalkQueue queue, const float4* __restrict__ positionMass,
-                     float4* __restrict__ acceleration, float softening2, float gravitationalConstant) {
+                     const unsigned* __restrict__ treeOrder, float4* __restrict__ acceleration, float softening2,
+                     float gravitationalConstant) {
     __shared__ WarpWorkspace workspaces[kWarpsPerBlock];
     WarpWorkspace& workspace = workspaces[threadIdx.x / 32];
     const unsigned groupTotal = *queue.groupTotal;
@@ -294,21 +305,23 @@ __global__ void __launch_bounds__(kThreads)
         group = __shfl_sync(kFullMask, group, 0);
         if (group >= groupTotal)
             return; // the whole warp
-        walkGroup(tree, queue.groups[group], positionMass, acceleration, softening2, gravitationalConstant, workspace);
+        walkGroup(tree, queue.groups[group], positionMass, treeOrder, acceleration, softening2, gravitationalConstant,
+                  workspace);
     }
 }
 
 } // namespace
 
-void launchTreeForces(const OctreeView& tree, const WalkQueue& queue, const float4* positionMass, float4* acceleration,
-                      float softening2, float gravitationalConstant, cudaStream_t stream) {
+void launchTreeForces(const OctreeView& tree, const WalkQueue& queue, const float4* treeOrderedPositionMass,
+                      const unsigned* treeOrder, float4* acceleration, float softening2, float gravitationalConstant,
+                      cudaStream_t stream) {
     int device = 0, multiprocessors = 0, blocksPerMultiprocessor = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerMultiprocessor, treeForcesKernel, kThreads, 0));
     const unsigned blocks = unsigned(multiprocessors * std::max(blocksPerMultiprocessor, 1));
-    treeForcesKernel<<<blocks, kThreads, 0, stream>>>(tree, queue, positionMass, acceleration, softening2,
-                                                      gravitationalConstant);
+    treeForcesKernel<<<blocks, kThreads, 0, stream>>>(tree, queue, treeOrderedPositionMass, treeOrder, acceleration,
+                                                      softening2, gravitationalConstant);
     checkLaunch("treeForcesKernel");
 }
 

@@ -2,7 +2,7 @@
 // Launchers of the CUDA octree's kernels, in the order a force evaluation runs them (DeviceTree.cpp drives them).
 // Every pointer is a device pointer; sizes are counts of elements; all work is queued on stream.
 //   TreeBoundingBox.cu  bounding box, root cube, non-finite count
-//   TreeBuild.cu        Morton keys, body permutation, leaf depths, cells (pre-order), breadth-first cell arrays
+//   TreeBuild.cu        Morton keys, positions into tree order, leaf depths, cells (pre-order), breadth-first arrays
 //   TreeSummary.cu      multipoles and opening radii, one launch per level
 //   TreeGroups.cu       walk groups of up to 32 bodies, packed along the tree
 //   TreeForces.cu       the warp-per-group walk
@@ -34,7 +34,7 @@ void launchTreeBoundingBox(const float4* positionMass, unsigned bodyCount, const
 void launchMortonKeys(const float4* positionMass, unsigned bodyCount, const TreeFrame* frame, std::uint64_t* keys,
                       unsigned* order, cudaStream_t stream);
 
-/// destination[i] = source[order[i]].
+/// destination[slot] = source[order[slot]]: the positions in tree order.
 void launchGatherBodies(const float4* source, const unsigned* order, float4* destination, unsigned bodyCount,
                         cudaStream_t stream);
 
@@ -60,7 +60,7 @@ void launchCellContents(const std::uint8_t* leafDepth, const std::uint8_t* level
                         cudaStream_t stream);
 
 /// Multipoles and opening radii of the cells of one depth, [levelBegin, levelBegin + levelCount), into multipoles
-/// (the arrays tree reads them from); the deeper levels must be done.
+/// (the arrays tree reads them from), from positionMass in tree order; the deeper levels must be done.
 void launchSummarizeLevel(const OctreeView& tree, const OctreeMultipoles& multipoles, const float4* positionMass,
                           const std::uint64_t* sortedKeys, const TreeFrame* frame, unsigned levelBegin,
                           unsigned levelCount, int depth, float openingAngle, cudaStream_t stream);
@@ -80,9 +80,11 @@ struct WalkQueue {
     unsigned* nextGroup; ///< zero before the launch
 };
 
-/// acceleration[i] = G * the tree's acceleration on body i (w = 0), for every body of every group (tree order).
-void launchTreeForces(const OctreeView& tree, const WalkQueue& queue, const float4* positionMass, float4* acceleration,
-                      float softening2, float gravitationalConstant, cudaStream_t stream);
+/// For every body of every group (tree-order slot s, positions from treeOrderedPositionMass):
+/// acceleration[treeOrder[s]] = (G * the tree's acceleration, the group's interaction count as a float).
+void launchTreeForces(const OctreeView& tree, const WalkQueue& queue, const float4* treeOrderedPositionMass,
+                      const unsigned* treeOrder, float4* acceleration, float softening2, float gravitationalConstant,
+                      cudaStream_t stream);
 
 /// boxes[k] = box of cell first + k, for count cells.
 void launchCellBoxes(const OctreeView& tree, const std::uint64_t* sortedKeys, const TreeFrame* frame, unsigned first,
@@ -93,8 +95,9 @@ void launchCellBoxes(const OctreeView& tree, const std::uint64_t* sortedKeys, co
 void launchCellPath(const OctreeView& tree, const std::uint64_t* sortedKeys, const TreeFrame* frame, float3 point,
                     TreeCellBox* boxes, unsigned* boxCount, cudaStream_t stream);
 
-/// vertices[i] = (x, y, z, min(leafDepth[i] / kMaxTreeDepthForColor, 1)).
-void launchWriteLeafDepthVertices(const float4* positionMass, const std::uint8_t* leafDepth, RenderVertex* vertices,
-                                  unsigned bodyCount, cudaStream_t stream);
+/// vertices[i] = (x, y, z, min(leaf depth / kMaxTreeDepthForColor, 1)) of body i = treeOrder[s], whose leaf depth
+/// is leafDepth[s] (tree order); positionMass and vertices are in the caller's order.
+void launchWriteLeafDepthVertices(const float4* positionMass, const unsigned* treeOrder, const std::uint8_t* leafDepth,
+                                  RenderVertex* vertices, unsigned bodyCount, cudaStream_t stream);
 
 } // namespace gravlab

@@ -122,6 +122,33 @@ TEST_F(CudaDeviceTest, SymmetricSolverMatchesTiledSolver) {
     }
 }
 
+// Work weights: every body's sum covers all N bodies, so both solvers write N into acceleration.w, on the unsliced
+// and the sliced (atomic) paths of the tiled kernel (a few hundred bodies fill fewer than 4 tiles per slice; 10^5 are
+// sliced) and on the pair-once kernel's, whose vector atomics must leave w alone. The array starts as NaN, so a
+// weight left unwritten fails.
+TEST_F(CudaDeviceTest, EachSolverWritesWorkWeightN) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    for (const std::size_t count : {std::size_t{1}, 700 + random() % 100, 100000 + random() % 1000}) {
+        const Bodies bodies = randomBall(count, random);
+        for (const SolverKind solver : kSolvers) {
+            SCOPED_TRACE("solver " + std::string(toString(solver)) + ", N = " + std::to_string(count));
+            CudaStream stream;
+            DeviceBodies device;
+            uploadBodies(bodies, device, stream.get());
+            CUDA_CHECK(cudaMemsetAsync(device.acceleration.data(), 0xff, device.acceleration.bytes(), stream.get()));
+            launchForces(solver, device.positionMass.data(), device.acceleration.data(), count, randomGravity(random),
+                         stream.get());
+            std::vector<float4> acceleration(count);
+            device.acceleration.download(acceleration, stream.get());
+            stream.synchronize();
+            for (std::size_t i = 0; i < count; ++i)
+                ASSERT_EQ(acceleration[i].w, float(count)) << "body " << i;
+        }
+    }
+}
+
 // Bodies spread over 1e16 length units: the factor m / r^3 is near 1e-50, below fp32's smallest denormal, while the
 // accelerations m / r^2 (about 1e-34) are ordinary floats. Without the range guard of ForceMath.cuh (positions
 // scaled by 2^-20 before cubing) every acceleration here would come out as zero.

@@ -1,11 +1,16 @@
-// The GPU ORB against the CPU reference: the same bodies through OrbCpu and OrbGpu give the same cells (ranges,
-// domains, axes, cuts) and the same set of bodies in every leaf; the cells' own invariants hold for the GPU result.
+// The GPU ORB against independent references. Count balance: the same bodies through OrbCpu and OrbGpu give the same
+// cells (ranges, domains, axes, cuts) and the same set of bodies in every leaf, for the full build and the
+// positions-only build. Work balance (not bit-identical to OrbCpu by design): the cells' invariants and Orb.hpp's
+// bound, every leaf weight within one largest body weight of W / np, with every body moved whole (all three arrays
+// and its weight together). Imbalance: against sums over the downloaded leaves. Errors leave the bodies untouched.
 #include "GpuTestSupport.hpp"
 
 #include <OrbCpu.hpp>
 #include <OrbGpu.hpp>
 #include <SimParams.hpp>
 #include <array>
+#include <cstring>
+#include <numeric>
 
 namespace gravlab::gputest {
 namespace {
@@ -50,6 +55,8 @@ void expectValidCuts(const std::vector<OrbCell>& cells, const Bodies& bodies, co
         EXPECT_EQ(left.begin, parent.begin);
         EXPECT_EQ(left.end, right.begin);
         EXPECT_EQ(right.end, parent.end);
+        if (left.begin == left.end || right.begin == right.end)
+            continue; // work balance may leave a side empty; the cut is then the parent's corner
         const std::vector<float>& coordinate = along(bodies, axis);
         const float largestLeft = *std::max_element(coordinate.begin() + left.begin, coordinate.begin() + left.end);
         const float smallestRight = *std::min_element(coordinate.begin() + right.begin, coordinate.begin() + right.end);
@@ -65,7 +72,25 @@ void expectValidCuts(const std::vector<OrbCell>& cells, const Bodies& bodies, co
                 }
 }
 
-void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinder finder) {
+/// acceleration = (original index, 0, 0, weight) per body: after a build, x tells where each body came from.
+void uploadIndexAndWeights(DeviceBodies& device, const std::vector<float>& weights, cudaStream_t stream) {
+    std::vector<float4> acceleration(weights.size());
+    for (std::size_t i = 0; i < weights.size(); ++i)
+        acceleration[i] = float4{float(i), 0.0f, 0.0f, weights[i]};
+    device.acceleration.upload(acceleration, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+std::vector<float4> downloadAcceleration(const DeviceBodies& device, cudaStream_t stream) {
+    std::vector<float4> acceleration(device.size());
+    device.acceleration.download(acceleration, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    return acceleration;
+}
+
+/// balance Work is only used here with all-zero weights, which must fall back to count balance.
+void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinder finder,
+                     OrbBalance balance = OrbBalance::Count) {
     SCOPED_TRACE("np = " + std::to_string(domainCount) + ", N = " + std::to_string(input.size()) + ", cut finder " +
                  (finder == OrbCutFinder::RadixSelect ? "radix select" : "bisection"));
     Bodies cpuBodies = input;
@@ -75,8 +100,9 @@ void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinde
     CudaStream stream;
     DeviceBodies device;
     uploadBodies(input, device, stream.get());
+    uploadIndexAndWeights(device, std::vector<float>(input.size(), 0.0f), stream.get());
     OrbGpu gpu(finder);
-    gpu.build(device, domainCount, stream.get());
+    gpu.build(device, domainCount, balance, stream.get());
     const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
     Bodies gpuBodies;
     downloadBodies(device, gpuBodies, stream.get());
@@ -110,6 +136,99 @@ void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinde
 void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount) {
     for (OrbCutFinder finder : {OrbCutFinder::RadixSelect, OrbCutFinder::Bisection})
         expectSameAsCpu(input, domainCount, finder);
+}
+
+/// Work balance: every body moved whole (its three arrays and its weight together), the same tree shape as OrbCpu's,
+/// the cells' invariants, leaves in domain order tiling [0, N), and Orb.hpp's bound: every leaf weight within one
+/// largest body weight of W / np (plus 1e-9 W for the fixed-point weights and the double sums here).
+void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, std::uint32_t domainCount,
+                        OrbCutFinder finder) {
+    SCOPED_TRACE("work balance, np = " + std::to_string(domainCount) + ", N = " + std::to_string(input.size()) +
+                 ", cut finder " + (finder == OrbCutFinder::RadixSelect ? "radix select" : "bisection"));
+    const std::size_t count = input.size();
+    CudaStream stream;
+    DeviceBodies device;
+    uploadBodies(input, device, stream.get());
+    uploadIndexAndWeights(device, weights, stream.get());
+    OrbGpu gpu(finder);
+    gpu.build(device, domainCount, OrbBalance::Work, stream.get());
+    const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
+    Bodies moved;
+    downloadBodies(device, moved, stream.get());
+    const std::vector<float4> acceleration = downloadAcceleration(device, stream.get());
+
+    std::vector<bool> seen(count, false);
+    for (std::size_t j = 0; j < count; ++j) {
+        const std::size_t origin = std::size_t(acceleration[j].x);
+        ASSERT_LT(origin, count) << "position " << j;
+        ASSERT_FALSE(seen[origin]) << "body " << origin << " appears twice";
+        seen[origin] = true;
+        ASSERT_EQ(moved.x[j], input.x[origin]);
+        ASSERT_EQ(moved.y[j], input.y[origin]);
+        ASSERT_EQ(moved.z[j], input.z[origin]);
+        ASSERT_EQ(moved.vx[j], input.vx[origin]);
+        ASSERT_EQ(moved.mass[j], input.mass[origin]);
+        ASSERT_EQ(moved.colorKey[j], input.colorKey[origin]);
+        ASSERT_EQ(acceleration[j].w, weights[origin]);
+    }
+
+    Bodies cpuBodies = input;
+    OrbCpu shape;
+    shape.build(cpuBodies, domainCount);
+    ASSERT_EQ(cells.size(), shape.cells().size());
+    EXPECT_EQ(gpu.levelBegin(), shape.levelBegin());
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+        EXPECT_EQ(cells[c].leftChild, shape.cells()[c].leftChild) << "cell " << c;
+        EXPECT_EQ(cells[c].firstDomain, shape.cells()[c].firstDomain) << "cell " << c;
+        EXPECT_EQ(cells[c].domainCount, shape.cells()[c].domainCount) << "cell " << c;
+    }
+    EXPECT_EQ(cells[0].begin, 0u);
+    EXPECT_EQ(cells[0].end, count);
+    expectValidCuts(cells, moved, "GPU, work balance");
+
+    const double total = std::accumulate(weights.begin(), weights.end(), 0.0);
+    const double largest = *std::max_element(weights.begin(), weights.end());
+    std::vector<const OrbCell*> leaves(domainCount, nullptr);
+    for (const OrbCell& cell : cells)
+        if (cell.isLeaf())
+            leaves[cell.firstDomain] = &cell;
+    std::uint32_t next = 0;
+    for (std::uint32_t domain = 0; domain < domainCount; ++domain) {
+        ASSERT_NE(leaves[domain], nullptr) << "domain " << domain;
+        EXPECT_EQ(leaves[domain]->begin, next) << "domain " << domain;
+        next = leaves[domain]->end;
+        double weight = 0;
+        for (std::uint32_t i = leaves[domain]->begin; i < leaves[domain]->end; ++i)
+            weight += acceleration[i].w;
+        EXPECT_NEAR(weight, total / domainCount, largest + 1e-9 * total) << "domain " << domain;
+    }
+    EXPECT_EQ(next, count);
+}
+
+void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, std::uint32_t domainCount) {
+    for (OrbCutFinder finder : {OrbCutFinder::RadixSelect, OrbCutFinder::Bisection})
+        expectWorkBalanced(input, weights, domainCount, finder);
+}
+
+Bodies allArrays(const DeviceBodies& device, cudaStream_t stream) {
+    Bodies bodies;
+    downloadBodies(device, bodies, stream);
+    return bodies;
+}
+
+/// Bit for bit, so that a NaN left in place compares equal to itself.
+void expectSameBodies(const Bodies& a, const Bodies& b) {
+    const auto sameBits = [](const std::vector<float>& u, const std::vector<float>& v) {
+        return u.size() == v.size() && std::memcmp(u.data(), v.data(), u.size() * sizeof(float)) == 0;
+    };
+    EXPECT_TRUE(sameBits(a.x, b.x));
+    EXPECT_TRUE(sameBits(a.y, b.y));
+    EXPECT_TRUE(sameBits(a.z, b.z));
+    EXPECT_TRUE(sameBits(a.vx, b.vx));
+    EXPECT_TRUE(sameBits(a.vy, b.vy));
+    EXPECT_TRUE(sameBits(a.vz, b.vz));
+    EXPECT_TRUE(sameBits(a.mass, b.mass));
+    EXPECT_TRUE(sameBits(a.colorKey, b.colorKey));
 }
 
 class OrbGpuTest : public CudaDeviceTest {};
@@ -173,8 +292,197 @@ TEST_F(OrbGpuTest, RefusesNonFinitePositions) {
     CudaStream stream;
     DeviceBodies device;
     uploadBodies(bodies, device, stream.get());
+    uploadIndexAndWeights(device, std::vector<float>(bodies.size(), 1.0f), stream.get());
+    const std::vector<float4> accelerationBefore = downloadAcceleration(device, stream.get());
     OrbGpu gpu;
     EXPECT_THROW(gpu.build(device, 4, stream.get()), std::invalid_argument);
+    EXPECT_THROW(gpu.build(device, 4, OrbBalance::Work, stream.get()), std::invalid_argument);
+    expectSameBodies(allArrays(device, stream.get()), bodies);
+    const std::vector<float4> accelerationAfter = downloadAcceleration(device, stream.get());
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        EXPECT_EQ(accelerationAfter[i].x, accelerationBefore[i].x) << "body " << i;
+}
+
+TEST_F(OrbGpuTest, RefusesInvalidWeightsUnderWorkBalance) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = randomBall(3000, random);
+    for (const float bad : {-1.0f, NAN, INFINITY}) {
+        std::vector<float> weights(bodies.size(), 1.0f);
+        weights[1234] = bad;
+        CudaStream stream;
+        DeviceBodies device;
+        uploadBodies(bodies, device, stream.get());
+        uploadIndexAndWeights(device, weights, stream.get());
+        OrbGpu gpu;
+        EXPECT_THROW(gpu.build(device, 16, OrbBalance::Work, stream.get()), std::invalid_argument) << bad;
+        expectSameBodies(allArrays(device, stream.get()), bodies);
+        // Count balance ignores the weights.
+        EXPECT_NO_THROW(gpu.build(device, 16, OrbBalance::Count, stream.get()));
+    }
+}
+
+TEST_F(OrbGpuTest, WorkBalanceWithRandomWeights) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = randomBall(20000, random);
+    std::exponential_distribution<float> interactions(1.0f);
+    std::vector<float> weights(bodies.size());
+    for (float& weight : weights)
+        weight = interactions(random);
+    for (std::uint32_t domains : {2u, 3u, 7u, 64u, 1000u})
+        expectWorkBalanced(bodies, weights, domains);
+}
+
+/// A dense cluster (a sphere of radius 0.2 around a random point) carries 1000 times the weight per body: the
+/// domains must shrink around it.
+TEST_F(OrbGpuTest, WorkBalanceWithClusteredWeights) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = randomBall(30000, random);
+    std::uniform_real_distribution<float> centre(-0.5f, 0.5f);
+    const float cx = centre(random), cy = centre(random), cz = centre(random);
+    std::vector<float> weights(bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const float dx = bodies.x[i] - cx, dy = bodies.y[i] - cy, dz = bodies.z[i] - cz;
+        weights[i] = dx * dx + dy * dy + dz * dz < 0.04f ? 1000.0f : 1.0f;
+    }
+    for (std::uint32_t domains : {5u, 64u, 333u})
+        expectWorkBalanced(bodies, weights, domains);
+}
+
+/// Three bodies each heavier than a domain's share: some domains must stay empty, and the bound still holds.
+TEST_F(OrbGpuTest, WorkBalanceWithBodiesHeavierThanADomain) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = randomBall(3000, random);
+    std::vector<float> weights(bodies.size(), 1e-3f);
+    weights[17] = weights[1500] = weights[2999] = 1e4f;
+    for (std::uint32_t domains : {7u, 100u})
+        expectWorkBalanced(bodies, weights, domains);
+}
+
+/// Work balance with every weight zero falls back to count balance: exactly OrbCpu's cells, also on tied planes.
+TEST_F(OrbGpuTest, WorkBalanceWithZeroWeightsIsCountBalance) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    Bodies bodies = randomBall(4000, random);
+    std::uniform_int_distribution<int> point(-1, 2);
+    for (std::size_t i = 0; i < bodies.size(); i += 2)
+        bodies.x[i] = float(point(random));
+    for (OrbCutFinder finder : {OrbCutFinder::RadixSelect, OrbCutFinder::Bisection})
+        for (std::uint32_t domains : {3u, 64u})
+            expectSameAsCpu(bodies, domains, finder, OrbBalance::Work);
+}
+
+/// The device imbalance against sums over the downloaded leaves (work) and against OrbCpu (memory, same cells).
+TEST_F(OrbGpuTest, ImbalanceMatchesLeafSums) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = randomBall(10000, random);
+    std::uniform_real_distribution<float> uniform(0.5f, 2.0f);
+    std::vector<float> weights(bodies.size());
+    for (float& weight : weights)
+        weight = uniform(random);
+    constexpr std::uint32_t kDomains = 13;
+    CudaStream stream;
+    DeviceBodies device;
+    uploadBodies(bodies, device, stream.get());
+    uploadIndexAndWeights(device, weights, stream.get());
+    OrbGpu gpu;
+    gpu.build(device, kDomains, OrbBalance::Count, stream.get());
+    const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
+    const std::vector<float4> acceleration = downloadAcceleration(device, stream.get());
+    double largestWeight = 0, totalWeight = 0;
+    for (const OrbCell& cell : cells) {
+        if (!cell.isLeaf())
+            continue;
+        double weight = 0;
+        for (std::uint32_t i = cell.begin; i < cell.end; ++i)
+            weight += acceleration[i].w;
+        largestWeight = std::max(largestWeight, weight);
+        totalWeight += weight;
+    }
+    Bodies cpuBodies = bodies;
+    OrbCpu cpu;
+    cpu.build(cpuBodies, kDomains);
+    const OrbImbalance expectedCount = cpu.imbalance();
+    const OrbImbalance work = gpu.imbalance(device, OrbBalance::Work, stream.get());
+    const OrbImbalance count = gpu.imbalance(device, OrbBalance::Count, stream.get());
+    // Sums of 10^4 floats in double, in two orders: they differ by far less than 1e-12 relative.
+    EXPECT_NEAR(work.work, largestWeight * kDomains / totalWeight, 1e-12);
+    EXPECT_DOUBLE_EQ(work.memory, expectedCount.memory);
+    EXPECT_DOUBLE_EQ(count.memory, expectedCount.memory);
+    EXPECT_DOUBLE_EQ(count.work, count.memory);
+    EXPECT_GT(work.work, 1.0);
+}
+
+/// The positions-only build gives OrbCpu's cells exactly, the same positions in every leaf, and an order that maps
+/// each position back to its input index.
+TEST_F(OrbGpuTest, PositionsOnlyMatchesCpu) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    Bodies bodies = randomBall(6000, random);
+    std::uniform_int_distribution<int> point(-1, 2);
+    for (std::size_t i = 0; i < bodies.size(); i += 3)
+        bodies.y[i] = float(point(random)); // a third of the bodies on 4 planes
+    for (std::uint32_t domains : {1u, 2u, 7u, 64u, 1000u}) {
+        SCOPED_TRACE("positions only, np = " + std::to_string(domains));
+        CudaStream stream;
+        DeviceBuffer<float> x(bodies.size()), y(bodies.size()), z(bodies.size());
+        x.upload(bodies.x, stream.get());
+        y.upload(bodies.y, stream.get());
+        z.upload(bodies.z, stream.get());
+        OrbGpu gpu;
+        gpu.buildPositions(x.data(), y.data(), z.data(), bodies.size(), domains, stream.get());
+        const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
+        Bodies moved = bodies;
+        x.download(moved.x, stream.get());
+        y.download(moved.y, stream.get());
+        z.download(moved.z, stream.get());
+        std::vector<std::uint32_t> order(bodies.size());
+        CUDA_CHECK(cudaMemcpyAsync(order.data(), gpu.deviceOrder(), order.size() * sizeof(std::uint32_t),
+                                   cudaMemcpyDeviceToHost, stream.get()));
+        CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+        for (std::size_t j = 0; j < bodies.size(); ++j) {
+            ASSERT_LT(order[j], bodies.size());
+            ASSERT_EQ(moved.x[j], bodies.x[order[j]]);
+            ASSERT_EQ(moved.y[j], bodies.y[order[j]]);
+            ASSERT_EQ(moved.z[j], bodies.z[order[j]]);
+        }
+        Bodies cpuBodies = bodies;
+        OrbCpu cpu;
+        cpu.build(cpuBodies, domains);
+        ASSERT_EQ(cells.size(), cpu.cells().size());
+        for (std::size_t c = 0; c < cells.size(); ++c) {
+            const OrbCell& a = cells[c];
+            const OrbCell& b = cpu.cells()[c];
+            EXPECT_EQ(a.begin, b.begin) << "cell " << c;
+            EXPECT_EQ(a.end, b.end) << "cell " << c;
+            EXPECT_EQ(a.cutAxis, b.cutAxis) << "cell " << c;
+            for (int axis = 0; axis < 3; ++axis) {
+                EXPECT_EQ(a.lower[axis], b.lower[axis]) << "cell " << c;
+                EXPECT_EQ(a.upper[axis], b.upper[axis]) << "cell " << c;
+            }
+            if (a.isLeaf() && a.begin == b.begin && a.end == b.end) {
+                std::vector<std::array<float, 3>> gpuLeaf, cpuLeaf;
+                for (std::uint32_t i = a.begin; i < a.end; ++i) {
+                    gpuLeaf.push_back({moved.x[i], moved.y[i], moved.z[i]});
+                    cpuLeaf.push_back({cpuBodies.x[i], cpuBodies.y[i], cpuBodies.z[i]});
+                }
+                std::sort(gpuLeaf.begin(), gpuLeaf.end());
+                std::sort(cpuLeaf.begin(), cpuLeaf.end());
+                EXPECT_EQ(gpuLeaf, cpuLeaf) << "leaf " << c;
+            }
+        }
+    }
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-// The tree solver through CudaBackend: energy over many steps, non-finite states, colours, the body permutation.
+// The tree solver through CudaBackend: energy over many steps, non-finite states, colours, the loaded order kept.
 #include "TreeTestSupport.hpp"
 
 #include <Diagnostics.hpp>
@@ -77,8 +77,10 @@ TEST_F(CudaDeviceTest, TreeNonFiniteStateIsReportedAndRolledBack) {
 }
 
 // LeafDepth colours: each vertex's scalar is its body's leaf depth / kMaxTreeDepthForColor, in [0, 1], varying over
-// a Plummer sphere; positions are the bodies'. Component colours are the colour keys. Without a tree (direct solver)
-// LeafDepth falls back to the colour keys.
+// a Plummer sphere; positions are the bodies'. For a sample of bodies the depth is also the one of the deepest cell
+// the overlay's path query finds around the body's position (cells found from keys, not from the permutation). The
+// host path stages the vertices in the scratch array that held the tree-order positions during the step. Component
+// colours are the colour keys. Without a tree (direct solver) LeafDepth falls back to the colour keys.
 TEST_F(CudaDeviceTest, TreeLeafDepthColours) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
@@ -103,6 +105,18 @@ TEST_F(CudaDeviceTest, TreeLeafDepthColours) {
         highest = std::max(highest, vertices[i].colorScalar);
     }
     EXPECT_LT(lowest, highest) << "leaf depths of a Plummer sphere vary between core and halo";
+    for (std::size_t k = 0; k < 32; ++k) {
+        const std::size_t i = (seed + k * 7919) % bodies.size();
+        TreeCellQuery path;
+        path.minDepth = 0;
+        path.maxDepth = kTreeMaxDepth;
+        path.containingPoint = std::array<float, 3>{bodies.x[i], bodies.y[i], bodies.z[i]};
+        std::vector<TreeCellBox> cells;
+        backend.collectTreeCells(path, cells);
+        ASSERT_FALSE(cells.empty());
+        const float expected = std::min(float(cells.back().depth) / float(kMaxTreeDepthForColor), 1.0f);
+        ASSERT_FLOAT_EQ(vertices[i].colorScalar, expected) << "body " << i;
+    }
 
     backend.setColorMode(ColorMode::Component);
     backend.writeRenderVertices(vertices);
@@ -119,39 +133,45 @@ TEST_F(CudaDeviceTest, TreeLeafDepthColours) {
         ASSERT_EQ(vertices[i].colorScalar, bodies.colorKey[i]);
 }
 
-// The tree order permutes positions, velocities, masses and colour keys together. Colour keys are made unique, so
-// they name each body's original index; after one short step every body must sit where its own position and
-// velocity put it (|a| dt^2 with dt = 1e-4 is far below the 1e-6 tolerance) with its own mass and velocity.
-TEST_F(CudaDeviceTest, TreeOrderKeepsBodiesTogether) {
+// The bodies keep the loaded order through tree steps (the solver permutes a copy of the positions, never the
+// bodies; ORB keeps its domains contiguous on that). After a few short steps body i must be where its own position
+// and velocity put it (|a| t^2 with t = 3e-4 and |a| of order one is far below the tolerance: 1e-6 plus the float
+// rounding of coordinates, 1e-6 relative) with its own mass and colour key, exactly, and the accelerations read
+// afterwards must be its own: the fp64 direct sum at its position, on a sample. The generator's order is random in
+// space, so an acceleration scattered to the wrong body is off by order one; the bounds are loose (median 1e-3, 99th
+// percentile 1e-2, against 2e-3 at the 99th percentile for theta 0.5 at large N) because only that is the point here.
+TEST_F(CudaDeviceTest, TreeStepsKeepTheLoadedOrder) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     std::mt19937_64 random(seed);
-    Bodies start = randomBall(5000, random);
-    for (std::size_t i = 0; i < start.size(); ++i)
-        start.colorKey[i] = float(i) / float(start.size());
+    const Bodies start = generateScenario("plummer", 5000 + random() % 1000, seed);
     const double timeStep = 1e-4;
+    const SimParams params = treeParams(0.5, {1.0, 0.05}, timeStep);
     CudaBackend backend;
     backend.load(start);
-    backend.step(treeParams(0.5, {1.0, 0.05}, timeStep), 1);
+    backend.step(params, 3);
     Bodies after;
     backend.readBodies(after);
     ASSERT_EQ(after.size(), start.size());
-    std::vector<int> seen(start.size(), 0);
-    bool reordered = false;
-    for (std::size_t j = 0; j < after.size(); ++j) {
-        const auto i = std::size_t(std::lround(double(after.colorKey[j]) * double(start.size())));
-        ASSERT_LT(i, start.size());
-        ASSERT_EQ(after.colorKey[j], start.colorKey[i]);
-        ++seen[i];
-        reordered |= i != j;
-        ASSERT_EQ(after.mass[j], start.mass[i]);
-        ASSERT_NEAR(after.x[j], start.x[i] + timeStep * start.vx[i], 1e-6);
-        ASSERT_NEAR(after.y[j], start.y[i] + timeStep * start.vy[i], 1e-6);
-        ASSERT_NEAR(after.z[j], start.z[i] + timeStep * start.vz[i], 1e-6);
-        ASSERT_NEAR(after.vx[j], start.vx[i], 1e-3);
+    for (std::size_t i = 0; i < after.size(); ++i) {
+        ASSERT_EQ(after.colorKey[i], start.colorKey[i]) << "body " << i;
+        ASSERT_EQ(after.mass[i], start.mass[i]) << "body " << i;
+        ASSERT_NEAR(after.x[i], start.x[i] + 3 * timeStep * start.vx[i], 1e-6 * (1 + std::abs(start.x[i])))
+            << "body " << i;
+        ASSERT_NEAR(after.y[i], start.y[i] + 3 * timeStep * start.vy[i], 1e-6 * (1 + std::abs(start.y[i])))
+            << "body " << i;
+        ASSERT_NEAR(after.z[i], start.z[i] + 3 * timeStep * start.vz[i], 1e-6 * (1 + std::abs(start.z[i])))
+            << "body " << i;
+        ASSERT_NEAR(after.vx[i], start.vx[i], 1e-3) << "body " << i;
     }
-    EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int count) { return count == 1; }));
-    EXPECT_TRUE(reordered) << "tree order should differ from the random input order";
+    Vec3Arrays<float> accelerations;
+    backend.readAccelerations(params, accelerations); // the last step's, for the positions read above
+    const std::vector<std::size_t> targets = sampleTargets(after.size(), 1000, random);
+    Vec3Arrays<double> reference;
+    computeAccelerationsFp64(after, gravityOf(params), targets, reference);
+    const std::vector<double> errors = relativeErrors(accelerations, targets, reference);
+    EXPECT_LE(quantile(errors, 0.5), 1e-3);
+    EXPECT_LE(quantile(errors, 0.99), 1e-2);
 }
 
 TEST_F(CudaDeviceTest, TreeStepTimingsNameEveryPhase) {

@@ -25,9 +25,11 @@ struct Fp64Moments {
     double mass = 0, x = 0, y = 0, z = 0;
 };
 
-Fp64Moments momentsOf(const Bodies& bodies, uint2 range) {
+/// Moments of the bodies in tree slots range, found through the permutation.
+Fp64Moments momentsOf(const Bodies& bodies, const std::vector<unsigned>& treeOrder, uint2 range) {
     Fp64Moments m;
-    for (unsigned i = range.x; i < range.x + range.y; ++i) {
+    for (unsigned slot = range.x; slot < range.x + range.y; ++slot) {
+        const unsigned i = treeOrder[slot];
         m.mass += bodies.mass[i];
         m.x += double(bodies.mass[i]) * bodies.x[i];
         m.y += double(bodies.mass[i]) * bodies.y[i];
@@ -67,24 +69,34 @@ std::vector<TreeCellBox> allCellBoxes(const CudaBackend& backend, std::size_t ce
     return boxes;
 }
 
-// Structure: leaves partition the bodies (each body in exactly one leaf, the leaf its leaf depth names); an inner
-// cell's children are contiguous, one level deeper, and split its bodies exactly; children lie inside their parent
-// (up to fp32 rounding of the box centres, 1e-6 of the root side); every body lies inside its leaf's box (same
-// tolerance). Multipoles: each cell's mass is the fp64 sum of its bodies' masses (the summary sums in fp64 and rounds
-// once: 1e-6 relative) and its centre of mass the fp64 one (within 1e-6 of the root side plus 1e-6 of the distance
-// from the origin, the float rounding of coordinates).
+// Order: the evaluation leaves the bodies exactly as loaded, and the tree permutation (slot -> body) is a
+// permutation. Structure: leaves partition the tree slots (each body in exactly one leaf, the leaf its leaf depth
+// names); an inner cell's children are contiguous, one level deeper, and split its slots exactly; children lie inside
+// their parent (up to fp32 rounding of the box centres, 1e-6 of the root side); every body lies inside its leaf's box
+// (same tolerance), found through the permutation. Multipoles: each cell's mass is the fp64 sum of its bodies' masses
+// (the summary sums in fp64 and rounds once: 1e-6 relative) and its centre of mass the fp64 one (within 1e-6 of the
+// root side plus 1e-6 of the distance from the origin, the float rounding of coordinates).
 TEST_F(CudaDeviceTest, TreeInvariantsOnHostCopy) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     std::mt19937_64 random(seed);
     CudaBackend backend;
-    backend.load(sphereWithCoincidentGroups(30000 + random() % 10000, seed, random));
+    const Bodies loaded = sphereWithCoincidentGroups(30000 + random() % 10000, seed, random);
+    backend.load(loaded);
     Vec3Arrays<float> accelerations;
     backend.readAccelerations(treeParams(0.5), accelerations); // builds the tree of the loaded bodies
     Bodies bodies;
     backend.readBodies(bodies);
+    ASSERT_EQ(bodies.x, loaded.x);
+    ASSERT_EQ(bodies.vy, loaded.vy);
+    ASSERT_EQ(bodies.colorKey, loaded.colorKey);
     OctreeSnapshot tree;
     backend.downloadTree(tree);
+    ASSERT_EQ(tree.treeOrder.size(), bodies.size());
+    std::vector<unsigned> sortedOrder = tree.treeOrder;
+    std::sort(sortedOrder.begin(), sortedOrder.end());
+    for (std::size_t i = 0; i < sortedOrder.size(); ++i)
+        ASSERT_EQ(sortedOrder[i], i) << "the tree order must be a permutation of the bodies";
     const std::size_t cellCount = tree.content.size();
     ASSERT_GT(cellCount, 1u);
     const std::vector<TreeCellBox> boxes = allCellBoxes(backend, cellCount);
@@ -102,7 +114,8 @@ TEST_F(CudaDeviceTest, TreeInvariantsOnHostCopy) {
             ASSERT_EQ(content.x, range.x);
             ASSERT_EQ(content.y & ~kLeafFlag, range.y);
             deepestLeaf = std::max(deepestLeaf, box.depth);
-            for (unsigned i = range.x; i < range.x + range.y; ++i) {
+            for (unsigned slot = range.x; slot < range.x + range.y; ++slot) {
+                const unsigned i = tree.treeOrder[slot];
                 ASSERT_EQ(leafOf[i], -1) << "body " << i << " in two leaves";
                 leafOf[i] = int(c);
                 ASSERT_EQ(tree.leafDepthOfBodies[i], box.depth);
@@ -125,7 +138,7 @@ TEST_F(CudaDeviceTest, TreeInvariantsOnHostCopy) {
             }
             ASSERT_EQ(next, range.x + range.y);
         }
-        const Fp64Moments m = momentsOf(bodies, range);
+        const Fp64Moments m = momentsOf(bodies, tree.treeOrder, range);
         const float4 monopole = tree.monopole[c];
         ASSERT_NEAR(monopole.w, m.mass, 1e-6 * m.mass) << "cell " << c;
         const double where = std::abs(m.x) + std::abs(m.y) + std::abs(m.z);

@@ -2,9 +2,11 @@
 // Shared pieces of the CUDA tree tests: parameters, the tree's accelerations with the bodies in the order they are
 // returned in, and the relative error against the fp64 direct sum.
 //
-// Design note: the tree solver reorders the bodies (tree order), so every comparison first reads the accelerations
-// and then the bodies, and computes the fp64 reference on that order. Errors are |a_tree - a_ref| / |a_ref| per
-// target, the measure the accuracy targets use; percentiles are order statistics of the sample.
+// Design note: the tree solver leaves the bodies in the loaded order (it works on a tree-order copy and maps results
+// back through its permutation, OctreeSnapshot::treeOrder); comparisons still read the accelerations and then the
+// bodies from the backend and compute the fp64 reference on what it returns, so a body scattered to the wrong place
+// shows as a large error. Errors are |a_tree - a_ref| / |a_ref| per target, the measure the accuracy targets
+// use; percentiles are order statistics of the sample.
 #include "GpuTestSupport.hpp"
 
 #include <CudaBackend.hpp>
@@ -30,7 +32,7 @@ inline GravityParams gravityOf(const SimParams& params) {
     return {params.gravitationalConstant, params.softeningLength};
 }
 
-/// The backend's accelerations for params and the bodies in the same (tree) order.
+/// The backend's accelerations for params and the bodies, in the order the backend returns them.
 struct OrderedAccelerations {
     Bodies bodies;
     Vec3Arrays<float> accelerations;

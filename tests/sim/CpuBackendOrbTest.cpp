@@ -102,3 +102,33 @@ TEST(CpuBackendOrb, StepTimingsNameTheOrbPhaseOnlyWhileOrbIsOn) {
 
 } // namespace
 } // namespace gravlab
+
+namespace gravlab {
+namespace {
+
+/// Work and memory imbalance after a few steps of a Plummer sphere whose domains are re-partitioned every step.
+OrbImbalance imbalanceAfterSteps(OrbBalance balance, std::uint64_t seed) {
+    SimParams params = orbParams(16);
+    params.seed = seed;
+    params.orb.balance = balance;
+    params.orb.rebuildInterval = 1;
+    Simulation simulation(params);
+    simulation.step(3);
+    return simulation.backend().orbStatus().imbalance;
+}
+
+TEST(CpuBackendOrb, WorkBalanceEvensOutTheTreeWalkAtTheCostOfMemoryBalance) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    const OrbImbalance byCount = imbalanceAfterSteps(OrbBalance::Count, seed);
+    const OrbImbalance byWork = imbalanceAfterSteps(OrbBalance::Work, seed);
+    // A Plummer core's bodies open more cells than its halo's, so equal counts mean unequal work, and equal work
+    // unequal counts. The weights of the step after a re-partition differ a little from those it balanced.
+    EXPECT_LE(byCount.memory, 1.0 + 16.0 / 4000.0);
+    EXPECT_GT(byCount.work, 1.1);
+    EXPECT_LT(byWork.work, 0.5 * (1.0 + byCount.work));
+    EXPECT_GT(byWork.memory, 1.1);
+}
+
+} // namespace
+} // namespace gravlab

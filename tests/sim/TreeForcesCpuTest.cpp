@@ -5,6 +5,7 @@
 #include "DirectSumCpu.hpp"
 #include "TreeTestSupport.hpp"
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <omp.h>
 
@@ -176,6 +177,74 @@ TEST(TreeForcesCpu, ResultDoesNotDependOnTheThreadCount) {
     EXPECT_EQ(serial.x, parallel.x);
     EXPECT_EQ(serial.y, parallel.y);
     EXPECT_EQ(serial.z, parallel.z);
+}
+
+/// Interactions of a target at p under the walk's criterion, counted by recursion over the child links (not the
+/// solver's stack walk nor its lists), in fp64: one per accepted cell, the body count of each opened leaf. borderline
+/// is set when a decision's squared distance lies within 2e-6 of the squared opening radius, where the solver's fp32
+/// distance (a subtraction, three products and two sums of floats: relative rounding below 4e-7) may decide the other
+/// way.
+std::size_t countInteractions(const OctreeCpu& tree, std::size_t cell, const simtest::Vec3& p, bool& borderline) {
+    const CellMultipole& multipole = tree.multipoles()[cell];
+    const simtest::Vec3 d = simtest::sub(p, {multipole.comX, multipole.comY, multipole.comZ});
+    const double distance2 = simtest::dot(d, d);
+    const double radius2 = tree.openingRadiusSquared()[cell];
+    borderline |= std::abs(distance2 - radius2) <= 2e-6 * radius2;
+    if (distance2 > radius2)
+        return 1;
+    const OctreeCell& c = tree.cells()[cell];
+    if (c.isLeaf())
+        return c.bodyCount;
+    std::size_t count = 0;
+    for (std::int32_t child = c.firstChild; child < c.firstChild + c.childCount; ++child)
+        count += countInteractions(tree, std::size_t(child), p, borderline);
+    return count;
+}
+
+// Work weights. theta 1e-7 opens every cell (the smallest cell, at depth 21, has side root / 2^21, so every opening
+// radius exceeds 4.7 root sides, more than any distance inside the root cube), so every body meets all N bodies and
+// nothing else: the count must be N exactly. At theta 0.5 each body's count, in the caller's order, must equal the
+// fp64 recount from its own position (a count stored in tree order, or for the wrong body, fails: neighbours in the
+// input are unrelated in space); bodies with a decision on the rounding edge are skipped, at most 1% of them. Asking
+// for the weights must not change the accelerations by a bit.
+TEST(TreeForcesCpu, WorkWeightsCountEveryInteraction) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = simtest::variedMassPlummer(4000 + random() % 1000, random);
+    const std::size_t count = bodies.size();
+    OctreeCpu tree;
+    tree.build(bodies);
+    std::vector<float> work;
+
+    tree.summarize(1e-7f);
+    Vec3Arrays<float> accelerations;
+    computeTreeAccelerationsCpu(tree, {1.0, 0.05}, accelerations, &work);
+    ASSERT_EQ(work.size(), count);
+    for (std::size_t i = 0; i < count; ++i)
+        ASSERT_EQ(work[i], float(count)) << "body " << i;
+
+    tree.summarize(0.5f);
+    Vec3Arrays<float> plain;
+    computeTreeAccelerationsCpu(tree, {1.0, 0.05}, plain);
+    computeTreeAccelerationsCpu(tree, {1.0, 0.05}, accelerations, &work);
+    EXPECT_EQ(plain.x, accelerations.x);
+    EXPECT_EQ(plain.y, accelerations.y);
+    EXPECT_EQ(plain.z, accelerations.z);
+    std::size_t borderlineBodies = 0;
+    double total = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        bool borderline = false;
+        const std::size_t expected = countInteractions(tree, 0, simtest::positionOf(bodies, i), borderline);
+        total += work[i];
+        if (borderline) {
+            ++borderlineBodies;
+            continue;
+        }
+        ASSERT_EQ(work[i], float(expected)) << "body " << i;
+    }
+    EXPECT_LE(borderlineBodies, count / 100);
+    EXPECT_LT(total / double(count), 0.5 * double(count)) << "theta 0.5 must accept cells";
 }
 
 TEST(TreeForcesCpu, RefusesATreeThatWasNotSummarized) {
