@@ -1,11 +1,13 @@
 #include "OrbCpu.hpp"
 
+#include "OrbImbalance.hpp"
 #include "Parallel.hpp"
 #include "SimParams.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -224,29 +226,9 @@ OrbImbalance OrbCpu::imbalance(std::span<const float> weights) const {
     if (!weights.empty() && weights.size() != m_bodyCount)
         throw std::invalid_argument("ORB imbalance: " + std::to_string(weights.size()) + " weights for " +
                                     std::to_string(m_bodyCount) + " bodies");
-    double largestCount = 0, largestWeight = 0, totalWeight = 0;
-    for (const OrbCell& cell : m_cells) {
-        if (!cell.isLeaf())
-            continue;
-        largestCount = std::max(largestCount, double(cell.bodyCount()));
-        double weight = 0;
-        if (!weights.empty())
-            for (std::uint32_t i = cell.begin; i < cell.end; ++i)
-                weight += weights[i];
-        largestWeight = std::max(largestWeight, weight);
-        totalWeight += weight;
-    }
-    OrbImbalance result;
-    const double domains = domainCount();
-    result.memory = largestCount * domains / double(m_bodyCount);
-    if (weights.empty()) {
-        result.work = result.memory;
-        return result;
-    }
-    if (!(totalWeight > 0))
+    if (!weights.empty() && !(std::accumulate(weights.begin(), weights.end(), 0.0) > 0))
         throw std::invalid_argument("ORB imbalance: the weights sum to zero");
-    result.work = largestWeight * domains / totalWeight;
-    return result;
+    return orbImbalance(m_cells, weights);
 }
 
 } // namespace gravlab

@@ -6,6 +6,7 @@
 // "nothing lost or duplicated" is a check that the keys are a permutation.
 #include <Bodies.hpp>
 #include <Orb.hpp>
+#include <SimulationBackend.hpp>
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>
@@ -77,6 +78,48 @@ inline ::testing::AssertionResult cellsDescribeBodies(const std::vector<OrbCell>
             }
     }
     return ::testing::AssertionSuccess();
+}
+
+/// Positions indexed by label (x, y, z of body 0, then body 1, ...), to compare runs whose body orders differ.
+inline std::vector<float> positionsByLabel(const Bodies& bodies) {
+    std::vector<float> out(3 * bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const auto id = std::size_t(bodies.colorKey[i]);
+        out[3 * id] = bodies.x[i];
+        out[3 * id + 1] = bodies.y[i];
+        out[3 * id + 2] = bodies.z[i];
+    }
+    return out;
+}
+
+/// Steps `withOrb` (params.orb on) and `without` (ORB off), both loaded with the same labelled bodies, stepCount
+/// times; after every step up to 10 and every checkEvery-th step after, the labels must be a permutation and the cells
+/// must describe the bodies. Then the trajectories must agree exactly: with the tree solver the forces depend on
+/// positions alone, not on the array order ORB gives the bodies. Returns the bodies migrated over the run.
+inline std::uint64_t expectDomainsKeepEveryBodyOnce(SimulationBackend& withOrb, SimulationBackend& without,
+                                                    const SimParams& params, int stepCount, int checkEvery) {
+    SimParams plain = params;
+    plain.orb.domainCount = 0;
+    Bodies state;
+    std::vector<OrbCell> cells;
+    std::uint64_t migrated = 0;
+    for (int step = 1; step <= stepCount; ++step) {
+        withOrb.step(params, 1);
+        migrated += withOrb.orbStatus().migratedLastStep;
+        if (step % checkEvery != 0 && step > 10)
+            continue;
+        withOrb.readBodies(state);
+        withOrb.collectOrbCells(cells);
+        EXPECT_TRUE(labelsArePermutation(state)) << "after step " << step;
+        EXPECT_TRUE(cellsDescribeBodies(cells, state)) << "after step " << step;
+        if (::testing::Test::HasFailure())
+            return migrated;
+    }
+    without.step(plain, stepCount);
+    Bodies reference;
+    without.readBodies(reference);
+    EXPECT_EQ(positionsByLabel(state), positionsByLabel(reference));
+    return migrated;
 }
 
 } // namespace gravlab::test
