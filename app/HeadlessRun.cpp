@@ -72,8 +72,12 @@ std::string orbSummary(const Simulation& simulation, const HeadlessSettings& set
                   status.domainCount, std::string(toString(simulation.params().orb.balance)).c_str(),
                   status.imbalance.memory, status.imbalance.work, static_cast<unsigned long long>(status.rebuilds));
     std::string summary = text;
-    if (settings.orbCells)
-        summary += ", " + std::to_string(scene.orbOverlay().domainCount()) + " domain boxes in the last frame";
+    if (settings.orbCells) {
+        const OrbOverlayRenderer& overlay = scene.orbOverlay();
+        summary += ", " + std::to_string(overlay.domainCount()) + " domain boxes in the last frame (" +
+                   std::to_string(overlay.clippedBoxCount()) + " cut at the region of interest, " +
+                   std::to_string(overlay.skippedBoxCount()) + " outside it)";
+    }
     return summary;
 }
 
@@ -111,6 +115,7 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     camera.fit(bounds, static_cast<float>(settings.width) / static_cast<float>(settings.height));
     FrameLook look;
     look.particles = particleStyleFor(simulation.bodyCount(), bounds.radius);
+    SceneBounds orbFocus = bounds; // the ORB boxes are clipped around it (regionOfInterest)
 
     const auto start = std::chrono::steady_clock::now();
     const auto frameCount = static_cast<std::size_t>(settings.frameCount);
@@ -124,7 +129,10 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
                 updateOverlay(simulation, *settings.overlayDepths, overlayFeed, scene);
             if (settings.orbCells) {
                 orbFeed.invalidate(); // every frame but the first follows a step
-                orbFeed.update(simulation.backend(), false, scene.orbOverlay());
+                // As in the window: re-estimated from the host copy when there is one, else the camera fit's.
+                if (const auto vertices = feed.hostVertices(); vertices && frame > 0)
+                    orbFocus = robustBounds(*vertices);
+                orbFeed.update(simulation.backend(), false, scene.orbOverlay(), regionOfInterest(orbFocus));
             }
             look.palette = bodyPaletteFor(settings.colorMode, simulation.backend().orbStatus().domainCount > 0);
             scene.render(camera, look, {target.framebuffer(), target.width(), target.height()});

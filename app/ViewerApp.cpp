@@ -148,8 +148,15 @@ void ViewerApp::updateTreeOverlay() {
 
 void ViewerApp::updateOrbOverlay() {
     m_look.palette = bodyPaletteFor(m_colorMode, m_simulation.backend().orbStatus().domainCount > 0);
-    if (m_orbOverlay.showCells)
-        m_orbFeed.update(m_simulation.backend(), m_orbOverlay.innerCells, m_scene.orbOverlay());
+    if (m_orbOverlay.showCells) {
+        // Fresh cells get a fresh region: on the host-copy path from a sample of the vertices already on the host;
+        // with interop the camera fit's bounds are kept, since reading the vertices back would cost a full copy.
+        if (m_orbFeed.stale())
+            if (const auto vertices = m_feed.hostVertices())
+                m_orbFocus = robustBounds(*vertices);
+        m_orbFeed.update(m_simulation.backend(), m_orbOverlay.innerCells, m_scene.orbOverlay(),
+                         regionOfInterest(m_orbFocus));
+    }
     else if (m_scene.orbOverlay().boxCount() > 0)
         m_orbFeed.clear(m_scene.orbOverlay());
 }
@@ -321,6 +328,7 @@ void ViewerApp::refitCamera() {
     const float aspect = size.height > 0 ? static_cast<float>(size.width) / static_cast<float>(size.height) : 1.0f;
     m_camera.fit(bounds, aspect);
     m_sceneRadius = bounds.radius;
+    m_orbFocus = bounds;
     m_look.particles = particleStyleFor(m_simulation.bodyCount(), bounds.radius);
 }
 

@@ -99,6 +99,7 @@ private:
     FrameLook m_look;
     bool m_onCudaBackend = false; ///< asked of the CUDA runtime only when the parameters change, not every frame
     float m_sceneRadius = 1.0f;   ///< of the last camera fit; sizes the picked body's marker
+    SceneBounds m_orbFocus;       ///< robust bounds the ORB boxes are clipped around (regionOfInterest)
     ColorMode m_colorMode;
     TreeOverlaySettings m_treeOverlay;
     OrbOverlaySettings m_orbOverlay;

@@ -45,6 +45,12 @@ std::span<const RenderVertex> BodyVertexFeed::copyToHost(const SimulationBackend
     return m_staging;
 }
 
+std::optional<std::span<const RenderVertex>> BodyVertexFeed::hostVertices() const {
+    if (!m_stagingCurrent)
+        return std::nullopt;
+    return std::span<const RenderVertex>(m_staging);
+}
+
 #if defined(GRAVLAB_HAS_CUDA)
 bool BodyVertexFeed::tryInterop(const SimulationBackend& backend, std::size_t bodyCount, ParticleRenderer& renderer) {
     const auto* cuda = dynamic_cast<const CudaBackend*>(&backend);

@@ -16,6 +16,7 @@
 #include <SimulationBackend.hpp>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ public:
     void update(const SimulationBackend& backend, std::size_t bodyCount, ParticleRenderer& renderer);
     /// The vertices on the host: the last host-copy upload, or a fresh copy from backend on the interop path.
     std::span<const RenderVertex> copyToHost(const SimulationBackend& backend, std::size_t bodyCount);
+    /// The vertices of the last update when it took the host-copy path (already on the host, so free to read);
+    /// nullopt on the interop path, where reading them would cost a full device-to-host copy.
+    std::optional<std::span<const RenderVertex>> hostVertices() const;
     /// Which path the last update took, for the panel: "CUDA-GL interop" or "host copy" with the reason.
     const std::string& path() const { return m_path; }
 

@@ -3,20 +3,25 @@
 
 namespace gravlab {
 
-bool OrbCellFeed::update(const SimulationBackend& backend, bool includeInnerCells, OrbOverlayRenderer& renderer) {
-    if (m_current && m_includedInnerCells == includeInnerCells)
+bool OrbCellFeed::update(const SimulationBackend& backend, bool includeInnerCells, OrbOverlayRenderer& renderer,
+                         const std::optional<AxisBox>& region) {
+    const bool collect = !m_current || m_includedInnerCells != includeInnerCells;
+    if (!collect && m_region == region)
         return false;
-    backend.collectOrbCells(m_cells);
-    renderer.upload(m_cells, includeInnerCells);
+    if (collect)
+        backend.collectOrbCells(m_cells);
+    renderer.upload(m_cells, includeInnerCells, region);
     m_includedInnerCells = includeInnerCells;
+    m_region = region;
     m_current = true;
-    return true;
+    return collect;
 }
 
 void OrbCellFeed::clear(OrbOverlayRenderer& renderer) {
     m_cells.clear();
     renderer.upload(m_cells, false);
     m_includedInnerCells.reset();
+    m_region.reset();
     m_current = false;
 }
 

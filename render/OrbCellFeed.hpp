@@ -7,6 +7,9 @@
 // settings changed; the caller says so with invalidate(). A change of what is drawn (inner cells on or off) is noticed
 // here. Otherwise the boxes in the GL buffer stay valid and nothing is asked of the backend, so a paused view costs
 // nothing per frame. The host array is reused between queries. Cells are at most 2 x 1024 - 1, so a query is cheap.
+// The caller also passes the region of interest the boxes are clipped to (BoxClipping.hpp); a new region re-uploads
+// the cells already held without asking the backend. stale() tells the caller when a collection is due, so that it
+// can refresh the region (a robust estimate over a sample of the bodies) only then.
 #include "OrbOverlayRenderer.hpp"
 
 #include <SimulationBackend.hpp>
@@ -19,9 +22,13 @@ class OrbCellFeed {
 public:
     /// The domains may have changed: the next update() asks the backend again.
     void invalidate() { m_current = false; }
+    /// Whether the next update() will ask the backend (invalidated, cleared, or never collected).
+    bool stale() const { return !m_current; }
     /// Collects the backend's cells when invalidated or when includeInnerCells changed, and uploads them into
-    /// renderer. Returns whether it collected.
-    bool update(const SimulationBackend& backend, bool includeInnerCells, OrbOverlayRenderer& renderer);
+    /// renderer, clipped to region (none: whole). A changed region alone re-uploads the cells held. Returns whether it
+    /// collected.
+    bool update(const SimulationBackend& backend, bool includeInnerCells, OrbOverlayRenderer& renderer,
+                const std::optional<AxisBox>& region = std::nullopt);
     /// Removes every box from renderer (cells switched off); the next update() collects again.
     void clear(OrbOverlayRenderer& renderer);
 
@@ -31,6 +38,7 @@ public:
 private:
     std::vector<OrbCell> m_cells;
     std::optional<bool> m_includedInnerCells;
+    std::optional<AxisBox> m_region;
     bool m_current = false;
 };
 

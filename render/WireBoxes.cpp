@@ -52,8 +52,9 @@ WireBoxRenderer::WireBoxRenderer()
     : m_program("wire_boxes", {{"wire_boxes.vert", GL_VERTEX_SHADER, shaders::wire_boxes_vert},
                                {"wire_boxes.frag", GL_FRAGMENT_SHADER, shaders::wire_boxes_frag}}),
       m_viewProjectionLocation(m_program.uniformLocation("u_viewProjection")),
-      m_opacityLocation(m_program.uniformLocation("u_opacity")), m_vertexArray(createVertexArray()) {
-    // Per instance, from binding 0: location 0 = lower corner, 1 = upper corner, 2 = RGBA.
+      m_opacityLocation(m_program.uniformLocation("u_opacity")),
+      m_dashLengthLocation(m_program.uniformLocation("u_cutEdgeDashLength")), m_vertexArray(createVertexArray()) {
+    // Per instance, from binding 0: location 0 = lower corner, 1 = upper corner, 2 = RGBA, 3 = cut-face mask.
     const GLuint vertexArray = m_vertexArray.id();
     const GLuint offsets[3] = {static_cast<GLuint>(offsetof(WireBox, lower)),
                                static_cast<GLuint>(offsetof(WireBox, upper)),
@@ -64,10 +65,14 @@ WireBoxRenderer::WireBoxRenderer()
         glVertexArrayAttribFormat(vertexArray, location, sizes[location], GL_FLOAT, GL_FALSE, offsets[location]);
         glVertexArrayAttribBinding(vertexArray, location, 0);
     }
+    glEnableVertexArrayAttrib(vertexArray, 3);
+    glVertexArrayAttribIFormat(vertexArray, 3, 1, GL_UNSIGNED_INT, static_cast<GLuint>(offsetof(WireBox, cutFaces)));
+    glVertexArrayAttribBinding(vertexArray, 3, 0);
     glVertexArrayBindingDivisor(vertexArray, 0, 1);
 }
 
-void WireBoxRenderer::draw(const WireBoxList& list, const glm::mat4& viewProjection, float opacity) const {
+void WireBoxRenderer::draw(const WireBoxList& list, const glm::mat4& viewProjection, float opacity,
+                           float cutEdgeDashLength) const {
     if (list.size() == 0)
         return;
     glDisable(GL_DEPTH_TEST);
@@ -77,6 +82,7 @@ void WireBoxRenderer::draw(const WireBoxList& list, const glm::mat4& viewProject
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
     m_program.setUniform(m_viewProjectionLocation, viewProjection);
     m_program.setUniform(m_opacityLocation, opacity);
+    m_program.setUniform(m_dashLengthLocation, cutEdgeDashLength);
     m_program.use();
     glBindVertexArray(m_vertexArray.id());
     glVertexArrayVertexBuffer(m_vertexArray.id(), 0, list.buffer(), 0, sizeof(WireBox));
