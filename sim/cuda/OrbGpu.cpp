@@ -167,6 +167,55 @@ void OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
                                     "be finite and >= 0");
 }
 
+OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount,
+                                   std::uint32_t domainCount, std::array<const void*, 3> arrays) const {
+    GraphKey key;
+    key.positionsOnly = positionsOnly;
+    key.workBalance = workBalance;
+    key.bodyCount = bodyCount;
+    key.domainCount = domainCount;
+    std::size_t slot = 0;
+    const auto add = [&](const void* data, std::size_t size) {
+        key.buffers[slot] = data;
+        key.sizes[slot] = size;
+        ++slot;
+    };
+    for (const void* array : arrays)
+        add(array, 0);
+    for (int side = 0; side < 2; ++side) {
+        add(m_recordBuffers[side].data(), m_recordBuffers[side].size());
+        add(m_weightBuffers[side].data(), m_weightBuffers[side].size());
+    }
+    add(m_cells.data(), m_cells.size());
+    add(m_splits.data(), m_splits.size());
+    add(m_cellWeightBefore.data(), m_cellWeightBefore.size());
+    add(m_state.data(), m_state.size());
+    add(m_tileCounts.data(), m_tileCounts.size());
+    add(m_tileOffsets.data(), m_tileOffsets.size());
+    add(m_tileExtremes.data(), m_tileExtremes.size());
+    add(m_tileEqualWeight.data(), m_tileEqualWeight.size());
+    add(m_binCounts.data(), m_binCounts.size());
+    add(m_binWeights.data(), m_binWeights.size());
+    return key;
+}
+
+void OrbGpu::launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue,
+                            cudaStream_t stream) {
+#if defined(GRAVLAB_CUDA_SYNC_CHECKS)
+    (void)key;
+    enqueue(stream); // synchronising checks cannot be captured
+#else
+    if (m_graph.empty() || !(key == m_graphKey)) {
+        m_graphKey = GraphKey{};
+        if (!m_captureStream)
+            m_captureStream.emplace();
+        m_graph.capture(m_captureStream->get(), enqueue);
+        m_graphKey = key;
+    }
+    m_graph.launch(stream);
+#endif
+}
+
 void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance balance, cudaStream_t stream) {
     const std::size_t count = bodies.size();
     checkCounts(count, domainCount);
@@ -174,21 +223,28 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
     const bool workBalance = balance == OrbBalance::Work;
     layOutCells(bodyCount, domainCount);
     reserve(count, workBalance);
-    m_buildStart.record(stream);
-    launchOrbExtractBodies(bodies.positionMass.data(), bodies.acceleration.data(), bodyCount, records(0, count),
-                           m_state.data(), stream);
-    if (workBalance)
-        launchOrbTotalWeight(records(0, count), bodyCount, m_state.data(), stream);
-    const int side = partitionLevels(bodyCount, domainCount, workBalance, stream);
+    const int side = finalSide();
     m_finalOrder = records(side, count).index;
-    if (domainCount > 1) {
-        // The other record buffer is free now: 16 bytes per body, one body array at a time.
-        float4* scratch = m_recordBuffers[1 - side].data();
-        for (DeviceBuffer<float4>* array : {&bodies.positionMass, &bodies.velocityColor, &bodies.acceleration}) {
-            launchOrbGather(array->data(), m_finalOrder, scratch, bodyCount, m_state.data(), stream);
-            launchOrbCopyBack(scratch, array->data(), bodyCount, m_state.data(), stream);
+    const GraphKey key = graphKey(false, workBalance, bodyCount, domainCount,
+                                  {bodies.positionMass.data(), bodies.velocityColor.data(), bodies.acceleration.data()});
+    const auto enqueue = [&](cudaStream_t captured) {
+        launchOrbExtractBodies(bodies.positionMass.data(), bodies.acceleration.data(), bodyCount, records(0, count),
+                               m_state.data(), captured);
+        if (workBalance)
+            launchOrbTotalWeight(records(0, count), bodyCount, m_state.data(), captured);
+        if (partitionLevels(bodyCount, domainCount, workBalance, captured) != side)
+            throw std::logic_error("ORB: the final records are not in the buffer the layout predicts");
+        if (domainCount > 1) {
+            // The other record buffer is free now: 16 bytes per body, one body array at a time.
+            float4* scratch = m_recordBuffers[1 - side].data();
+            for (DeviceBuffer<float4>* array : {&bodies.positionMass, &bodies.velocityColor, &bodies.acceleration}) {
+                launchOrbGather(array->data(), m_finalOrder, scratch, bodyCount, m_state.data(), captured);
+                launchOrbCopyBack(scratch, array->data(), bodyCount, m_state.data(), captured);
+            }
         }
-    }
+    };
+    m_buildStart.record(stream);
+    launchSequence(key, enqueue, stream);
     m_buildStop.record(stream);
     checkState(stream, workBalance);
 }
@@ -199,12 +255,18 @@ void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std
     const std::uint32_t bodyCount = std::uint32_t(count);
     layOutCells(bodyCount, domainCount);
     reserve(count, false);
-    m_buildStart.record(stream);
-    launchOrbExtractPositions(x, y, z, bodyCount, records(0, count), m_state.data(), stream);
-    const int side = partitionLevels(bodyCount, domainCount, false, stream);
+    const int side = finalSide();
     m_finalOrder = records(side, count).index;
-    if (domainCount > 1)
-        launchOrbCopyPositions(records(side, count), x, y, z, bodyCount, m_state.data(), stream);
+    const GraphKey key = graphKey(true, false, bodyCount, domainCount, {x, y, z});
+    const auto enqueue = [&](cudaStream_t captured) {
+        launchOrbExtractPositions(x, y, z, bodyCount, records(0, count), m_state.data(), captured);
+        if (partitionLevels(bodyCount, domainCount, false, captured) != side)
+            throw std::logic_error("ORB: the final records are not in the buffer the layout predicts");
+        if (domainCount > 1)
+            launchOrbCopyPositions(records(side, count), x, y, z, bodyCount, m_state.data(), captured);
+    };
+    m_buildStart.record(stream);
+    launchSequence(key, enqueue, stream);
     m_buildStop.record(stream);
     checkState(stream, false);
 }
