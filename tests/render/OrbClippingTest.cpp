@@ -18,21 +18,6 @@ namespace {
 
 using OrbClipping = HeadlessGlTest;
 
-class FarReachingOrbBackend final : public InertBackend {
-public:
-    explicit FarReachingOrbBackend(std::vector<OrbCell> cells) : m_cells(std::move(cells)) {}
-    void collectOrbCells(std::vector<OrbCell>& out) const override { out = m_cells; }
-
-private:
-    std::vector<OrbCell> m_cells;
-};
-
-OrbCell cell(const glm::vec3& lower, const glm::vec3& upper, std::int32_t leftChild, std::int32_t cutAxis,
-             std::uint32_t firstDomain, std::uint32_t domainCount) {
-    return {
-        {lower.x, lower.y, lower.z}, {upper.x, upper.y, upper.z}, 0, 0, leftChild, cutAxis, firstDomain, domainCount};
-}
-
 /// Whether the edge from corner along axisBit (corner bits: 1 x, 2 y, 4 z set on the upper side) lies on the face
 /// (faceAxis, upperSide).
 bool edgeOnFace(int corner, int axisBit, int faceAxis, bool upperSide) {
@@ -54,9 +39,9 @@ TEST_F(OrbClipping, AFarReachingDomainIsDrawnOnlyInsideTheRegionWithItsCutFaceFa
     const glm::vec3 lower = c + glm::vec3(-0.5f, -0.6f + jitter(random), -0.45f + jitter(random));
     const glm::vec3 upper = c + glm::vec3(500.0f, 0.55f + jitter(random), 0.4f + jitter(random));
     const float cutX = c.x + 300.0f;
-    const FarReachingOrbBackend backend({cell(lower, upper, 1, 0, 0, 2),
-                                         cell(lower, {cutX, upper.y, upper.z}, -1, -1, 0, 1),
-                                         cell({cutX, lower.y, lower.z}, upper, -1, -1, 1, 1)});
+    const KnownOrbBackend backend({orbCell(lower, upper, 1, 0, 0, 2),
+                                   orbCell(lower, {cutX, upper.y, upper.z}, -1, -1, 0, 1),
+                                   orbCell({cutX, lower.y, lower.z}, upper, -1, -1, 1, 1)});
 
     const int width = std::uniform_int_distribution<int>(260, 340)(random);
     const int height = std::uniform_int_distribution<int>(200, 260)(random);
@@ -152,7 +137,8 @@ TEST_F(OrbClipping, AFarReachingDomainIsDrawnOnlyInsideTheRegionWithItsCutFaceFa
             const std::array<int, 3> rgb = brightestAround(image, sample);
             for (int channel = 0; channel < 3; ++channel)
                 // Seen edge-on, the cut face's 4 edges fall on 2 lines: two blends of kCutEdgeAlpha at most.
-                ASSERT_LE(rgb[channel], (1.0f - (1.0f - kCutEdgeAlpha) * (1.0f - kCutEdgeAlpha)) * expected[channel] + 2.5f)
+                ASSERT_LE(rgb[channel],
+                          (1.0f - (1.0f - kCutEdgeAlpha) * (1.0f - kCutEdgeAlpha)) * expected[channel] + 2.5f)
                     << "cut edge as bright as the box's own near (" << sample.x << ", " << sample.y << ")";
             ++cutChecked;
             cutLit += std::max({rgb[0], rgb[1], rgb[2]}) >= 0.25f * std::max({expected.r, expected.g, expected.b});
@@ -163,7 +149,7 @@ TEST_F(OrbClipping, AFarReachingDomainIsDrawnOnlyInsideTheRegionWithItsCutFaceFa
 }
 
 TEST_F(OrbClipping, ANewRegionReUploadsTheHeldCellsWithoutAskingTheBackend) {
-    const FarReachingOrbBackend backend({cell({-1, -1, -1}, {100, 1, 1}, -1, -1, 0, 1)});
+    const KnownOrbBackend backend({orbCell({-1, -1, -1}, {100, 1, 1}, -1, -1, 0, 1)});
     OrbOverlayRenderer overlay;
     OrbCellFeed feed;
     EXPECT_TRUE(feed.update(backend, false, overlay));

@@ -16,41 +16,13 @@ namespace {
 
 using OrbOverlay = HeadlessGlTest;
 
-/// A backend whose ORB domains are a fixed list of cells; it counts how often it is asked for them.
-class KnownOrbBackend final : public InertBackend {
-public:
-    explicit KnownOrbBackend(std::vector<OrbCell> cells) : m_cells(std::move(cells)) {}
-    void collectOrbCells(std::vector<OrbCell>& out) const override {
-        ++collectCount;
-        out = m_cells;
-    }
-    mutable int collectCount = 0;
-
-private:
-    std::vector<OrbCell> m_cells;
-};
-
-OrbCell cell(const glm::vec3& lower, const glm::vec3& upper, std::int32_t leftChild, std::int32_t cutAxis,
-             std::uint32_t firstDomain, std::uint32_t domainCount) {
-    return {
-        {lower.x, lower.y, lower.z}, {upper.x, upper.y, upper.z}, 0, 0, leftChild, cutAxis, firstDomain, domainCount};
-}
-
 /// Three domains, breadth first as backends return them: the root cut along x at cutX into leaf 0 (left) and a cell
 /// cut along y at cutY into leaves 1 and 2.
 std::vector<OrbCell> threeDomains(const glm::vec3& lower, const glm::vec3& upper, float cutX, float cutY) {
-    return {cell(lower, upper, 1, 0, 0, 3), cell(lower, {cutX, upper.y, upper.z}, -1, -1, 0, 1),
-            cell({cutX, lower.y, lower.z}, upper, 3, 1, 1, 2),
-            cell({cutX, lower.y, lower.z}, {upper.x, cutY, upper.z}, -1, -1, 1, 1),
-            cell({cutX, cutY, lower.z}, upper, -1, -1, 2, 1)};
-}
-
-OrbitCamera randomCamera(std::mt19937_64& random) {
-    OrbitCamera camera;
-    camera.setAngles(std::uniform_real_distribution<float>(-3.1f, 3.1f)(random),
-                     std::uniform_real_distribution<float>(-1.3f, 1.3f)(random));
-    camera.setDistance(8.0f);
-    return camera;
+    return {orbCell(lower, upper, 1, 0, 0, 3), orbCell(lower, {cutX, upper.y, upper.z}, -1, -1, 0, 1),
+            orbCell({cutX, lower.y, lower.z}, upper, 3, 1, 1, 2),
+            orbCell({cutX, lower.y, lower.z}, {upper.x, cutY, upper.z}, -1, -1, 1, 1),
+            orbCell({cutX, cutY, lower.z}, upper, -1, -1, 2, 1)};
 }
 
 TEST_F(OrbOverlay, EachDomainsEdgesAreLitInItsPaletteColourAndNothingElsewhere) {
@@ -65,7 +37,7 @@ TEST_F(OrbOverlay, EachDomainsEdgesAreLitInItsPaletteColourAndNothingElsewhere) 
     const float cutY = std::uniform_real_distribution<float>(-0.3f, 0.3f)(random);
     const std::vector<OrbCell> cells = threeDomains(lower, upper, cutX, cutY);
     const KnownOrbBackend backend(cells);
-    const OrbitCamera camera = randomCamera(random);
+    const OrbitCamera camera = randomCameraAtEightUnits(random);
     const int width = std::uniform_int_distribution<int>(180, 320)(random);
     const int height = std::uniform_int_distribution<int>(121, 240)(random);
     SCOPED_TRACE("size " + std::to_string(width) + "x" + std::to_string(height));

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <memory>
 #include <optional>
+#include <random>
 #include <vector>
 
 namespace gravlab::test {
@@ -69,5 +70,36 @@ public:
     void writeRenderVertices(std::span<RenderVertex>) const override {}
     std::vector<PhaseTiming> lastStepTimings() const override { return {}; }
 };
+
+/// A backend whose ORB domains are a fixed list of cells; it counts how often it is asked for them.
+class KnownOrbBackend final : public InertBackend {
+public:
+    explicit KnownOrbBackend(std::vector<OrbCell> cells) : m_cells(std::move(cells)) {}
+    void collectOrbCells(std::vector<OrbCell>& out) const override {
+        ++collectCount;
+        out = m_cells;
+    }
+    mutable int collectCount = 0;
+
+private:
+    std::vector<OrbCell> m_cells;
+};
+
+/// An ORB cell with the given box and tree fields (its body range is empty: the overlay draws boxes only).
+inline OrbCell orbCell(const glm::vec3& lower, const glm::vec3& upper, std::int32_t leftChild, std::int32_t cutAxis,
+                       std::uint32_t firstDomain, std::uint32_t domainCount) {
+    return {
+        {lower.x, lower.y, lower.z}, {upper.x, upper.y, upper.z}, 0, 0, leftChild, cutAxis, firstDomain, domainCount};
+}
+
+/// A camera looking at the origin from 8 units away, from a random direction: a scene within about 2 units of the
+/// origin stays inside the image at a 45 degree field of view.
+inline OrbitCamera randomCameraAtEightUnits(std::mt19937_64& random) {
+    OrbitCamera camera;
+    camera.setAngles(std::uniform_real_distribution<float>(-3.1f, 3.1f)(random),
+                     std::uniform_real_distribution<float>(-1.3f, 1.3f)(random));
+    camera.setDistance(8.0f);
+    return camera;
+}
 
 } // namespace gravlab::test

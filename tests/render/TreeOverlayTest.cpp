@@ -67,14 +67,6 @@ TreeCellQuery depthQuery(int minDepth, int maxDepth) {
     return query;
 }
 
-OrbitCamera randomCamera(std::mt19937_64& random) {
-    OrbitCamera camera;
-    camera.setAngles(std::uniform_real_distribution<float>(-3.1f, 3.1f)(random),
-                     std::uniform_real_distribution<float>(-1.3f, 1.3f)(random));
-    camera.setDistance(8.0f);
-    return camera;
-}
-
 TEST_F(TreeOverlay, DrawsLitEdgesWhereTheQueriedCellProjectsAndNothingElsewhere) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -86,7 +78,7 @@ TEST_F(TreeOverlay, DrawsLitEdgesWhereTheQueriedCellProjectsAndNothingElsewhere)
                              std::uniform_real_distribution<float>(0.4f, 0.9f)(random), 3};
     // Cells outside the queried depths: a large root whose edges cross the image, and a small deep cell.
     const KnownCellsBackend backend({{0.2f, -0.1f, 0.1f, 1.8f, 0}, wanted, {1.1f, -0.9f, 0.7f, 0.1f, 6}});
-    const OrbitCamera camera = randomCamera(random);
+    const OrbitCamera camera = randomCameraAtEightUnits(random);
     const int width = std::uniform_int_distribution<int>(150, 320)(random);
     const int height = std::uniform_int_distribution<int>(101, 240)(random);
     SCOPED_TRACE("size " + std::to_string(width) + "x" + std::to_string(height));
@@ -162,7 +154,7 @@ TEST_F(TreeOverlay, PickedBodysMarkerIsWhiteAndOpaque) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937_64 random(seed);
-    const OrbitCamera camera = randomCamera(random);
+    const OrbitCamera camera = randomCameraAtEightUnits(random);
     std::uniform_real_distribution<float> offset(-0.5f, 0.5f);
     const TreeCellBox marker{offset(random), offset(random), offset(random), 0.5f, 0};
     SceneRenderer renderer;
