@@ -66,6 +66,11 @@ inline std::uint32_t countBalancedDomainBegin(std::uint64_t bodyCount, std::uint
     return std::uint32_t(bodyCount * domain / domainCount);
 }
 
+/// Throws std::invalid_argument when bodyCount lies outside [1, 2^32 - 1] (body indices are 32-bit), and
+/// InvalidParameterError (field "orb-domains") when domainCount lies outside [1, bodyCount]: more domains than bodies
+/// are refused rather than given empty cells with undefined cuts. The one check of both ORB builds.
+void requireOrbSizes(std::uint64_t bodyCount, std::uint64_t domainCount);
+
 /// Colour scalar in [0, 1) of domain `domain`: the fractional part of domain / golden ratio. Leaves are numbered left
 /// to right, so domains k and k + 1 are siblings or neighbours across a cut; their scalars differ by 0.38 or 0.62 of
 /// the palette, and no two of the first 1024 domains are closer than 1/2207 of it.

@@ -2,11 +2,9 @@
 
 #include "OrbImbalance.hpp"
 #include "Parallel.hpp"
-#include "SimParams.hpp"
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -25,13 +23,7 @@ void checkInputs(const Bodies& bodies, std::uint32_t domainCount, std::span<cons
          {&bodies.y, &bodies.z, &bodies.vx, &bodies.vy, &bodies.vz, &bodies.mass, &bodies.colorKey})
         if (component->size() != count)
             throw std::invalid_argument("ORB: the body arrays differ in length");
-    if (count == 0 || count > std::numeric_limits<std::uint32_t>::max())
-        throw std::invalid_argument("ORB: the number of bodies is " + std::to_string(count) +
-                                    ", allowed 1 to 4294967295");
-    if (domainCount < 1 || domainCount > count)
-        throw InvalidParameterError("orb-domains", "orb-domains = " + std::to_string(domainCount) +
-                                                       " is out of range: allowed 1 to " + std::to_string(count) +
-                                                       " (the number of bodies; every domain needs a body)");
+    requireOrbSizes(count, domainCount);
     for (std::size_t i = 0; i < count; ++i)
         if (!std::isfinite(bodies.x[i]) || !std::isfinite(bodies.y[i]) || !std::isfinite(bodies.z[i]))
             throw std::invalid_argument("ORB: body " + std::to_string(i) + " has a position that is not finite");

@@ -3,21 +3,10 @@
 #include "CudaCheck.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <stdexcept>
 #include <string>
 
 namespace gravlab {
-
-void OrbGpu::checkCounts(std::size_t count, std::uint32_t domainCount) const {
-    if (count == 0 || count > std::numeric_limits<std::uint32_t>::max())
-        throw std::invalid_argument("ORB: the number of bodies is " + std::to_string(count) +
-                                    ", allowed 1 to 4294967295");
-    if (domainCount < 1 || domainCount > count)
-        throw InvalidParameterError("orb-domains", "orb-domains = " + std::to_string(domainCount) +
-                                                       " is out of range: allowed 1 to " + std::to_string(count) +
-                                                       " (the number of bodies; every domain needs a body)");
-}
 
 void OrbGpu::layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount) {
     if (m_layoutBodies == bodyCount && m_layoutDomains == domainCount)
@@ -218,7 +207,7 @@ void OrbGpu::launchSequence(const GraphKey& key, const std::function<void(cudaSt
 
 void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance balance, cudaStream_t stream) {
     const std::size_t count = bodies.size();
-    checkCounts(count, domainCount);
+    requireOrbSizes(count, domainCount);
     const std::uint32_t bodyCount = std::uint32_t(count);
     const bool workBalance = balance == OrbBalance::Work;
     layOutCells(bodyCount, domainCount);
@@ -251,7 +240,7 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
 
 void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std::uint32_t domainCount,
                             cudaStream_t stream) {
-    checkCounts(count, domainCount);
+    requireOrbSizes(count, domainCount);
     const std::uint32_t bodyCount = std::uint32_t(count);
     layOutCells(bodyCount, domainCount);
     reserve(count, false);

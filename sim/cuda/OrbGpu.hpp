@@ -120,7 +120,6 @@ public:
                                        bool positionsOnly);
 
 private:
-    void checkCounts(std::size_t count, std::uint32_t domainCount) const;
     void layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount);
     void reserve(std::size_t bodyCount, bool weights);
     OrbRecords records(int side, std::size_t bodyCount);
