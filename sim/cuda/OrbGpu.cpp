@@ -299,7 +299,7 @@ OrbImbalance OrbGpu::imbalance(cudaStream_t stream) const {
 double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder, OrbBalance balance,
                                     bool positionsOnly) {
     const bool work = balance == OrbBalance::Work;
-    const double keyPasses = finder == OrbCutFinder::RadixSelect ? 4 : 32;
+    const double keyPasses = finder == OrbCutFinder::RadixSelect ? double(kOrbRadixPasses) : 32;
     const double extract = (positionsOnly ? 12 : 16) + 16 + (work ? 16 + 4 + 4 : 0);
     const double level = keyPasses * (4 + (work ? 4 : 0)) + 4 + (work ? 4 : 0) + 32 + (work ? 8 : 0);
     const double finish = positionsOnly ? 12 + 12 : 3 * (4 + 16 + 16 + 16 + 16);

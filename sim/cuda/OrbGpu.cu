@@ -113,7 +113,7 @@ __global__ void orbTotalWeightKernel(const float* weights, std::uint32_t bodyCou
         atomicAdd(reinterpret_cast<unsigned long long*>(&state->totalWeight), (unsigned long long)total);
 }
 
-/// Prepares one split: its cut axis, the key range of its box (radix select skips the bytes the range fixes;
+/// Prepares one split: its cut axis, the key range of its box (radix select skips the digits the range fixes;
 /// bisection starts from it) and its target. Returns false for a cell with no body, which it finishes at once.
 __device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinder finder) {
     OrbCell& cell = level.cells[split.cell];
@@ -125,10 +125,12 @@ __device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinde
     split.axis = axis;
     const std::uint32_t low = orderedKey(cell.lower[axis]), high = orderedKey(cell.upper[axis]);
     const int fixedBits = __clz(low ^ high); // 32 when every key of the cell is the same
-    split.firstPass = std::uint32_t(fixedBits / 8);
+    // Passes whose digits lie entirely in the fixed bits; the last pass's digit ends at bit 0.
+    split.firstPass = fixedBits == 32 ? kOrbRadixPasses : std::uint32_t(fixedBits / kOrbRadixDigitBits);
     if (finder == OrbCutFinder::RadixSelect) {
-        split.pivot = split.firstPass == 0 ? 0u : low & ~(0xffffffffu >> (8 * split.firstPass));
-        split.done = split.firstPass == 4 ? 1u : 0u;
+        const int fixedPassBits = int(split.firstPass) * kOrbRadixDigitBits;
+        split.pivot = fixedPassBits >= 32 ? low : split.firstPass == 0 ? 0u : low & ~(0xffffffffu >> fixedPassBits);
+        split.done = split.firstPass == kOrbRadixPasses ? 1u : 0u;
     } else {
         split.pivot = low;
         split.high = high;

@@ -15,12 +15,12 @@
 //   round trip. Every level kernel runs one block per tile. Cells that are already leaves are not touched, except at
 //   the last level, where leaves one level up (np not a power of two) are copied once to the final buffer.
 //   Cut finder, the key of the pivot body of each cell (in the cell's (coordinate, index) order, Orb.hpp):
-//     - radix select (the default): per pass, each tile builds a 256-bin histogram of one byte of the ordered
-//       coordinate key over its bodies that match the bytes fixed so far (shared memory, the row's two most common
-//       digits added once by a leader lane), adds it to its cell's bins, and the last tile of the cell (a counter)
-//       picks the bin holding the remaining rank or weight (Merrill and Garland's radix select, as in CUB and RAFT's
-//       select_k). Bytes that the cell's box already fixes (the common prefix of its lower and upper keys) are
-//       skipped, so deep levels need fewer than 4 passes; a cell of one tile selects in shared memory alone.
+//     - radix select (the default): per pass, each tile builds a 2048-bin histogram of one 11-bit digit of the
+//       ordered coordinate key (3 passes: 11, 11, 10 bits) over its bodies that match the digits fixed so far
+//       (shared memory, the row's two most common digits added once by a leader lane), adds it to its cell's bins,
+//       and the last tile of the cell (a counter) picks the bin holding the remaining rank or weight (Merrill and Garland's radix select, as in CUB and RAFT's
+//       select_k). Digits that the cell's box already fixes (the common prefix of its lower and upper keys) are
+//       skipped, so deep levels may need fewer than 3 passes; a cell of one tile selects in shared memory alone.
 //     - bisection (the baseline): 32 rounds, each counts the bodies at or below a trial key per cell and halves the
 //       cell's bracket [key(lower), key(upper)].
 //   Count balance: the pivot is the key of rank k = floor(N (f + l) / np) - begin. Work balance: weights are
@@ -41,14 +41,16 @@
 //   No host wait inside the build: the non-finite and weight checks are read after all work is enqueued; when they
 //   fail the final gather and copy are skipped on the device, so the bodies are left untouched, and build() throws.
 //   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance), 32 bytes
-//   per tile, 1 KiB (3 KiB under work balance) of radix bins per cell of more than one tile, O(np) cells.
-//   One graph: the launch sequence (about 60 kernels and memsets at 2^20 bodies / 64 domains, each latency-bound
+//   per tile, 8 KiB (24 KiB under work balance) of radix bins per cell of more than one tile, O(np) cells.
+//   One graph: the launch sequence (about 55 kernels and memsets at 2^20 bodies / 64 domains, each latency-bound
 //   there) depends only on N, np, the balance, the finder and the buffers, so it is captured once into a CUDA graph
 //   (on a private stream) and replayed while that key is unchanged; any change, a buffer reallocation included,
 //   captures it again. The layout upload happens before, the input check's download and wait after the graph.
 //   Tiles of 4096 bodies measured faster than 2048 at 2^27 and 2^30 bodies (fewer same-address atomics per cell, which
-//   serialise in L2) and equal at 2^20. Remaining cost (ncu, 2^24 bodies / 4096 domains, 2048-body tiles): the radix passes run at
-//   about a quarter of the copy bandwidth, the scatter near it, the final gather about 0.6 ms per float4 array.
+//   serialise in L2) and equal at 2^20. Cost (ncu, 2^24 bodies / 4096 domains, 8-bit digits): radix passes 41%,
+//   issue-bound (SM throughput 62-72%, DRAM 19-36%, 50% occupancy at 64 registers), hence fewer, wider passes;
+//   scatter 26% (DRAM 61%, near the copy rate); final gather 16% (0.6 ms per float4 array); count 12% (latency-bound,
+//   88 registers, 25% occupancy; capping it at 64 helped 2^27 by 3% but cost 1% at 2^20).
 #include "CudaStream.hpp"
 #include "DeviceBodies.hpp"
 #include "DeviceBuffer.hpp"
@@ -114,7 +116,7 @@ public:
     OrbImbalance imbalance(cudaStream_t stream) const;
 
     /// Bytes the build reads and writes per body in the model used to quote an effective bandwidth: extraction,
-    /// per level 4 radix passes (32 bisection rounds) of 4-byte keys, the 4-byte count pass and the 32-byte scatter,
+    /// per level 3 radix passes (32 bisection rounds) of 4-byte keys, the 4-byte count pass and the 32-byte scatter,
     /// then the gather of three float4 arrays (or the positions' copy back); weights add their own bytes.
     static double modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder, OrbBalance balance,
                                        bool positionsOnly);

@@ -11,7 +11,7 @@ inline constexpr unsigned kFullWarp = 0xffffffffu;
 inline constexpr int kWarpsPerTile = int(kOrbTileThreads / 32);
 inline constexpr int kRowsPerWarp = int(kOrbTileBodies / kOrbTileThreads); // rows of 32 consecutive bodies
 static_assert(kWarpsPerTile * kRowsPerWarp * 32 == int(kOrbTileBodies));
-static_assert(kOrbRadixBins == kOrbTileThreads, "one bin per thread when a block selects a digit");
+static_assert(kOrbRadixBins % kOrbTileThreads == 0, "whole bins per thread when a block selects a digit");
 
 /// Maps a float to an unsigned key with the same order; -0 is first made +0 so that it ties with +0 as the CPU's
 /// float comparison does (the index then decides, as in Orb.hpp).

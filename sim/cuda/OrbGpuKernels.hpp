@@ -14,14 +14,17 @@ namespace gravlab {
 /// How a level's pivot keys are found; both give the same key, so the same cells.
 enum class OrbCutFinder {
     Bisection,   ///< the baseline: 32 counting passes over the keys per level, one bracket halving each
-    RadixSelect, ///< at most 4 passes of 8-bit digit histograms per level, each fixing one byte of the pivot key
+    RadixSelect, ///< at most 3 passes of 11-bit digit histograms per level, each fixing one digit of the pivot key
 };
 
 /// Bodies per tile: every level kernel runs one block of kOrbTileThreads threads per tile, and a tile belongs to
 /// exactly one cell of the level (8 warps x 16 rows of 32 consecutive bodies).
 inline constexpr std::uint32_t kOrbTileBodies = 4096;
 inline constexpr unsigned kOrbTileThreads = 256;
-inline constexpr std::uint32_t kOrbRadixBins = 256;
+/// Radix select: 3 passes of 11-bit digits (the last takes the 10 bits left), 2048 bins per cell.
+inline constexpr int kOrbRadixDigitBits = 11;
+inline constexpr std::uint32_t kOrbRadixPasses = 3;
+inline constexpr std::uint32_t kOrbRadixBins = 1u << kOrbRadixDigitBits;
 
 /// One cell of the level being processed: a cell to split, or (copyOnly) a leaf whose records only change buffer.
 /// The host sets cell and copyOnly; the level's layout kernel fills the rest.
@@ -35,10 +38,10 @@ struct OrbSplit {
     std::int32_t axis;           ///< the cut axis (longest side)
     std::uint32_t firstPass;     ///< radix select: passes before it are fixed by the key range of the cell's box
     std::uint32_t done;          ///< the pivot key is found
-    std::uint32_t pivot;         ///< radix: the pivot bytes fixed so far; bisection: lower end of the bracket
+    std::uint32_t pivot;         ///< radix: the pivot digits fixed so far; bisection: lower end of the bracket
     std::uint32_t high;          ///< bisection: upper end of the bracket (inclusive)
     std::uint32_t countRank;     ///< count balance: bodies that go left (global target minus begin)
-    std::uint32_t rank;          ///< count balance, radix: the pivot's rank among the bodies matching the fixed bytes
+    std::uint32_t rank;          ///< count balance, radix: the pivot's rank among the bodies matching the fixed digits
     std::uint64_t target;        ///< work balance: target weight left of the cut minus the weight already below
     std::uint64_t lessWeight;    ///< work balance: weight of the bodies below the pivot's bracket or bytes
     std::uint32_t tilesDone;     ///< tiles that have reported (the last one finishes the step for the cell)

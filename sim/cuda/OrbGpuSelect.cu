@@ -12,10 +12,15 @@ namespace {
 
 using namespace orbdevice;
 
-constexpr int kRadixDigitBits = 8;
-constexpr int kRadixPasses = 4;
 constexpr int kBisectionRounds = 32; // a bracket of at most 2^32 keys halves to one key in 32 rounds
-static_assert(kOrbRadixBins == 1u << kRadixDigitBits && kRadixPasses * kRadixDigitBits == 32);
+constexpr int kBinsPerThread = int(kOrbRadixBins / kOrbTileThreads); // consecutive bins per thread in a select
+static_assert(kOrbRadixBins == 1u << kOrbRadixDigitBits && kBinsPerThread * kOrbTileThreads == kOrbRadixBins);
+static_assert(kOrbRadixPasses * kOrbRadixDigitBits >= 32 && (kOrbRadixPasses - 1) * kOrbRadixDigitBits < 32);
+
+/// Lowest key bit of the digit of a pass; the last pass takes the bits left (10 of 11-bit digits).
+__device__ __forceinline__ int digitShift(int pass) {
+    return max(32 - kOrbRadixDigitBits * (pass + 1), 0);
+}
 
 /// Adds each active lane's body to the block histogram. The first digits of a cell's keys are often shared by most
 /// of its bodies (a float's exponent), and 32 lanes adding to one shared counter serialise: the two most common
@@ -44,10 +49,12 @@ __device__ void addRowToHistogram(bool active, std::uint32_t digit, std::uint64_
     }
 }
 
-/// Block-wide, one bin per thread: fixes the digit at `shift` of the split's pivot, the bin that holds the remaining
-/// rank (count balance) or the remaining target weight (work balance). Bins below it are below the pivot. A target at
-/// or past the total weight puts every remaining body left: the pivot becomes a key above every finite coordinate's.
-__device__ void selectDigit(OrbSplit& split, std::uint32_t count, std::uint64_t weight, int shift, bool useWeights) {
+/// Block-wide, kBinsPerThread consecutive bins per thread: fixes the digit at `shift` of the split's pivot, the bin
+/// that holds the remaining rank (count balance) or the remaining target weight (work balance). Bins below it are below
+/// the pivot. A target at or past the total weight puts every remaining body left: the pivot becomes a key above every
+/// finite coordinate's.
+__device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBinsPerThread],
+                            const std::uint64_t (&weights)[kBinsPerThread], int shift, bool useWeights) {
     using CountScan = cub::BlockScan<std::uint32_t, kOrbTileThreads>;
     using WeightScan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
     __shared__ union {
@@ -57,6 +64,12 @@ __device__ void selectDigit(OrbSplit& split, std::uint32_t count, std::uint64_t 
     __shared__ bool found;
     const std::uint32_t rank = split.rank;
     const std::uint64_t target = split.target;
+    std::uint32_t count = 0;
+    std::uint64_t weight = 0;
+    for (int k = 0; k < kBinsPerThread; ++k) {
+        count += counts[k];
+        weight += weights[k];
+    }
     std::uint32_t countBefore;
     CountScan(storage.count).ExclusiveSum(count, countBefore);
     __syncthreads();
@@ -66,16 +79,20 @@ __device__ void selectDigit(OrbSplit& split, std::uint32_t count, std::uint64_t 
     if (threadIdx.x == 0)
         found = false;
     __syncthreads();
-    const bool holds = useWeights ? weightBefore <= target && target < weightBefore + weight
-                                  : countBefore <= rank && rank < countBefore + count;
-    if (holds) {
-        found = true;
-        split.pivot |= std::uint32_t(threadIdx.x) << shift;
-        split.rank = rank - countBefore;
-        split.target = target - weightBefore;
-        split.lessWeight += weightBefore;
-        if (shift == 0)
-            split.done = 1;
+    for (int k = 0; k < kBinsPerThread; ++k) {
+        const bool holds = useWeights ? weightBefore <= target && target < weightBefore + weights[k]
+                                      : countBefore <= rank && rank < countBefore + counts[k];
+        if (holds) {
+            found = true;
+            split.pivot |= (std::uint32_t(threadIdx.x) * kBinsPerThread + std::uint32_t(k)) << shift;
+            split.rank = rank - countBefore;
+            split.target = target - weightBefore;
+            split.lessWeight += weightBefore;
+            if (shift == 0)
+                split.done = 1;
+        }
+        countBefore += counts[k];
+        weightBefore += weights[k];
     }
     __syncthreads();
     if (threadIdx.x == 0 && !found) {
@@ -87,7 +104,8 @@ __device__ void selectDigit(OrbSplit& split, std::uint32_t count, std::uint64_t 
 }
 
 // Per body of a split still selecting: 4 bytes read (+ 4 of weight), one shared atomic or fewer; per tile, at most
-// 256 global atomics into the cell's bins. The last tile of a cell (or the only one) selects the digit.
+// one global atomic per non-empty bin into the cell's bins. The last tile of a cell (or the only one) selects the
+// digit.
 __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
     __shared__ std::uint32_t counts[kOrbRadixBins];
     __shared__ unsigned long long weights[kOrbRadixBins];
@@ -99,10 +117,15 @@ __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
         return;
     const bool useWeights = weighted(level);
     const int exponent = level.state->weightExponent;
-    const int shift = 32 - kRadixDigitBits * (pass + 1);
-    const std::uint32_t fixedBytes = split.pivot;
-    counts[threadIdx.x] = 0;
-    weights[threadIdx.x] = 0;
+    const int shift = digitShift(pass);
+    const int prefixShift = 32 - kOrbRadixDigitBits * pass; // the bits above it are fixed (none in pass 0)
+    const std::uint32_t digitMask = (1u << (prefixShift - shift)) - 1u;
+    const std::uint32_t fixedBits = split.pivot;
+    for (int k = 0; k < kBinsPerThread; ++k) {
+        counts[threadIdx.x + k * kOrbTileThreads] = 0;
+        if (useWeights)
+            weights[threadIdx.x + k * kOrbTileThreads] = 0;
+    }
     __syncthreads();
     const Tile tile = tileOf(split, blockIdx.x);
     const float* along = level.from.coordinate[split.axis];
@@ -116,33 +139,44 @@ __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
     for (int row = 0; row < kRowsPerWarp; ++row) {
         const bool valid = tile.body(row) < tile.last;
         const std::uint32_t key = orderedKey(coordinates[row]);
-        const bool active = valid && (pass == 0 || (key >> (shift + kRadixDigitBits)) ==
-                                                       (fixedBytes >> (shift + kRadixDigitBits)));
+        const bool active = valid && (pass == 0 || (key >> prefixShift) == (fixedBits >> prefixShift));
         const std::uint64_t weight = active && useWeights ? fixedWeight(rowWeights[row], exponent) : 0ull;
-        addRowToHistogram(active, (key >> shift) & (kOrbRadixBins - 1), weight, useWeights, counts, weights);
+        addRowToHistogram(active, (key >> shift) & digitMask, weight, useWeights, counts, weights);
     }
     __syncthreads();
-    std::uint32_t count = counts[threadIdx.x];
-    std::uint64_t weight = weights[threadIdx.x];
+    std::uint32_t binCounts[kBinsPerThread];
+    std::uint64_t binWeights[kBinsPerThread];
+    const std::uint32_t firstBin = threadIdx.x * kBinsPerThread;
     if (split.tileCount > 1) {
         std::uint32_t* cellCounts = level.binCounts + std::size_t(split.binSlot) * kOrbRadixBins;
         unsigned long long* cellWeights =
             reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(split.binSlot) * kOrbRadixBins);
-        if (count > 0)
-            atomicAdd(&cellCounts[threadIdx.x], count);
-        if (weight > 0)
-            atomicAdd(&cellWeights[threadIdx.x], (unsigned long long)weight);
+        for (int k = 0; k < kBinsPerThread; ++k) { // strided: a warp's atomics cover consecutive bins
+            const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
+            if (counts[bin] > 0)
+                atomicAdd(&cellCounts[bin], counts[bin]);
+            if (useWeights && weights[bin] > 0)
+                atomicAdd(&cellWeights[bin], weights[bin]);
+        }
         if (!lastTileOfSplit(split))
             return;
         // Read through L2 (other blocks' atomics live there), then clear the bins for the next pass or level.
-        count = __ldcg(&cellCounts[threadIdx.x]);
-        cellCounts[threadIdx.x] = 0;
-        if (useWeights) {
-            weight = __ldcg(&cellWeights[threadIdx.x]);
-            cellWeights[threadIdx.x] = 0;
+        for (int k = 0; k < kBinsPerThread; ++k) {
+            binCounts[k] = __ldcg(&cellCounts[firstBin + k]);
+            cellCounts[firstBin + k] = 0;
+            binWeights[k] = 0;
+            if (useWeights) {
+                binWeights[k] = __ldcg(&cellWeights[firstBin + k]);
+                cellWeights[firstBin + k] = 0;
+            }
+        }
+    } else {
+        for (int k = 0; k < kBinsPerThread; ++k) {
+            binCounts[k] = counts[firstBin + k];
+            binWeights[k] = useWeights ? weights[firstBin + k] : 0ull;
         }
     }
-    selectDigit(split, count, weight, shift, useWeights);
+    selectDigit(split, binCounts, binWeights, shift, useWeights);
 }
 
 /// Halves the bisection bracket: the pivot is the smallest key t with more than `rank` bodies at or below it (count
@@ -228,7 +262,7 @@ __global__ void orbBisectRoundKernel(OrbLevel level) {
 
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream) {
     if (finder == OrbCutFinder::RadixSelect) {
-        for (int pass = 0; pass < kRadixPasses; ++pass) {
+        for (int pass = 0; pass < int(kOrbRadixPasses); ++pass) {
             orbRadixPassKernel<<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level, pass);
             checkLaunch("orbRadixPassKernel");
         }
