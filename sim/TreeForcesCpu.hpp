@@ -9,8 +9,9 @@
 // Bodies are visited in tree order (neighbours walk nearly the same cells, which keeps them in cache) and results are
 // written to the caller's order. Each body's sum runs in one thread in a fixed order, so the result is bit-identical
 // for any thread count.
-// The CUDA tree walks groups of 32 bodies and accepts a cell only when the criterion holds for the whole group's box:
-// every cell it accepts for a body is one the CPU accepts for it or a descendant of one, so it is at least as exact.
+// The CUDA tree walks groups of up to 96 nearby bodies and accepts a cell only when the criterion holds for the whole
+// group's box or for every body of the group: every cell it accepts for a body is one the CPU accepts for it or a
+// descendant of one, so it is at least as exact.
 // Work weights (ORB's balance by work): a body's interactions are the accepted cells plus the bodies of the opened
 // leaves (itself included), the length of its interaction list; on request they are returned per body.
 #include "Bodies.hpp"

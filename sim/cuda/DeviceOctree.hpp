@@ -28,8 +28,10 @@ inline constexpr int kTreeLevelCount = kTreeMaxDepth + 1;
 /// A cell holding more bodies than this splits (unless at kTreeMaxDepth). 16 keeps a leaf's bodies within half a warp
 /// of the walk's body batches and the tree at about 0.2 cells per body.
 inline constexpr unsigned kTreeLeafCapacity = 16;
-/// Bodies per walk group: one warp walks the tree for up to this many bodies (TreeGroups.cu).
-inline constexpr unsigned kWalkGroupSize = 32;
+/// Bodies per walk group: one warp walks the tree for up to this many bodies, up to 3 per lane (TreeGroups.cu,
+/// TreeForces.cu). Measured on an H100 (Plummer, theta 0.5): 64 and 96 give 10-11% (1M) and 14-18% (16M) shorter
+/// steps than 32; 128 is slower at 1M again, as its boxes open more cells than its bodies share.
+inline constexpr unsigned kWalkGroupSize = 96;
 /// Leaves of at most this many bodies are always summed body by body by the walk (TreeForces.cu), never expanded: the
 /// quadrupole term costs about as much as two softened monopoles (40 instructions against 14), and the direct sum is
 /// exact.

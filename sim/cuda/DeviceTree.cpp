@@ -182,8 +182,8 @@ void DeviceTree::buildCells(unsigned bodyCount, const unsigned* firstCell, cudaS
 }
 
 void DeviceTree::formWalkGroups(cudaStream_t stream) {
-    // Packs hold at least one child each and chunks at most 32 bodies: at most cells + cells + N / 32 groups, and
-    // never more than N.
+    // Packs hold at least one child each (or part of one split at a full pack) and chunks at most kWalkGroupSize
+    // bodies: at most cells + cells + N / 32 groups, and never more than N.
     const std::size_t bound = std::min<std::size_t>(m_bodyCount, 2 * m_cellCount + m_bodyCount / 32 + 1);
     if (m_walkGroups.size() < bound)
         m_walkGroups.resize(bound + bound / 4);

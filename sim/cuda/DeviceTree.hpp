@@ -11,7 +11,7 @@
 //            and colour keys are not touched
 //   build    leaf depths, cells per body and their scan; then cells in pre-order and a depth sort into breadth-first
 //            arrays (TreeBuild.cu)
-//   build    walk groups of up to 32 bodies along the tree (TreeGroups.cu)
+//   build    walk groups of up to kWalkGroupSize (96) bodies along the tree (TreeGroups.cu)
 //   summary  multipoles and opening radii, deepest level first (TreeSummary.cu)
 //   force    the warp-per-group walk on the tree-order copy (TreeForces.cu); acceleration[permutation[slot]] gets the
 //            slot's acceleration and, in w, the interactions its group's walk evaluated (the work weight of ORB)
@@ -121,7 +121,7 @@ private:
     int m_sortedLevelSide = 0;
     std::size_t m_cellCapacity = 0;
     DeviceBuffer<unsigned char> m_sortScratch;
-    // Walk groups (capacity: at most two per cell plus one per 32 bodies) and their queue: total, next to take.
+    // Walk groups (capacity: at most two per cell plus one per kWalkGroupSize bodies) and their queue: total, next to take.
     DeviceBuffer<uint2> m_walkGroups;
     DeviceBuffer<unsigned> m_walkCounters;
     // Host view of the last build.

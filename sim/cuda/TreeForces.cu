@@ -1,11 +1,17 @@
-// Barnes-Hut forces on the GPU: one warp walks the octree for a group of up to 32 nearby bodies (tree order).
+// Barnes-Hut forces on the GPU: one warp walks the octree for a group of up to kWalkGroupSize (96) nearby bodies
+// (tree order), one, two or three bodies per lane.
 //
 // Design note (after Bonsai, Bedorf, Gaburov & Portegies Zwart 2012, and Nyland, Harris & Prins' tiled direct sum):
-//   Groups: up to 32 bodies that lie inside one small cell (TreeGroups.cu); lane l owns the group's body l. The
-//   warp reduces the group's bounding box once and tests each cell against the box, not against single bodies: a
-//   cell whose centre of mass lies farther than its opening radius (TreeMath.hpp, computed by the summary) from every
-//   point of the box is accepted for all the group's bodies, so every decision is warp-uniform and the per-body
-//   criterion holds for each body (the group test is the stricter one). Warps take groups from a queue.
+//   Groups: up to 96 bodies that lie inside one small cell (TreeGroups.cu); lane l owns the group's bodies l, l + 32
+//   and l + 64 (as many as the group has: the kernel picks the walk for 1, 2 or 3 bodies per lane by the group's size,
+//   so every body-interaction costs the same while the traversal, the ring loads and the shared-memory reads of each
+//   entry are shared by up to 3 bodies per lane). The warp reduces the group's bounding box once and tests each cell
+//   against the box: a cell whose centre of mass lies farther than its opening radius (TreeMath.hpp, computed by the
+//   summary) from every point of the box is accepted for all the group's bodies. A cell that fails the box test
+//   (and is no tiny leaf) is then tested against every body of the group, one such cell at a time across the warp:
+//   the box of a large group has empty corners, and a cell beside one of them is still accepted when each body's own
+//   criterion holds. So every decision is warp-uniform and the per-body criterion holds for each body. Warps take
+//   groups from a queue.
 //   Walk: depth first, 32 cells at a time. The stack in shared memory holds ranges of sibling cells (children are
 //   contiguous in the breadth-first layout), packed as (first << 3 | count - 1). Each round the lanes take the next
 //   up to 32 cells from the topmost ranges, test one cell each, and sort them with ballots into
@@ -14,7 +20,7 @@
 //                          bodies always go here, where they cost less than a quadrupole term and are exact,
 //     opened inner cells -> one pushed range of children.
 //   Whenever a ring holds a batch of 32, all lanes evaluate it: every lane reads each entry as a shared-memory
-//   broadcast and adds its interaction with its own body (TreeMath's softened quadrupole expansion for cells, the
+//   broadcast and adds its interaction with each of its bodies (TreeMath's softened quadrupole expansion for cells, the
 //   softened monopole, i.e. the direct solvers' Plummer term, for bodies). Rings have 64 slots: fewer than 32 entries
 //   wait, at most 32 arrive per round.
 //   Stack bound: each round pushes at most 32 ranges of one depth more than the popped cells, so the stack holds at
@@ -23,8 +29,8 @@
 //   Independent thread scheduling: loop counters (stack top, ring heads and fills) are computed from ballots and
 //   shuffles, so they are equal in all lanes; every write to shared memory that other lanes read is followed by
 //   __syncwarp() before the read, and every read before the slot is written again. All 32 lanes run every iteration
-//   (lanes past the group's last body walk with a copy of it and store nothing), so full-mask warp intrinsics are
-//   exact.
+//   (a lane's targets past the group's last body are copies of it and store nothing), so full-mask warp intrinsics
+//   are exact.
 //   Work weights: the warp evaluates one interaction list for its whole group, so each body of the group is charged
 //   the list's length (accepted cells plus bodies of opened leaves, counted warp-uniformly as the rings fill), which
 //   the kernel stores in acceleration.w for ORB's work balance.
@@ -98,8 +104,8 @@ __device__ unsigned sourceLane(unsigned exclusiveOffset, unsigned position) {
     return lane;
 }
 
-__device__ GroupBox warpBoundingBox(float x, float y, float z) {
-    GroupBox box{x, y, z, x, y, z};
+/// The box of all lanes' boxes.
+__device__ GroupBox warpBoundingBox(GroupBox box) {
     for (int offset = 16; offset > 0; offset /= 2) {
         box.lowX = fminf(box.lowX, __shfl_xor_sync(kFullMask, box.lowX, offset));
         box.lowY = fminf(box.lowY, __shfl_xor_sync(kFullMask, box.lowY, offset));
@@ -118,49 +124,84 @@ __device__ float distance2ToBox(const float4& point, const GroupBox& box) {
     return dx * dx + dy * dy + dz * dz;
 }
 
+/// Whether this lane's cell (one of the lanes in candidates) lies beyond its opening radius from every target of
+/// the warp: the box test's refinement for cells near the group, which the box's empty corners would open. The
+/// candidates are tested one after another, each against all targets at once. Equal to the per-body criterion
+/// applied to every body of the group, so each body's own criterion still holds.
+template <unsigned kTargets>
+__device__ bool allTargetsBeyond(unsigned candidates, const float4& monopole, float radius2,
+                                 const Target (&targets)[kTargets]) {
+    bool beyond = false;
+    while (candidates != 0) {
+        const unsigned source = unsigned(__ffs(candidates)) - 1u;
+        candidates &= candidates - 1u;
+        const float x = __shfl_sync(kFullMask, monopole.x, source);
+        const float y = __shfl_sync(kFullMask, monopole.y, source);
+        const float z = __shfl_sync(kFullMask, monopole.z, source);
+        const float r2 = __shfl_sync(kFullMask, radius2, source);
+        bool far = true;
+#pragma unroll
+        for (unsigned t = 0; t < kTargets; ++t) {
+            const float dx = targets[t].x - x, dy = targets[t].y - y, dz = targets[t].z - z;
+            far = far && dx * dx + dy * dy + dz * dz > r2;
+        }
+        if (__all_sync(kFullMask, far) && laneIndex() == source)
+            beyond = true;
+    }
+    return beyond;
+}
+
 // Work per entry and lane: TreeMath's quadrupole term, about 50 flops (one rsqrt); 40 bytes of shared-memory
 // broadcast reads. A batch never wraps around the ring (head is 0 or 32, count at most 32), so slots are head + j.
+template <unsigned kTargets>
 __device__ void evaluateCells(const WarpWorkspace& workspace, unsigned head, unsigned count, float softening2,
-                              Target& target) {
-#pragma unroll 4
+                              Target (&targets)[kTargets]) {
+#pragma unroll(kTargets == 1 ? 4 : kTargets == 2 ? 2 : 1)
     for (unsigned j = 0; j < count; ++j) {
         const unsigned slot = head + j;
         const float4 mono = workspace.cellMonopole[slot];
         const float4 q = workspace.cellQuadrupole[slot];
         const float4 mixed = workspace.cellQuadrupoleMixedTrace[slot];
         const CellMultipole cell{mono.w, mono.x, mono.y, mono.z, q.x, q.y, q.z, q.w, mixed.x, mixed.y, mixed.z};
-        addMultipoleAcceleration(target.x - mono.x, target.y - mono.y, target.z - mono.z, cell, softening2, target.ax,
-                                 target.ay, target.az);
+#pragma unroll
+        for (unsigned t = 0; t < kTargets; ++t)
+            addMultipoleAcceleration(targets[t].x - mono.x, targets[t].y - mono.y, targets[t].z - mono.z, cell,
+                                     softening2, targets[t].ax, targets[t].ay, targets[t].az);
     }
 }
 
 // Work per entry and lane: the softened monopole, 20 flops (one rsqrt); a 16-byte shared-memory broadcast read.
 // Slots are head + j, as for the cells.
+template <unsigned kTargets>
 __device__ void evaluateBodies(const WarpWorkspace& workspace, unsigned head, unsigned count, float softening2,
-                               Target& target) {
-#pragma unroll 8
+                               Target (&targets)[kTargets]) {
+#pragma unroll(kTargets == 1 ? 8 : kTargets == 2 ? 4 : 2)
     for (unsigned j = 0; j < count; ++j) {
         const float4 body = workspace.bodies[head + j];
-        addBodyAcceleration(target.x - body.x, target.y - body.y, target.z - body.z, body.w, softening2, target.ax,
-                            target.ay, target.az);
+#pragma unroll
+        for (unsigned t = 0; t < kTargets; ++t)
+            addBodyAcceleration(targets[t].x - body.x, targets[t].y - body.y, targets[t].z - body.z, body.w, softening2,
+                                targets[t].ax, targets[t].ay, targets[t].az);
     }
 }
 
 /// Evaluates the cell ring's full batches; the ring's new entries must have been written.
-__device__ void drainCells(const WarpWorkspace& workspace, Ring& ring, float softening2, Target& target) {
+template <unsigned kTargets>
+__device__ void drainCells(const WarpWorkspace& workspace, Ring& ring, float softening2, Target (&targets)[kTargets]) {
     __syncwarp();
     while (ring.fill >= 32) {
-        evaluateCells(workspace, ring.head, 32, softening2, target);
+        evaluateCells(workspace, ring.head, 32, softening2, targets);
         ring.head = (ring.head + 32) % kRingSlots;
         ring.fill -= 32;
     }
     __syncwarp();
 }
 
-__device__ void drainBodies(const WarpWorkspace& workspace, Ring& ring, float softening2, Target& target) {
+template <unsigned kTargets>
+__device__ void drainBodies(const WarpWorkspace& workspace, Ring& ring, float softening2, Target (&targets)[kTargets]) {
     __syncwarp();
     while (ring.fill >= 32) {
-        evaluateBodies(workspace, ring.head, 32, softening2, target);
+        evaluateBodies(workspace, ring.head, 32, softening2, targets);
         ring.head = (ring.head + 32) % kRingSlots;
         ring.fill -= 32;
     }
@@ -170,8 +211,10 @@ __device__ void drainBodies(const WarpWorkspace& workspace, Ring& ring, float so
 /// Appends every lane's body range (first, count) to the body ring in order, 32 bodies per round, evaluating full
 /// batches as they form; returns how many bodies were appended (equal in all lanes). Ranges belong to disjoint cells,
 /// so their total is at most the body count.
+template <unsigned kTargets>
 __device__ unsigned appendBodies(WarpWorkspace& workspace, Ring& ring, uint2 range,
-                                 const float4* __restrict__ positionMass, float softening2, Target& target) {
+                                 const float4* __restrict__ positionMass, float softening2,
+                                 Target (&targets)[kTargets]) {
     const unsigned inclusive = inclusiveWarpSum(range.y);
     const unsigned exclusive = inclusive - range.y;
     const unsigned total = __shfl_sync(kFullMask, inclusive, 31);
@@ -184,7 +227,7 @@ __device__ unsigned appendBodies(WarpWorkspace& workspace, Ring& ring, uint2 ran
             workspace.bodies[(ring.head + ring.fill + laneIndex()) % kRingSlots] =
                 positionMass[first + (position - sourceOffset)];
         ring.fill += min(32u, total - chunk);
-        drainBodies(workspace, ring, softening2, target);
+        drainBodies(workspace, ring, softening2, targets);
     }
     return total;
 }
@@ -216,18 +259,32 @@ __device__ unsigned popCells(WarpWorkspace& workspace, unsigned& top, unsigned& 
     return taken;
 }
 
-/// The walk for one group: lane l owns tree slot group.x + l when l < group.y (other lanes walk with a copy of the
-/// last body and store nothing). Leaves the workspace free for the next group.
+/// The walk for one group of at most 32 * kTargets bodies: lane l owns tree slots group.x + l + 32 t, t < kTargets,
+/// those below group.x + group.y (for the others it walks with a copy of the last body and stores nothing). Leaves
+/// the workspace free for the next group.
+template <unsigned kTargets>
 __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __restrict__ positionMass,
                           const unsigned* __restrict__ treeOrder, float4* __restrict__ acceleration, float softening2,
                           float gravitationalConstant, WarpWorkspace& workspace) {
     const unsigned lane = laneIndex();
-    const unsigned ownSlot = group.x + min(lane, group.y - 1);
-    const float4 own = positionMass[ownSlot];
-    // Loaded now, so its latency hides behind the walk instead of stalling the store at the end.
-    const unsigned body = treeOrder[ownSlot];
-    Target target{own.x, own.y, own.z, 0.0f, 0.0f, 0.0f};
-    const GroupBox box = warpBoundingBox(own.x, own.y, own.z);
+    Target targets[kTargets];
+    unsigned body[kTargets];
+    float lowX = INFINITY, lowY = INFINITY, lowZ = INFINITY, highX = -INFINITY, highY = -INFINITY, highZ = -INFINITY;
+#pragma unroll
+    for (unsigned t = 0; t < kTargets; ++t) {
+        const unsigned ownSlot = group.x + min(lane + 32 * t, group.y - 1);
+        const float4 own = positionMass[ownSlot];
+        // Loaded now, so its latency hides behind the walk instead of stalling the store at the end.
+        body[t] = treeOrder[ownSlot];
+        targets[t] = Target{own.x, own.y, own.z, 0.0f, 0.0f, 0.0f};
+        lowX = fminf(lowX, own.x);
+        lowY = fminf(lowY, own.y);
+        lowZ = fminf(lowZ, own.z);
+        highX = fmaxf(highX, own.x);
+        highY = fmaxf(highY, own.y);
+        highZ = fmaxf(highZ, own.z);
+    }
+    const GroupBox box = warpBoundingBox(GroupBox{lowX, lowY, lowZ, highX, highY, highZ});
 
     Ring cells, bodies;
     unsigned interactions = 0; // cells accepted plus bodies appended: equal in all lanes
@@ -239,18 +296,22 @@ __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __r
     while (top > 0) {
         unsigned cell = 0;
         const unsigned taken = popCells(workspace, top, cell);
-        bool accept = false, openLeaf = false, split = false;
+        bool accept = false, undecided = false, openLeaf = false, split = false, leaf = false;
         float4 monopole{};
         uint2 content{};
+        float radius2 = 0.0f;
         if (lane < taken) {
             monopole = tree.monopole[cell];
             content = tree.content[cell];
-            const bool leaf = (content.y & kLeafFlag) != 0;
+            radius2 = tree.openingRadius2[cell];
+            leaf = (content.y & kLeafFlag) != 0;
             const bool tinyLeaf = leaf && (content.y & ~kLeafFlag) <= kTreeDirectLeafMaxBodies;
-            accept = !tinyLeaf && distance2ToBox(monopole, box) > tree.openingRadius2[cell];
-            openLeaf = !accept && leaf;
-            split = !accept && !leaf;
+            accept = !tinyLeaf && distance2ToBox(monopole, box) > radius2;
+            undecided = !tinyLeaf && !accept;
         }
+        accept |= allTargetsBeyond(__ballot_sync(kFullMask, undecided), monopole, radius2, targets);
+        openLeaf = lane < taken && !accept && leaf;
+        split = lane < taken && !accept && !leaf;
 
         const unsigned acceptMask = __ballot_sync(kFullMask, accept);
         if (accept) {
@@ -261,7 +322,7 @@ __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __r
         }
         cells.fill += __popc(acceptMask);
         interactions += __popc(acceptMask);
-        drainCells(workspace, cells, softening2, target);
+        drainCells(workspace, cells, softening2, targets);
 
         const unsigned splitMask = __ballot_sync(kFullMask, split);
         const unsigned pushSlot = top + __popc(splitMask & lanesBelowMask());
@@ -275,19 +336,23 @@ __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __r
             range = make_uint2(content.x, content.y & ~kLeafFlag);
         else if (split && !pushed)
             range = tree.bodyRange[cell];
-        interactions += appendBodies(workspace, bodies, range, positionMass, softening2, target);
+        interactions += appendBodies(workspace, bodies, range, positionMass, softening2, targets);
         __syncwarp();
     }
-    evaluateCells(workspace, cells.head, cells.fill, softening2, target);
-    evaluateBodies(workspace, bodies.head, bodies.fill, softening2, target);
-    if (lane < group.y)
-        acceleration[body] = make_float4(gravitationalConstant * target.ax, gravitationalConstant * target.ay,
-                                         gravitationalConstant * target.az, float(interactions));
+    evaluateCells(workspace, cells.head, cells.fill, softening2, targets);
+    evaluateBodies(workspace, bodies.head, bodies.fill, softening2, targets);
+#pragma unroll
+    for (unsigned t = 0; t < kTargets; ++t)
+        if (lane + 32 * t < group.y)
+            acceleration[body[t]] =
+                make_float4(gravitationalConstant * targets[t].ax, gravitationalConstant * targets[t].ay,
+                            gravitationalConstant * targets[t].az, float(interactions));
 }
 
 // A persistent grid: each warp takes the next group from the queue until none is left, so warps that drew cheap
 // groups (the halo) take more of them and no multiprocessor idles behind a few expensive ones (the core).
-// Work per group: the walk tests each visited cell once (28 bytes of cell data, ~15 flops) and evaluates every
+// Work per group: the walk tests each visited cell once (28 bytes of cell data, ~15 flops), a cell that fails that
+// box test again against every body (~9 flops per body, 4 shuffles per cell across the warp), and evaluates every
 // accepted cell (~50 flops per body, 40 bytes loaded once into shared memory) and every body of an opened leaf
 // (20 flops per body, 16 bytes loaded once) for all its bodies. 20 bytes per body read (position, permutation), 16
 // written (scattered: one 32-byte sector per store in a random caller order).
@@ -305,8 +370,19 @@ __global__ void __launch_bounds__(kThreads)
         group = __shfl_sync(kFullMask, group, 0);
         if (group >= groupTotal)
             return; // the whole warp
-        walkGroup(tree, queue.groups[group], positionMass, treeOrder, acceleration, softening2, gravitationalConstant,
-                  workspace);
+        // Warp-uniform: a group walks with as few bodies per lane as hold it, so no lane evaluates a copy of a body
+        // for nothing where the group is small.
+        static_assert(kWalkGroupSize <= 3 * 32, "walk groups of up to three bodies per lane");
+        const uint2 range = queue.groups[group];
+        if (range.y > 64)
+            walkGroup<3>(tree, range, positionMass, treeOrder, acceleration, softening2, gravitationalConstant,
+                         workspace);
+        else if (range.y > 32)
+            walkGroup<2>(tree, range, positionMass, treeOrder, acceleration, softening2, gravitationalConstant,
+                         workspace);
+        else
+            walkGroup<1>(tree, range, positionMass, treeOrder, acceleration, softening2, gravitationalConstant,
+                         workspace);
     }
 }
 

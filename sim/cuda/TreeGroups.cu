@@ -1,17 +1,17 @@
-// Walk groups: the sets of up to 32 bodies for which one warp walks the tree together.
+// Walk groups: the sets of up to kWalkGroupSize (96) bodies for which one warp walks the tree together.
 //
 // Design note: a group must be spatially compact, because the walk opens every cell near any point of the group's
-// bounding box, down to single bodies where the box touches a dense region. 32 consecutive bodies in Morton order
-// usually are compact, but not where the curve jumps between two large cells: such a run spans half the system and
-// its warp does the work of thousands (measured: one such warp set the whole step's time for a Plummer sphere). So
-// groups follow the tree (as Bonsai's do): the children of every inner cell holding more than 32 bodies are packed in
-// order, consecutive children of at most 32 bodies together (a child that does not fit is split at the 32nd body,
-// so packs are full) while the bounding box of the pack's octants holds no crowded sibling (one of more than 32
-// bodies): children 1 and 2 are consecutive in Morton order but diagonal, and their box covers octants 0 and 3, where a
-// galaxy's core may sit. A crowded child packs its own children, unless it is a leaf at the deepest level, which is cut
-// into chunks of 32 (its bodies coincide, its box is a point). A root of at most 32 bodies is one group. Every body is
-// in exactly one group, and each group is a contiguous range of tree-order bodies. Two passes over the cells with a
-// scan between them: count the groups of each cell, then write them.
+// bounding box, down to single bodies where the box touches a dense region. G = kWalkGroupSize consecutive bodies in
+// Morton order usually are compact, but not where the curve jumps between two large cells: such a run spans half the
+// system and its warp does the work of thousands (measured: one such warp set the whole step's time for a Plummer
+// sphere). So groups follow the tree (as Bonsai's do): the children of every inner cell holding more than G bodies
+// are packed in order, consecutive children of at most G bodies together (a child that does not fit is split at the
+// G-th body, so packs are full) while the bounding box of the pack's octants holds no crowded sibling (one of more
+// than G bodies): children 1 and 2 are consecutive in Morton order but diagonal, and their box covers octants 0 and
+// 3, where a galaxy's core may sit. A crowded child packs its own children, unless it is a leaf at the deepest level,
+// which is cut into chunks of G (its bodies coincide, its box is a point). A root of at most G bodies is one group.
+// Every body is in exactly one group, and each group is a contiguous range of tree-order bodies. Two passes over the
+// cells with a scan between them: count the groups of each cell, then write them.
 #include "CudaCheck.hpp"
 #include "LaunchSize.hpp"
 #include "TreeKernels.hpp"

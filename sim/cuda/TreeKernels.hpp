@@ -4,7 +4,7 @@
 //   TreeBoundingBox.cu  bounding box, root cube, non-finite count
 //   TreeBuild.cu        Morton keys, positions into tree order, leaf depths, cells (pre-order), breadth-first arrays
 //   TreeSummary.cu      multipoles and opening radii, one launch per level
-//   TreeGroups.cu       walk groups of up to 32 bodies, packed along the tree
+//   TreeGroups.cu       walk groups of up to kWalkGroupSize bodies, packed along the tree
 //   TreeForces.cu       the warp-per-group walk
 //   TreeCells.cu        cell boxes for the overlay, leaf-depth colours
 #include "DeviceOctree.hpp"

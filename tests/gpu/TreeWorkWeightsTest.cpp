@@ -3,11 +3,13 @@
 //
 // Design note: the references are independent of the walk. With every cell opened the count is N by definition.
 // Otherwise the host walks the downloaded tree again for each walk group, recursively and in fp64, with the rule the
-// warp applies to the group's bounding box (TreeForces.cu): a cell is accepted whole when its centre of mass lies
-// beyond its opening radius from every point of the box, unless it is a leaf of at most kTreeDirectLeafMaxBodies
-// bodies; an opened leaf adds its bodies. A decision within 2e-6 of the radius (relative, squared) is one the GPU's
-// fp32 distance (a subtraction, three products and two sums of floats: rounding below 4e-7) might take the other way;
-// such groups are skipped, and must be rare.
+// warp applies (TreeForces.cu): a cell is accepted whole when its centre of mass lies beyond its opening radius from
+// every body of the group, unless it is a leaf of at most kTreeDirectLeafMaxBodies bodies; an opened leaf adds its
+// bodies. (The warp tests the group's bounding box first and the single bodies only where the box test fails; the
+// box is never farther than the nearest body, so the rule is the per-body one alone, which the recount applies to
+// every cell.) A decision within 2e-6 of the radius (relative, squared) is one the GPU's fp32 distances (a
+// subtraction, three products and two sums of floats: rounding below 4e-7) might take the other way; such groups are
+// skipped, and must be rare.
 #include "TreeTestSupport.hpp"
 
 #include <DeviceTree.hpp>
@@ -56,23 +58,22 @@ void expectBodiesUnchanged(const Bodies& before, const Bodies& after) {
     EXPECT_EQ(after.colorKey, before.colorKey);
 }
 
-struct Box {
-    double low[3], high[3];
+struct Point {
+    double x, y, z;
 };
 
-/// Interactions of a group with bounding box box under the walk's rule, from cell down (see the design note).
-std::size_t groupInteractions(const OctreeSnapshot& tree, unsigned cell, const Box& box, bool& borderline) {
+/// Interactions of a group with bodies at groupBodies under the walk's rule, from cell down (see the design note).
+std::size_t groupInteractions(const OctreeSnapshot& tree, unsigned cell, const std::vector<Point>& groupBodies,
+                              bool& borderline) {
     const float4 com = tree.monopole[cell];
     const uint2 content = tree.content[cell];
     const bool leaf = (content.y & kLeafFlag) != 0;
     const unsigned leafBodies = content.y & ~kLeafFlag;
     if (!(leaf && leafBodies <= kTreeDirectLeafMaxBodies)) {
-        const double point[3] = {com.x, com.y, com.z};
-        double distance2 = 0;
-        for (int axis = 0; axis < 3; ++axis) {
-            const double outside = std::max({box.low[axis] - point[axis], point[axis] - box.high[axis], 0.0});
-            distance2 += outside * outside;
-        }
+        double distance2 = INFINITY; // to the nearest body of the group
+        for (const Point& body : groupBodies)
+            distance2 = std::min(distance2, (body.x - com.x) * (body.x - com.x) + (body.y - com.y) * (body.y - com.y) +
+                                                (body.z - com.z) * (body.z - com.z));
         const double radius2 = tree.openingRadius2[cell];
         borderline |= std::abs(distance2 - radius2) <= 2e-6 * radius2;
         if (distance2 > radius2)
@@ -82,7 +83,7 @@ std::size_t groupInteractions(const OctreeSnapshot& tree, unsigned cell, const B
         return leafBodies;
     std::size_t count = 0;
     for (unsigned child = content.x; child < content.x + content.y; ++child)
-        count += groupInteractions(tree, child, box, borderline);
+        count += groupInteractions(tree, child, groupBodies, borderline);
     return count;
 }
 
@@ -133,21 +134,17 @@ TEST_F(CudaDeviceTest, TreeWorkWeightsMatchTheGroupWalkOnTheHost) {
     std::size_t borderlineGroups = 0;
     double gpuTotal = 0;
     for (const uint2 group : tree.walkGroups) {
-        Box box{{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
+        std::vector<Point> groupBodies;
         const float weight = result.acceleration[tree.treeOrder[group.x]].w;
         for (unsigned slot = group.x; slot < group.x + group.y; ++slot) {
             const unsigned i = tree.treeOrder[slot];
             ASSERT_EQ(result.acceleration[i].w, weight) << "body " << i << " of the group at slot " << group.x;
-            const double position[3] = {bodies.x[i], bodies.y[i], bodies.z[i]};
-            for (int axis = 0; axis < 3; ++axis) {
-                box.low[axis] = std::min(box.low[axis], position[axis]);
-                box.high[axis] = std::max(box.high[axis], position[axis]);
-            }
+            groupBodies.push_back({bodies.x[i], bodies.y[i], bodies.z[i]});
         }
         ASSERT_TRUE(weight >= 1.0f && weight <= float(bodies.size())) << weight;
         gpuTotal += double(weight) * group.y;
         bool borderline = false;
-        const std::size_t expected = groupInteractions(tree, 0, box, borderline);
+        const std::size_t expected = groupInteractions(tree, 0, groupBodies, borderline);
         if (borderline) {
             ++borderlineGroups;
             continue;
