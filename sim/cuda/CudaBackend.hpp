@@ -2,20 +2,21 @@
 // The CUDA core as a SimulationBackend: bodies live on the device, steps run there, the host sees copies on demand.
 //
 // Design note: one non-blocking stream carries all work, in order: kick-drift, the ORB update while ORB is on
-// (OrbDomainsGpu.hpp), forces, kick (DeviceLeapfrog.hpp, DeviceForces.hpp, DeviceTree.hpp), with CUDA events between the phases for lastStepTimings() (device time summed
-// over the last step() call, including the force evaluation that a fresh load or changed force settings need before
-// the first kick): "force" and "integrate" for the direct solvers, "box", "build", "summary", "sort", "force" and
-// "integrate" for the tree, plus "orb" while ORB is on. Accelerations stay on the device between steps, so each step costs one force evaluation.
-// Every step() call first copies positions and velocities aside (32 bytes per body, one device copy); when a step
-// leaves a body with a NaN or inf, the call restores that copy and throws, naming the step and the count, so a
-// blown-up run loses nothing and can continue with a smaller dt. The tree notices non-finite positions before it
-// builds (DeviceTree's status read); the kick counts non-finite velocities at the end of each step.
-// The bodies keep the order they were loaded in, or, while ORB is on, the domain-major order its re-partitions and
-// migrations give them (docs/ARCHITECTURE.md, "Body order"): the tree solver sorts a copy of the positions (in the
-// scratch array) and writes each acceleration back to its body through its permutation. A rolled-back step also drops
-// the domains (the saved copy predates any migration), so the next step re-partitions. Rendering takes either a host copy
-// (writeRenderVertices, staged in the scratch array the tree uses for its permutation) or, through CUDA-GL interop,
-// a device pointer into the mapped GL buffer (writeRenderVerticesDevice), which never leaves the GPU.
+// (OrbDomainsGpu.hpp), forces, kick (DeviceLeapfrog.hpp, DeviceForces.hpp, DeviceTree.hpp), with CUDA events between
+// the phases for lastStepTimings() (device time summed over the last step() call, including the force evaluation that a
+// fresh load or changed force settings need before the first kick): "force" and "integrate" for the direct solvers,
+// "box", "build", "summary", "sort", "force" and "integrate" for the tree, plus "orb" while ORB is on. Accelerations
+// stay on the device between steps, so each step costs one force evaluation. Every step() call first copies positions
+// and velocities aside (32 bytes per body, one device copy); when a step leaves a body with a NaN or inf, the call
+// restores that copy and throws, naming the step and the count, so a blown-up run loses nothing and can continue with a
+// smaller dt. The tree notices non-finite positions before it builds (DeviceTree's status read); the kick counts
+// non-finite velocities at the end of each step. The bodies keep the order they were loaded in, or, while ORB is on,
+// the domain-major order its re-partitions and migrations give them (docs/ARCHITECTURE.md, "Body order"): the tree
+// solver sorts a copy of the positions (in the scratch array) and writes each acceleration back to its body through its
+// permutation. A rolled-back step also drops the domains (the saved copy predates any migration), so the next step
+// re-partitions. Rendering takes either a host copy (writeRenderVertices, staged in the scratch array the tree uses for
+// its permutation) or, through CUDA-GL interop, a device pointer into the mapped GL buffer (writeRenderVerticesDevice),
+// which never leaves the GPU.
 #include "CudaStream.hpp"
 #include "DeviceBodies.hpp"
 #include "DeviceInfo.hpp"
@@ -65,6 +66,8 @@ public:
     /// capacity vertices, queued on stream after all work queued so far on the backend's stream.
     void writeRenderVerticesDevice(RenderVertex* vertices, std::size_t capacity, cudaStream_t stream) const;
 
+    /// Tests: walk groups of at most capacity bodies (DeviceTree::overrideWalkGroupCapacity; 0: chosen by N).
+    void overrideTreeWalkGroupCapacity(unsigned capacity) { m_tree.overrideWalkGroupCapacity(capacity); }
     /// Host copy of the current octree (empty unless the last force evaluation was the tree's), for tests.
     void downloadTree(OctreeSnapshot& out) const;
     std::size_t bodyCount() const { return m_bodies.size(); }

@@ -32,6 +32,11 @@ inline constexpr unsigned kTreeLeafCapacity = 16;
 /// TreeForces.cu). Measured on an H100 (Plummer, theta 0.5): 64 and 96 give 10-11% (1M) and 14-18% (16M) shorter
 /// steps than 32; 128 is slower at 1M again, as its boxes open more cells than its bodies share.
 inline constexpr unsigned kWalkGroupSize = 96;
+/// The group capacity below kLargeWalkGroupMinBodiesPerSM bodies per multiprocessor: groups of 96 make a third as
+/// many warps as groups of 32, and with fewer than about two waves of them the chip idles at the tail (H100, 132 SMs:
+/// 2^16 bodies step in 1.0 ms with groups of 32 and 1.8 ms with 96, 2^18 in 2.39 and 2.51 ms; from 2^19 on 96 wins).
+inline constexpr unsigned kSmallWalkGroupSize = 32;
+inline constexpr unsigned kLargeWalkGroupMinBodiesPerSM = 2048;
 /// Leaves of at most this many bodies are always summed body by body by the walk (TreeForces.cu), never expanded: the
 /// quadrupole term costs about as much as two softened monopoles (40 instructions against 14), and the direct sum is
 /// exact.

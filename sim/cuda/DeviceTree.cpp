@@ -32,10 +32,30 @@ float treeSoftening2(const GravityParams& gravity) {
 
 DeviceTree::DeviceTree()
     : m_boxBlockBounds(6 * kMaxBoundingBoxBlocks), m_boxBlockNonFinite(kMaxBoundingBoxBlocks), m_boxTicket(1),
-      m_frame(1), m_status(1), m_walkCounters(2), m_boxCount(1) {}
+      m_frame(1), m_status(1), m_walkCounters(2), m_boxCount(1) {
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&m_multiprocessorCount, cudaDevAttrMultiProcessorCount, device));
+}
+
+void DeviceTree::overrideWalkGroupCapacity(unsigned capacity) {
+    if (capacity != 0 && (capacity < kSmallWalkGroupSize || capacity > kWalkGroupSize))
+        throw std::invalid_argument("DeviceTree: walk group capacity " + std::to_string(capacity) + ", allowed " +
+                                    std::to_string(kSmallWalkGroupSize) + " to " + std::to_string(kWalkGroupSize));
+    m_walkGroupCapacityOverride = capacity;
+}
+
+unsigned DeviceTree::walkGroupCapacity() const {
+    if (m_walkGroupCapacityOverride != 0)
+        return m_walkGroupCapacityOverride;
+    const std::uint64_t largeGroupsFrom = std::uint64_t(m_multiprocessorCount) * kLargeWalkGroupMinBodiesPerSM;
+    return m_bodyCount >= largeGroupsFrom ? kWalkGroupSize : kSmallWalkGroupSize;
+}
 
 void DeviceTree::release() {
+    const unsigned capacityOverride = m_walkGroupCapacityOverride;
     *this = DeviceTree();
+    m_walkGroupCapacityOverride = capacityOverride;
 }
 
 std::uint64_t DeviceTree::allocatedBytes() const {
@@ -182,8 +202,8 @@ void DeviceTree::buildCells(unsigned bodyCount, const unsigned* firstCell, cudaS
 }
 
 void DeviceTree::formWalkGroups(cudaStream_t stream) {
-    // Packs hold at least one child each (or part of one split at a full pack) and chunks at most kWalkGroupSize
-    // bodies: at most cells + cells + N / 32 groups, and never more than N.
+    // Packs hold at least one child each (or part of one split at a full pack) and chunks at least 32 bodies: at most
+    // cells + cells + N / 32 groups, and never more than N.
     const std::size_t bound = std::min<std::size_t>(m_bodyCount, 2 * m_cellCount + m_bodyCount / 32 + 1);
     if (m_walkGroups.size() < bound)
         m_walkGroups.resize(bound + bound / 4);
@@ -192,9 +212,11 @@ void DeviceTree::formWalkGroups(cudaStream_t stream) {
     unsigned* firstGroup = m_cellOrder[1 - m_sortedLevelSide].data();
     const OctreeView tree = view();
     const std::uint64_t* sortedKeys = m_keys[m_sortedKeySide].data();
-    launchCountWalkGroups(tree, sortedKeys, groupCount, stream);
+    const unsigned capacity = walkGroupCapacity();
+    launchCountWalkGroups(tree, sortedKeys, capacity, groupCount, stream);
     exclusiveSum(groupCount, firstGroup, unsigned(m_cellCount), m_sortScratch, stream);
-    launchWriteWalkGroups(tree, sortedKeys, groupCount, firstGroup, m_walkGroups.data(), m_walkCounters.data(), stream);
+    launchWriteWalkGroups(tree, sortedKeys, capacity, groupCount, firstGroup, m_walkGroups.data(),
+                          m_walkCounters.data(), stream);
 }
 
 void DeviceTree::summarize(const float4* positionMass, float openingAngle, cudaStream_t stream) {

@@ -11,7 +11,8 @@
 //            and colour keys are not touched
 //   build    leaf depths, cells per body and their scan; then cells in pre-order and a depth sort into breadth-first
 //            arrays (TreeBuild.cu)
-//   build    walk groups of up to kWalkGroupSize (96) bodies along the tree (TreeGroups.cu)
+//   build    walk groups of up to 96 bodies along the tree, 32 while N is too small to fill the chip with such
+//            groups (TreeGroups.cu)
 //   summary  multipoles and opening radii, deepest level first (TreeSummary.cu)
 //   force    the warp-per-group walk on the tree-order copy (TreeForces.cu); acceleration[permutation[slot]] gets the
 //            slot's acceleration and, in w, the interactions its group's walk evaluated (the work weight of ORB)
@@ -67,6 +68,9 @@ public:
     void invalidate() { m_built = false; }
     /// Frees every device buffer (the next evaluation allocates again).
     void release();
+    /// Walk groups of at most capacity bodies from the next evaluation on, in [kSmallWalkGroupSize, kWalkGroupSize];
+    /// 0 restores the choice by body count. For tests, which must cover both walks whatever N they use.
+    void overrideWalkGroupCapacity(unsigned capacity);
     std::size_t cellCount() const { return m_cellCount; }
     /// Walk groups of the last evaluation (0 when none is built). Waits for the stream.
     std::size_t walkGroupCount(cudaStream_t stream) const;
@@ -91,6 +95,8 @@ private:
     TreeBuildStatus readStatus(cudaStream_t stream) const;
     void buildCells(unsigned bodyCount, const unsigned* firstCell, cudaStream_t stream);
     void formWalkGroups(cudaStream_t stream);
+    /// kWalkGroupSize once the bodies fill the chip with such groups, else kSmallWalkGroupSize (DeviceOctree.hpp).
+    unsigned walkGroupCapacity() const;
     void summarize(const float4* positionMass, float openingAngle, cudaStream_t stream);
     OctreeView view() const;
     void collectLevels(const TreeCellQuery& query, std::vector<TreeCellBox>& out, cudaStream_t stream) const;
@@ -121,9 +127,12 @@ private:
     int m_sortedLevelSide = 0;
     std::size_t m_cellCapacity = 0;
     DeviceBuffer<unsigned char> m_sortScratch;
-    // Walk groups (capacity: at most two per cell plus one per kWalkGroupSize bodies) and their queue: total, next to take.
+    // Walk groups (capacity: at most two per cell plus one per kWalkGroupSize bodies) and their queue: total, next to
+    // take.
     DeviceBuffer<uint2> m_walkGroups;
     DeviceBuffer<unsigned> m_walkCounters;
+    int m_multiprocessorCount = 0; ///< of the current device, for walkGroupCapacity()
+    unsigned m_walkGroupCapacityOverride = 0;
     // Host view of the last build.
     unsigned m_bodyCount = 0;
     std::size_t m_cellCount = 0;

@@ -1,7 +1,8 @@
-// Walk groups: the sets of up to kWalkGroupSize (96) bodies for which one warp walks the tree together.
+// Walk groups: the sets of up to G bodies (G = the capacity DeviceTree picks, at most kWalkGroupSize = 96) for which
+// one warp walks the tree together.
 //
 // Design note: a group must be spatially compact, because the walk opens every cell near any point of the group's
-// bounding box, down to single bodies where the box touches a dense region. G = kWalkGroupSize consecutive bodies in
+// bounding box, down to single bodies where the box touches a dense region. G consecutive bodies in
 // Morton order usually are compact, but not where the curve jumps between two large cells: such a run spans half the
 // system and its warp does the work of thousands (measured: one such warp set the whole step's time for a Plummer
 // sphere). So groups follow the tree (as Bonsai's do): the children of every inner cell holding more than G bodies
@@ -45,18 +46,19 @@ __device__ unsigned octantOf(const OctreeView& tree, const std::uint64_t* keys, 
 
 /// Calls emit(first body, body count) for each group cell packs; returns how many.
 template <typename Emit>
-__device__ unsigned packGroups(const OctreeView& tree, const std::uint64_t* keys, unsigned cell, Emit&& emit) {
+__device__ unsigned packGroups(const OctreeView& tree, const std::uint64_t* keys, unsigned capacity, unsigned cell,
+                               Emit&& emit) {
     const uint2 range = tree.bodyRange[cell];
-    if (cell == 0 && range.y <= kWalkGroupSize) {
+    if (cell == 0 && range.y <= capacity) {
         emit(range.x, range.y);
         return 1;
     }
     const uint2 content = tree.content[cell];
-    if ((content.y & kLeafFlag) != 0 || range.y <= kWalkGroupSize)
+    if ((content.y & kLeafFlag) != 0 || range.y <= capacity)
         return 0; // a leaf belongs to its parent's packs; a small inner cell too
     unsigned crowded = 0;
     for (unsigned child = content.x; child < content.x + content.y; ++child)
-        if (tree.bodyRange[child].y > kWalkGroupSize)
+        if (tree.bodyRange[child].y > capacity)
             crowded |= 1u << octantOf(tree, keys, child);
 
     unsigned groups = 0, packFirst = 0, packCount = 0, packOctants = 0;
@@ -70,11 +72,11 @@ __device__ unsigned packGroups(const OctreeView& tree, const std::uint64_t* keys
     };
     for (unsigned child = content.x; child < content.x + content.y; ++child) {
         const uint2 bodies = tree.bodyRange[child];
-        if (bodies.y > kWalkGroupSize) {
+        if (bodies.y > capacity) {
             flush();
             if ((tree.content[child].y & kLeafFlag) != 0) {
-                for (unsigned offset = 0; offset < bodies.y; offset += kWalkGroupSize, ++groups)
-                    emit(bodies.x + offset, min(kWalkGroupSize, bodies.y - offset));
+                for (unsigned offset = 0; offset < bodies.y; offset += capacity, ++groups)
+                    emit(bodies.x + offset, min(capacity, bodies.y - offset));
             }
             continue;
         }
@@ -84,13 +86,13 @@ __device__ unsigned packGroups(const OctreeView& tree, const std::uint64_t* keys
         // A child that does not fit is split between this pack and the next (groups are body ranges, not cells):
         // packs stay full, and the boxes are those of the same runs of children as before.
         for (unsigned taken = 0; taken < bodies.y;) {
-            const unsigned part = min(bodies.y - taken, kWalkGroupSize - packCount);
+            const unsigned part = min(bodies.y - taken, capacity - packCount);
             if (packCount == 0)
                 packFirst = bodies.x + taken;
             packCount += part;
             packOctants |= octant;
             taken += part;
-            if (packCount == kWalkGroupSize)
+            if (packCount == capacity)
                 flush();
         }
     }
@@ -100,40 +102,42 @@ __device__ unsigned packGroups(const OctreeView& tree, const std::uint64_t* keys
 
 // Work per cell: about 40 integer ops per child; 17 bytes read per child (16 for an inner cell's own record), 4
 // written.
-__global__ void countWalkGroupsKernel(OctreeView tree, const std::uint64_t* __restrict__ keys,
+__global__ void countWalkGroupsKernel(OctreeView tree, const std::uint64_t* __restrict__ keys, unsigned capacity,
                                       unsigned* __restrict__ groupCount) {
     const unsigned cell = blockIdx.x * blockDim.x + threadIdx.x;
     if (cell < tree.cellCount)
-        groupCount[cell] = packGroups(tree, keys, cell, [](unsigned, unsigned) {});
+        groupCount[cell] = packGroups(tree, keys, capacity, cell, [](unsigned, unsigned) {});
 }
 
 // Work per cell: as the count, plus 8 bytes written per group; the last cell's thread writes the total.
-__global__ void writeWalkGroupsKernel(OctreeView tree, const std::uint64_t* __restrict__ keys,
+__global__ void writeWalkGroupsKernel(OctreeView tree, const std::uint64_t* __restrict__ keys, unsigned capacity,
                                       const unsigned* __restrict__ groupCount, const unsigned* __restrict__ firstGroup,
                                       uint2* __restrict__ groups, unsigned* __restrict__ groupTotal) {
     const unsigned cell = blockIdx.x * blockDim.x + threadIdx.x;
     if (cell >= tree.cellCount)
         return;
     unsigned next = firstGroup[cell];
-    packGroups(tree, keys, cell, [&](unsigned first, unsigned count) { groups[next++] = make_uint2(first, count); });
+    packGroups(tree, keys, capacity, cell,
+               [&](unsigned first, unsigned count) { groups[next++] = make_uint2(first, count); });
     if (cell == tree.cellCount - 1)
         *groupTotal = firstGroup[cell] + groupCount[cell];
 }
 
 } // namespace
 
-void launchCountWalkGroups(const OctreeView& tree, const std::uint64_t* sortedKeys, unsigned* groupCount,
-                           cudaStream_t stream) {
+void launchCountWalkGroups(const OctreeView& tree, const std::uint64_t* sortedKeys, unsigned capacity,
+                           unsigned* groupCount, cudaStream_t stream) {
     const LaunchSize size = launchSize1d(tree.cellCount);
-    countWalkGroupsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(tree, sortedKeys, groupCount);
+    countWalkGroupsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(tree, sortedKeys, capacity, groupCount);
     checkLaunch("countWalkGroupsKernel");
 }
 
-void launchWriteWalkGroups(const OctreeView& tree, const std::uint64_t* sortedKeys, const unsigned* groupCount,
-                           const unsigned* firstGroup, uint2* groups, unsigned* groupTotal, cudaStream_t stream) {
+void launchWriteWalkGroups(const OctreeView& tree, const std::uint64_t* sortedKeys, unsigned capacity,
+                           const unsigned* groupCount, const unsigned* firstGroup, uint2* groups, unsigned* groupTotal,
+                           cudaStream_t stream) {
     const LaunchSize size = launchSize1d(tree.cellCount);
-    writeWalkGroupsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(tree, sortedKeys, groupCount, firstGroup,
-                                                                            groups, groupTotal);
+    writeWalkGroupsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(tree, sortedKeys, capacity, groupCount,
+                                                                            firstGroup, groups, groupTotal);
     checkLaunch("writeWalkGroupsKernel");
 }
 

@@ -65,13 +65,14 @@ void launchSummarizeLevel(const OctreeView& tree, const OctreeMultipoles& multip
                           const std::uint64_t* sortedKeys, const TreeFrame* frame, unsigned levelBegin,
                           unsigned levelCount, int depth, float openingAngle, cudaStream_t stream);
 
-/// groupCount[c] = walk groups cell c packs (TreeGroups.cu).
-void launchCountWalkGroups(const OctreeView& tree, const std::uint64_t* sortedKeys, unsigned* groupCount,
-                           cudaStream_t stream);
+/// groupCount[c] = walk groups of at most capacity (<= kWalkGroupSize) bodies cell c packs (TreeGroups.cu).
+void launchCountWalkGroups(const OctreeView& tree, const std::uint64_t* sortedKeys, unsigned capacity,
+                           unsigned* groupCount, cudaStream_t stream);
 
 /// groups[firstGroup[c] + k] = (first body, body count) of cell c's k-th group; *groupTotal = number of groups.
-void launchWriteWalkGroups(const OctreeView& tree, const std::uint64_t* sortedKeys, const unsigned* groupCount,
-                           const unsigned* firstGroup, uint2* groups, unsigned* groupTotal, cudaStream_t stream);
+void launchWriteWalkGroups(const OctreeView& tree, const std::uint64_t* sortedKeys, unsigned capacity,
+                           const unsigned* groupCount, const unsigned* firstGroup, uint2* groups, unsigned* groupTotal,
+                           cudaStream_t stream);
 
 /// The walk's queue: how many groups there are (written by launchWriteWalkGroups) and the next one to take.
 struct WalkQueue {

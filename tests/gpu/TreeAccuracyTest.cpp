@@ -22,29 +22,36 @@ TEST_F(CudaDeviceTest, TreeAccuracyAgainstFp64DirectSum) {
     struct Case {
         double theta, p99Bound;
     };
-    double previousMedian = 0.0;
-    for (const Case c : {Case{0.3, 5e-4}, Case{0.5, 2e-3}, Case{0.7, 8e-3}}) {
-        SCOPED_TRACE("theta " + std::to_string(c.theta));
-        const ErrorQuantiles errors = treeErrorQuantiles(bodies, treeParams(c.theta, gravity), 4096, random);
-        std::cout << "tree, Plummer N = 100000, theta " << c.theta << ": median relative error " << errors.median
-                  << ", 99th percentile " << errors.p99 << "\n";
-        EXPECT_LE(errors.p99, c.p99Bound);
-        EXPECT_LE(errors.median, 0.2 * c.p99Bound);
-        EXPECT_GT(errors.median, previousMedian);
-        previousMedian = errors.median;
+    // Both walks: groups of 32 (one body per lane) and of up to 96 (three per lane, with the per-body check).
+    for (const unsigned capacity : {kSmallWalkGroupSize, kWalkGroupSize}) {
+        double previousMedian = 0.0;
+        for (const Case c : {Case{0.3, 5e-4}, Case{0.5, 2e-3}, Case{0.7, 8e-3}}) {
+            SCOPED_TRACE("theta " + std::to_string(c.theta) + ", walk groups of up to " + std::to_string(capacity));
+            const ErrorQuantiles errors =
+                treeErrorQuantiles(bodies, treeParams(c.theta, gravity), 4096, random, capacity);
+            std::cout << "tree, Plummer N = 100000, groups of up to " << capacity << ", theta " << c.theta
+                      << ": median relative error " << errors.median << ", 99th percentile " << errors.p99 << "\n";
+            EXPECT_LE(errors.p99, c.p99Bound);
+            EXPECT_LE(errors.median, 0.2 * c.p99Bound);
+            EXPECT_GT(errors.median, previousMedian);
+            previousMedian = errors.median;
+        }
     }
 }
 
-// A small set with theta = 0.5, also run under racecheck: fp32 arithmetic and the bound of the large test.
+// A small set with theta = 0.5, also run under racecheck (both walks): fp32 arithmetic and the bound of the large test.
 TEST_F(CudaDeviceTest, TreeAccuracySmallClusteredSet) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     std::mt19937_64 random(seed);
     const Bodies bodies = generateScenario("galaxy-collision", 3000 + random() % 2000, seed);
-    const ErrorQuantiles errors = treeErrorQuantiles(bodies, treeParams(0.5, randomGravity(random)), 4096, random);
-    std::cout << "tree, galaxy collision N = " << bodies.size() << ", theta 0.5: median " << errors.median
-              << ", 99th percentile " << errors.p99 << "\n";
-    EXPECT_LE(errors.p99, 2e-3);
+    const SimParams params = treeParams(0.5, randomGravity(random));
+    for (const unsigned capacity : {kSmallWalkGroupSize, kWalkGroupSize}) {
+        const ErrorQuantiles errors = treeErrorQuantiles(bodies, params, 4096, random, capacity);
+        std::cout << "tree, galaxy collision N = " << bodies.size() << ", groups of up to " << capacity
+                  << ", theta 0.5: median " << errors.median << ", 99th percentile " << errors.p99 << "\n";
+        EXPECT_LE(errors.p99, 2e-3) << "groups of up to " << capacity;
+    }
 }
 
 // N = 1 and 2: one body feels nothing (exactly zero: its own term is 0 * finite); two bodies feel the softened pair

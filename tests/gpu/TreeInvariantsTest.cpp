@@ -45,11 +45,12 @@ bool isLeaf(uint2 content) {
     return (content.y & kLeafFlag) != 0;
 }
 
-/// Walk groups: every body in exactly one group (so every acceleration is written), at most kWalkGroupSize each.
-void expectWalkGroupsPartitionBodies(const OctreeSnapshot& tree, std::size_t bodyCount) {
+/// Walk groups: every body in exactly one group (so every acceleration is written), at most capacity each.
+void expectWalkGroupsPartitionBodies(const OctreeSnapshot& tree, std::size_t bodyCount,
+                                     unsigned capacity = kWalkGroupSize) {
     std::vector<int> groupsOf(bodyCount, 0);
     for (const uint2 group : tree.walkGroups) {
-        ASSERT_TRUE(group.y >= 1 && group.y <= kWalkGroupSize);
+        ASSERT_TRUE(group.y >= 1 && group.y <= capacity) << "a group of " << group.y << " bodies";
         ASSERT_LE(std::size_t(group.x) + group.y, bodyCount);
         for (unsigned i = group.x; i < group.x + group.y; ++i)
             ++groupsOf[i];
@@ -151,6 +152,43 @@ TEST_F(CudaDeviceTest, TreeInvariantsOnHostCopy) {
     EXPECT_EQ(deepestLeaf, kTreeMaxDepth) << "the coincident groups must end in leaves at the deepest level";
     EXPECT_EQ(tree.bodyRange[0].y, bodies.size());
     expectWalkGroupsPartitionBodies(tree, bodies.size());
+}
+
+unsigned largestGroup(const OctreeSnapshot& tree) {
+    unsigned largest = 0;
+    for (const uint2 group : tree.walkGroups)
+        largest = std::max(largest, group.y);
+    return largest;
+}
+
+// Groups of up to 96 bodies fill the chip only from about two waves of such groups on (DeviceOctree.hpp): below
+// kLargeWalkGroupMinBodiesPerSM bodies per multiprocessor the tree packs groups of 32, above it groups of 96, and a
+// forced capacity wins over both. Every choice still partitions the bodies.
+TEST_F(CudaDeviceTest, TreeWalkGroupCapacityFollowsTheBodyCount) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    int device = 0, multiprocessors = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    const std::size_t largeFrom = std::size_t(multiprocessors) * kLargeWalkGroupMinBodiesPerSM;
+    struct Case {
+        std::size_t bodies;
+        unsigned forced, expectedCapacity;
+    };
+    for (const Case c : {Case{largeFrom - 1, 0, kSmallWalkGroupSize}, Case{largeFrom + 4096, 0, kWalkGroupSize},
+                         Case{20000, kWalkGroupSize, kWalkGroupSize}, Case{largeFrom + 4096, 32, 32}}) {
+        SCOPED_TRACE("N " + std::to_string(c.bodies) + ", forced capacity " + std::to_string(c.forced));
+        const Bodies bodies = generateScenario("plummer", c.bodies, seed);
+        CudaBackend backend;
+        backend.overrideTreeWalkGroupCapacity(c.forced);
+        backend.load(bodies);
+        Vec3Arrays<float> accelerations;
+        backend.readAccelerations(treeParams(0.5), accelerations);
+        OctreeSnapshot tree;
+        backend.downloadTree(tree);
+        expectWalkGroupsPartitionBodies(tree, bodies.size(), c.expectedCapacity);
+        EXPECT_GT(largestGroup(tree), c.expectedCapacity / 2) << "groups should fill towards the capacity";
+    }
 }
 
 // The overlay's queries: a depth range gives exactly the cells of those depths, shallowest first, cut at maxCells;

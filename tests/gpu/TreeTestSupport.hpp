@@ -81,10 +81,12 @@ struct ErrorQuantiles {
     double p99;
 };
 
-/// Tree accelerations of bodies against the fp64 direct sum on sampleSize random targets.
+/// Tree accelerations of bodies against the fp64 direct sum on sampleSize random targets, with walk groups of at most
+/// walkGroupCapacity bodies (0: the tree's choice by N).
 inline ErrorQuantiles treeErrorQuantiles(const Bodies& bodies, const SimParams& params, std::size_t sampleSize,
-                                         std::mt19937_64& random) {
+                                         std::mt19937_64& random, unsigned walkGroupCapacity = 0) {
     CudaBackend backend;
+    backend.overrideTreeWalkGroupCapacity(walkGroupCapacity);
     backend.load(bodies);
     const OrderedAccelerations tree = treeAccelerations(backend, params);
     const std::vector<std::size_t> targets = sampleTargets(tree.bodies.size(), sampleSize, random);

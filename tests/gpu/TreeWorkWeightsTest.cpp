@@ -28,7 +28,9 @@ struct DeviceTreeResult {
     Bodies bodiesAfter;
 };
 
-DeviceTreeResult evaluateDeviceTree(const Bodies& bodies, const GravityParams& gravity, float openingAngle) {
+/// walkGroupCapacity: as DeviceTree::overrideWalkGroupCapacity (0: the tree's choice by N).
+DeviceTreeResult evaluateDeviceTree(const Bodies& bodies, const GravityParams& gravity, float openingAngle,
+                                    unsigned walkGroupCapacity) {
     CudaStream stream;
     DeviceBodies device;
     uploadBodies(bodies, device, stream.get());
@@ -38,6 +40,7 @@ DeviceTreeResult evaluateDeviceTree(const Bodies& bodies, const GravityParams& g
     PhaseTimeline timeline(1);
     timeline.begin(stream.get());
     DeviceTree tree;
+    tree.overrideWalkGroupCapacity(walkGroupCapacity);
     const unsigned nonFinite =
         tree.computeAccelerations(device, scratch, gravity, openingAngle, stream.get(), timeline, {0, 0, 0, 0, 0});
     EXPECT_EQ(nonFinite, 0u);
@@ -99,7 +102,7 @@ TEST_F(CudaDeviceTest, TreeWorkWeightsAreNWhenEveryCellOpens) {
     std::mt19937_64 random(seed);
     const Bodies bodies = generateScenario("plummer", 3000 + random() % 2000, seed);
     const GravityParams gravity = randomGravity(random);
-    const DeviceTreeResult result = evaluateDeviceTree(bodies, gravity, 1e-7f);
+    const DeviceTreeResult result = evaluateDeviceTree(bodies, gravity, 1e-7f, kWalkGroupSize);
     expectBodiesUnchanged(bodies, result.bodiesAfter);
 
     const std::size_t count = bodies.size();
@@ -120,13 +123,9 @@ TEST_F(CudaDeviceTest, TreeWorkWeightsAreNWhenEveryCellOpens) {
 // the host's recount of the group's list; every weight lies in [1, N]. The group criterion is stricter than the CPU
 // tree's per-body one, so the mean weight must be at least the CPU tree's and, for groups of nearby bodies, within a
 // small factor of it (8, measured 1.6 on an H100; a count per lane instead of per warp would be 32 times too large).
-TEST_F(CudaDeviceTest, TreeWorkWeightsMatchTheGroupWalkOnTheHost) {
-    const std::uint64_t seed = freshSeed();
-    SCOPED_TRACE(seedTrace(seed));
-    std::mt19937_64 random(seed);
-    const Bodies bodies = generateScenario("plummer", 20000 + random() % 10000, seed);
-    const GravityParams gravity = randomGravity(random);
-    const DeviceTreeResult result = evaluateDeviceTree(bodies, gravity, 0.5f);
+void expectWeightsMatchTheGroupWalk(const Bodies& bodies, const GravityParams& gravity, unsigned walkGroupCapacity) {
+    SCOPED_TRACE("walk groups of up to " + std::to_string(walkGroupCapacity));
+    const DeviceTreeResult result = evaluateDeviceTree(bodies, gravity, 0.5f, walkGroupCapacity);
     expectBodiesUnchanged(bodies, result.bodiesAfter);
     const OctreeSnapshot& tree = result.tree;
     ASSERT_EQ(tree.treeOrder.size(), bodies.size());
@@ -164,11 +163,21 @@ TEST_F(CudaDeviceTest, TreeWorkWeightsMatchTheGroupWalkOnTheHost) {
     for (const float work : cpuWork)
         cpuTotal += work;
     const double gpuMean = gpuTotal / double(bodies.size()), cpuMean = cpuTotal / double(bodies.size());
-    std::cout << "tree work weights, Plummer N = " << bodies.size() << ", theta 0.5: mean " << gpuMean
-              << " (CPU tree, per body: " << cpuMean << "), " << borderlineGroups << " of " << tree.walkGroups.size()
-              << " groups borderline\n";
+    std::cout << "tree work weights, Plummer N = " << bodies.size() << ", groups of up to " << walkGroupCapacity
+              << ", theta 0.5: mean " << gpuMean << " (CPU tree, per body: " << cpuMean << "), " << borderlineGroups
+              << " of " << tree.walkGroups.size() << " groups borderline\n";
     EXPECT_GE(gpuMean, cpuMean);
     EXPECT_LE(gpuMean, 8.0 * cpuMean);
+}
+
+TEST_F(CudaDeviceTest, TreeWorkWeightsMatchTheGroupWalkOnTheHost) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = generateScenario("plummer", 20000 + random() % 10000, seed);
+    const GravityParams gravity = randomGravity(random);
+    for (const unsigned capacity : {kSmallWalkGroupSize, kWalkGroupSize})
+        expectWeightsMatchTheGroupWalk(bodies, gravity, capacity);
 }
 
 } // namespace
