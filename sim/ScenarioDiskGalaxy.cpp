@@ -47,8 +47,7 @@ BodyState sampleDiskBody(const DiskGalaxyModel& model, const DiskGalaxyKinematic
 
 BodyState sampleBulgeBody(const DiskGalaxyModel& model, const DiskGalaxyKinematics& kinematics,
                           const GalaxyPalette& palette, RandomStream& random, double mass) {
-    const double massFraction = random.uniformOpen();
-    const double radius = model.bulgeScaleRadius / std::sqrt(std::pow(massFraction, -2.0 / 3.0) - 1.0);
+    const double radius = plummerRadius(model.bulgeScaleRadius, samplePlummerMassFraction(random));
     const Vec3d where = isotropicDirection(random);
     const double sigma = kinematics.bulgeDispersion(radius);
     return {{radius * where[0], radius * where[1], radius * where[2]},

@@ -33,6 +33,19 @@ void storeBody(Bodies& bodies, std::size_t index, const BodyState& body);
 /// Unit vector uniformly distributed over the sphere.
 Vec3d isotropicDirection(RandomStream& random);
 
+/// Plummer samples (the plummer scenario, the disk galaxy's bulge) draw their enclosed mass fraction from
+/// (0, kPlummerMassTruncation], so no body lies beyond 38.7 scale radii. Untruncated, a body lies beyond R with
+/// probability 1.5 (a / R)^2: among 10^5 bodies one beyond 10^3 a turns up in one sample in seven, and one beyond
+/// 10^4 a in one in 700; such a body alone moves the centre of mass, and with it every other body, by 0.06 of the
+/// virial radius (a seed of the profile test found one), and it stretches every bounding box (the tree's root, ORB's
+/// root, the camera's framing).
+inline constexpr double kPlummerMassTruncation = 0.999;
+/// A uniform enclosed mass fraction in (0, kPlummerMassTruncation].
+double samplePlummerMassFraction(RandomStream& random);
+/// The radius enclosing massFraction of a Plummer sphere of this scale radius a: M(r) = r^3 / (r^2 + a^2)^(3/2)
+/// inverted.
+double plummerRadius(double scaleRadius, double massFraction);
+
 /// Shifts bodies [first, first + count) so that their centre of mass is at the origin and at rest.
 void removeCentreOfMassMotion(Bodies& bodies, std::size_t first, std::size_t count);
 

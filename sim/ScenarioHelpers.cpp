@@ -21,6 +21,14 @@ void storeBody(Bodies& bodies, std::size_t index, const BodyState& body) {
     bodies.colorKey[index] = float(body.colorKey);
 }
 
+double samplePlummerMassFraction(RandomStream& random) {
+    return kPlummerMassTruncation * random.uniformOpen();
+}
+
+double plummerRadius(double scaleRadius, double massFraction) {
+    return scaleRadius / std::sqrt(std::pow(massFraction, -2.0 / 3.0) - 1.0);
+}
+
 Vec3d isotropicDirection(RandomStream& random) {
     const double cosTheta = random.uniform(-1.0, 1.0);
     const double sinTheta = std::sqrt(std::max(0.0, 1.0 - cosTheta * cosTheta));

@@ -6,9 +6,9 @@
 //   speed    v = q v_esc(r), v_esc = sqrt(2) (r^2 + a^2)^(-1/4), with q drawn from g(q) = q^2 (1 - q^2)^(7/2) by
 //            von Neumann rejection under the bound 0.1 (max g = 0.0922 at q^2 = 2/9);
 //   directions of position and velocity isotropic and independent.
-// Masses are equal (1/N); the centre of mass and its velocity are removed. The sphere is not truncated, so the sample
-// follows the analytic profile exactly (a handful of bodies land at tens of a). colorKey is the enclosed mass fraction
-// X, so colour runs from the core (0) to the halo (1).
+// Masses are equal (1/N); the centre of mass and its velocity are removed. The sphere is truncated at 99.9% of its mass
+// (38.7 a, kPlummerMassTruncation): inside that radius the sample follows the analytic profile scaled by 1 / 0.999.
+// colorKey is the enclosed mass fraction X, so colour runs from the core (0) to the halo (1).
 #include "Parallel.hpp"
 #include "ScenarioGenerators.hpp"
 
@@ -33,8 +33,8 @@ double sampleSpeedFraction(RandomStream& random) {
 
 BodyState samplePlummerBody(std::uint64_t seed, std::size_t index, double mass) {
     RandomStream random(seed, index);
-    const double massFraction = random.uniformOpen();
-    const double radius = kScaleRadius / std::sqrt(std::pow(massFraction, -2.0 / 3.0) - 1.0);
+    const double massFraction = samplePlummerMassFraction(random);
+    const double radius = plummerRadius(kScaleRadius, massFraction);
     const double escapeSpeed = std::sqrt(2.0) * std::pow(radius * radius + kScaleRadius * kScaleRadius, -0.25);
     const double speed = sampleSpeedFraction(random) * escapeSpeed;
     const Vec3d where = isotropicDirection(random);

@@ -63,7 +63,7 @@ private:
 };
 
 /// Body count and solver the app uses on a GPU when the user names none: the Barnes-Hut tree steps 2^20 bodies in
-/// about 10 milliseconds on a current data-centre GPU (docs/PERFORMANCE.md).
+/// about 8 milliseconds on an H100 (docs/PERFORMANCE.md).
 inline constexpr std::uint64_t kDefaultCudaBodyCount = std::uint64_t{1} << 20;
 inline constexpr SolverKind kDefaultCudaSolver = SolverKind::Tree;
 

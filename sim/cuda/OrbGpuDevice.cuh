@@ -92,6 +92,17 @@ __device__ __forceinline__ Tile tileOf(const OrbSplit& split, std::uint32_t tile
     return result;
 }
 
+/// This thread's coordinates along the cut axis and weights (0 without weights) of its rows of tile; rows past the
+/// tile's end read as 0. All loads are issued before any is used, so a warp waits one memory latency, not one per row.
+__device__ __forceinline__ void loadTileRows(const Tile& tile, const float* along, const float* weight, bool useWeights,
+                                             float (&coordinates)[kRowsPerWarp], float (&rowWeights)[kRowsPerWarp]) {
+    for (int row = 0; row < kRowsPerWarp; ++row) {
+        const std::uint64_t i = tile.body(row);
+        coordinates[row] = i < tile.last ? along[i] : 0.0f;
+        rowWeights[row] = i < tile.last && useWeights ? weight[i] : 0.0f;
+    }
+}
+
 /// Called by every thread after the block has published its tile's contribution to the split (global atomics or
 /// stores): true in exactly one block per split, the last to arrive, which then sees every contribution. It resets the
 /// counter for the next step.

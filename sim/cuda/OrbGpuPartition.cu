@@ -175,11 +175,7 @@ __global__ void orbCountKernel(OrbLevel level) {
     std::uint32_t less = 0, equal = 0, maxLess = 0, minGreater = ~0u;
     std::uint64_t equalWeight = 0;
     float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
-    for (int row = 0; row < kRowsPerWarp; ++row) { // all loads first, one memory latency per tile
-        const std::uint64_t i = tile.body(row);
-        coordinates[row] = i < tile.last ? along[i] : 0.0f;
-        rowWeights[row] = i < tile.last && useWeights ? level.from.weight[i] : 0.0f;
-    }
+    loadTileRows(tile, along, level.from.weight, useWeights, coordinates, rowWeights);
     for (int row = 0; row < kRowsPerWarp; ++row) {
         const bool valid = tile.body(row) < tile.last;
         const std::uint32_t key = valid ? orderedKey(coordinates[row]) : pivot;

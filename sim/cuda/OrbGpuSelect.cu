@@ -131,11 +131,7 @@ __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
     const float* along = level.from.coordinate[split.axis];
     // All loads first: the ballots and atomics between rows would otherwise serialise one memory latency per row.
     float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
-    for (int row = 0; row < kRowsPerWarp; ++row) {
-        const std::uint64_t i = tile.body(row);
-        coordinates[row] = i < tile.last ? along[i] : 0.0f;
-        rowWeights[row] = i < tile.last && useWeights ? level.from.weight[i] : 0.0f;
-    }
+    loadTileRows(tile, along, level.from.weight, useWeights, coordinates, rowWeights);
     for (int row = 0; row < kRowsPerWarp; ++row) {
         const bool valid = tile.body(row) < tile.last;
         const std::uint32_t key = orderedKey(coordinates[row]);
@@ -215,11 +211,7 @@ __global__ void orbBisectRoundKernel(OrbLevel level) {
     std::uint32_t count = 0;
     std::uint64_t weight = 0;
     float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
-    for (int row = 0; row < kRowsPerWarp; ++row) {
-        const std::uint64_t i = tile.body(row);
-        coordinates[row] = i < tile.last ? along[i] : 0.0f;
-        rowWeights[row] = i < tile.last && useWeights ? level.from.weight[i] : 0.0f;
-    }
+    loadTileRows(tile, along, level.from.weight, useWeights, coordinates, rowWeights);
     for (int row = 0; row < kRowsPerWarp; ++row) {
         const bool atOrBelow = tile.body(row) < tile.last && orderedKey(coordinates[row]) <= middle;
         count += __popc(__ballot_sync(kFullWarp, atOrBelow));
