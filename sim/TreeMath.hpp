@@ -73,6 +73,25 @@ GRAVLAB_HOST_DEVICE void addMultipoleAcceleration(float dx, float dy, float dz, 
     az += (radial * dz + qdz) * rInv5;
 }
 
+/// Whether a cell may be evaluated as its softened monopole alone (addBodyAcceleration with its mass at its centre of
+/// mass) for every target at least sqrt(distance2) from its centre of mass: when the terms it leaves out are below
+/// kappa (T / (M r^2))^(3/2) of the monopole term, the relative size of the octupole-order term that the quadrupole
+/// expansion already leaves out (cell extent b^2 = T / M). Cells are accepted at distances of at least their side over
+/// theta, so this tolerance falls like theta^3, as the expansion's own error does.
+/// The bound on the left-out terms: with r^2 = d^2 + eps^2 and |Q| the Frobenius norm (>= |Q.d| / |d| and
+/// >= |d.Q.d| / |d|^2), addMultipoleAcceleration adds at most (7/2 |Q| r^2 + 5/2 eps^2 T) |d| / r^7 to the monopole's
+/// M |d| / r^3. That ratio falls like r^-2, so for targets farther than sqrt(distance2) the left-out part stays below
+/// the tolerance taken at sqrt(distance2) (the GPU walk passes the distance from its group's box; a farther target's
+/// own kappa (b / r)^3 would be smaller). Multiplied out (leftOut sqrt(M) < kappa T sqrt(T r^2)), so a cell of zero
+/// mass keeps its expansion.
+GRAVLAB_HOST_DEVICE bool monopoleSuffices(const CellMultipole& cell, float distance2, float eps2, float kappa) {
+    const float offDiagonal2 = cell.qxy * cell.qxy + cell.qxz * cell.qxz + cell.qyz * cell.qyz;
+    const float quadrupoleNorm2 = cell.qxx * cell.qxx + cell.qyy * cell.qyy + cell.qzz * cell.qzz + 2.0f * offDiagonal2;
+    const float r2 = distance2 + eps2;
+    const float leftOut = 3.5f * std::sqrt(quadrupoleNorm2) * r2 + 2.5f * eps2 * cell.secondMoment;
+    return leftOut * std::sqrt(cell.mass) < kappa * cell.secondMoment * std::sqrt(cell.secondMoment * r2);
+}
+
 /// Adds one body's softened acceleration (without G) on a target at d = target - body: the monopole term alone.
 GRAVLAB_HOST_DEVICE void addBodyAcceleration(float dx, float dy, float dz, float mass, float eps2, float& ax, float& ay,
                                              float& az) {

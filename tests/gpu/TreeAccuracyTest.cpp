@@ -8,11 +8,12 @@ namespace gravlab::gputest {
 namespace {
 
 // Plummer sphere of 100k bodies, 4096 random targets, theta = 0.3, 0.5, 0.7, softening in [0.01, 0.025] (see
-// randomGravity). The bounds are the quadrupole
-// expansion's truncation error: it grows like theta^3 per accepted cell, and the target at theta = 0.5 is a
-// 99th percentile of 2e-3; 0.3 and 0.7 get 5e-4 and 8e-3, which the theta^3 scaling of the 0.5 bound (4e-4, 5.5e-3)
-// clears with room. The medians must sit well below (a fifth of the 99th-percentile bound): a wrong multipole term or
-// a missing cell moves the median, not only the tail. The errors must also grow with theta, or theta is not used.
+// randomGravity). The bounds are the quadrupole expansion's truncation error, which grows like theta^3 per accepted
+// cell, plus what the walk's monopole-only far cells (TreeForces.cu) add: 99th percentiles of 2.5e-4, 1e-3 and 4e-3,
+// half the target of 2e-3 at theta = 0.5, so that the far-cell shortcut cannot use up that headroom unnoticed.
+// Measured on an H100 with the shortcut at twice its kept kappa: 0.9e-4 to 1.3e-4, 5.6e-4 to 7.7e-4, 3.2e-3 to 3.7e-3
+// (groups of 96 to 32). The medians must sit well below (1e-4, 4e-4, 1.6e-3): a wrong multipole term or a missing
+// cell moves the median, not only the tail. The errors must also grow with theta, or theta is not used.
 TEST_F(CudaDeviceTest, TreeAccuracyAgainstFp64DirectSum) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
@@ -20,19 +21,19 @@ TEST_F(CudaDeviceTest, TreeAccuracyAgainstFp64DirectSum) {
     const Bodies bodies = generateScenario("plummer", 100000, seed);
     const GravityParams gravity = randomGravity(random);
     struct Case {
-        double theta, p99Bound;
+        double theta, p99Bound, medianBound;
     };
     // Both walks: groups of 32 (one body per lane) and of up to 96 (three per lane, with the per-body check).
     for (const unsigned capacity : {kSmallWalkGroupSize, kWalkGroupSize}) {
         double previousMedian = 0.0;
-        for (const Case c : {Case{0.3, 5e-4}, Case{0.5, 2e-3}, Case{0.7, 8e-3}}) {
+        for (const Case c : {Case{0.3, 2.5e-4, 1e-4}, Case{0.5, 1e-3, 4e-4}, Case{0.7, 4e-3, 1.6e-3}}) {
             SCOPED_TRACE("theta " + std::to_string(c.theta) + ", walk groups of up to " + std::to_string(capacity));
             const ErrorQuantiles errors =
                 treeErrorQuantiles(bodies, treeParams(c.theta, gravity), 4096, random, capacity);
             std::cout << "tree, Plummer N = 100000, groups of up to " << capacity << ", theta " << c.theta
                       << ": median relative error " << errors.median << ", 99th percentile " << errors.p99 << "\n";
             EXPECT_LE(errors.p99, c.p99Bound);
-            EXPECT_LE(errors.median, 0.2 * c.p99Bound);
+            EXPECT_LE(errors.median, c.medianBound);
             EXPECT_GT(errors.median, previousMedian);
             previousMedian = errors.median;
         }
