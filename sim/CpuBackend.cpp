@@ -222,20 +222,19 @@ void CpuBackend::writeRenderVertices(std::span<RenderVertex> out) const {
     if (out.size() != m_bodies.size())
         throw std::invalid_argument("render vertices: buffer holds " + std::to_string(out.size()) + " vertices for " +
                                     std::to_string(m_bodies.size()) + " bodies");
-    std::vector<float> colorScalars = m_bodies.colorKey;
-    if (m_colorMode == ColorMode::LeafDepth && m_treeValid) {
-        std::vector<std::uint8_t> leafDepth;
-        m_tree.leafDepthOfBodies(leafDepth);
-        for (std::size_t i = 0; i < leafDepth.size(); ++i)
-            colorScalars[i] = std::min(float(leafDepth[i]) / float(kMaxTreeDepthForColor), 1.0f);
-    } else if (m_colorMode == ColorMode::OrbDomain && m_orb.active()) {
-        m_orb.writeDomainColors(colorScalars);
-    }
     const auto count = std::int64_t(m_bodies.size());
 #pragma omp parallel for schedule(static) if (parallel : count >= kMinBodiesForParallelStreaming)
     for (std::int64_t k = 0; k < count; ++k) {
         const auto i = std::size_t(k);
-        out[i] = {m_bodies.x[i], m_bodies.y[i], m_bodies.z[i], colorScalars[i]};
+        out[i] = {m_bodies.x[i], m_bodies.y[i], m_bodies.z[i], m_bodies.colorKey[i]};
+    }
+    if (m_colorMode == ColorMode::LeafDepth && m_treeValid) {
+        std::vector<std::uint8_t> leafDepth;
+        m_tree.leafDepthOfBodies(leafDepth);
+        for (std::size_t i = 0; i < leafDepth.size(); ++i)
+            out[i].colorScalar = std::min(float(leafDepth[i]) / float(kMaxTreeDepthForColor), 1.0f);
+    } else if (m_colorMode == ColorMode::OrbDomain && m_orb.active()) {
+        m_orb.writeDomainColors(out);
     }
 }
 

@@ -63,12 +63,16 @@ OrbStatus OrbDomainsCpu::status(std::span<const float> work) const {
     return status;
 }
 
-void OrbDomainsCpu::writeDomainColors(std::span<float> out) const {
+void OrbDomainsCpu::writeDomainColors(std::span<RenderVertex> out) const {
     if (!m_schedule.active() || m_cells.empty() || out.size() != m_cells.front().bodyCount())
         throw std::logic_error("ORB domain colours: no domains describe these bodies");
-    for (const OrbCell& cell : m_cells)
-        if (cell.isLeaf())
-            std::fill(out.begin() + cell.begin, out.begin() + cell.end, orbDomainColorScalar(cell.firstDomain));
+    for (const OrbCell& cell : m_cells) {
+        if (!cell.isLeaf())
+            continue;
+        const float scalar = orbDomainColorScalar(cell.firstDomain);
+        for (std::uint32_t i = cell.begin; i < cell.end; ++i)
+            out[i].colorScalar = scalar;
+    }
 }
 
 } // namespace gravlab

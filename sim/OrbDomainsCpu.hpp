@@ -28,8 +28,8 @@ public:
     /// Status with the imbalance of the current cells under work, per-body weights in the bodies' current order (the
     /// last force evaluation's; empty: work imbalance reported equal to memory imbalance).
     OrbStatus status(std::span<const float> work) const;
-    /// out[i] = orbDomainColorScalar(domain of body i); requires an active schedule and out.size() == N.
-    void writeDomainColors(std::span<float> out) const;
+    /// out[i].colorScalar = orbDomainColorScalar(domain of body i); requires active() and out.size() == N.
+    void writeDomainColors(std::span<RenderVertex> out) const;
 
 private:
     void rebuild(Bodies& bodies, std::vector<float>& work, const OrbParams& params);
