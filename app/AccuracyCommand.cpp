@@ -69,15 +69,8 @@ void addListOptions(CLI::App& command, AccuracyOptions& options) {
 }
 
 void addValueOptions(CLI::App& command, AccuracyOptions& options) {
-    command
-        .add_option_function<std::string>(
-            "--samples",
-            [&options](const std::string& text) {
-                options.sampleCount =
-                    std::size_t(parseNumberForFlag("samples", kAccuracySampleRange, text, NumberKind::Whole));
-            },
-            "sampled bodies per case (all bodies when N is smaller), 1 to 2^20")
-        ->default_str(std::to_string(options.sampleCount));
+    addNumberOption(command, kAccuracySampleRange, NumberKind::Whole, options.sampleCount,
+                    "sampled bodies per case (all bodies when N is smaller)");
     command
         .add_option_function<std::string>(
             "--backend",
@@ -94,14 +87,7 @@ void addValueOptions(CLI::App& command, AccuracyOptions& options) {
             },
             "scenario seed, which also picks the sampled bodies")
         ->default_str(std::to_string(options.seed));
-    command
-        .add_option_function<std::string>(
-            "--softening",
-            [&options](const std::string& text) {
-                options.softeningLength = parseNumberForFlag("softening", kSofteningRange, text, NumberKind::Real);
-            },
-            "Plummer softening length")
-        ->default_str("0.05");
+    addNumberOption(command, kSofteningRange, NumberKind::Real, options.softeningLength, "Plummer softening length");
     command.add_flag("--json", options.json, "print one JSON object instead of the table");
 }
 

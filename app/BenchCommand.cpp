@@ -88,8 +88,9 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
             << ", \"flopsPerInteraction\": " << kFlopsPerInteraction;
     if (options.stepOrbDomains > 0)
         out << ", \"orbDomains\": " << options.stepOrbDomains << ", \"orbEvery\": " << options.stepOrbEvery
-            << ", \"orbBalance\": \"" << toString(options.orbBalance) << "\", \"orbMemoryImbalance\": "
-            << result.orb.imbalance.memory << ", \"orbWorkImbalance\": " << result.orb.imbalance.work
+            << ", \"orbBalance\": \"" << toString(options.orbBalance)
+            << "\", \"orbMemoryImbalance\": " << result.orb.imbalance.memory
+            << ", \"orbWorkImbalance\": " << result.orb.imbalance.work
             << ", \"orbMigratedLastStep\": " << result.orb.migratedLastStep
             << ", \"orbLastRebuildMs\": " << result.orb.lastRebuildMilliseconds;
     out << "}\n";
@@ -118,9 +119,10 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
             << "GFLOP/s: " << result.gflops << " (" << kFlopsPerInteraction << " flops per interaction)\n";
     if (options.stepOrbDomains > 0)
         out << "ORB: " << options.stepOrbDomains << " domains (" << toString(options.orbBalance)
-            << " balance), re-partitioned every " << options.stepOrbEvery << " steps (last " << result.orb.lastRebuildMilliseconds
-            << " ms), " << result.orb.migratedLastStep << " bodies migrated in the last step, imbalance "
-            << result.orb.imbalance.memory << " memory, " << result.orb.imbalance.work << " work\n";
+            << " balance), re-partitioned every " << options.stepOrbEvery << " steps (last "
+            << result.orb.lastRebuildMilliseconds << " ms), " << result.orb.migratedLastStep
+            << " bodies migrated in the last step, imbalance " << result.orb.imbalance.memory << " memory, "
+            << result.orb.imbalance.work << " work\n";
 }
 
 std::uint64_t freeDeviceBytes() {
@@ -289,17 +291,18 @@ void printOrb(const BenchOptions& options, const OrbBenchResult& result, std::os
     const std::string input = options.orbPositionsOnly ? "uniform-positions" : options.scenario;
     if (options.json) {
         out << std::setprecision(6) << "{\"gpu\": \"" << jsonEscaped(result.gpu) << "\", \"date\": \"" << todayUtc()
-            << "\", \"orb\": true, \"scenario\": \"" << jsonEscaped(input) << "\", \"positionsOnly\": "
-            << (options.orbPositionsOnly ? "true" : "false") << ", \"bodies\": " << options.bodyCount
-            << ", \"domains\": " << options.domainCount << ", \"cutFinder\": \"" << finder << "\", \"balance\": \""
-            << toString(options.orbBalance) << "\", \"runs\": " << options.stepCount
-            << ", \"warmupRuns\": " << options.warmupStepCount << ", \"medianBuildMs\": " << result.medianMs
-            << ", \"fastestBuildMs\": " << result.fastestMs << ", \"bodiesPerSecond\": " << bodiesPerSecond
-            << ", \"splitLevels\": " << result.splitLevels << ", \"modelledBytesPerBody\": " << result.bytesPerBody
+            << "\", \"orb\": true, \"scenario\": \"" << jsonEscaped(input)
+            << "\", \"positionsOnly\": " << (options.orbPositionsOnly ? "true" : "false")
+            << ", \"bodies\": " << options.bodyCount << ", \"domains\": " << options.domainCount
+            << ", \"cutFinder\": \"" << finder << "\", \"balance\": \"" << toString(options.orbBalance)
+            << "\", \"runs\": " << options.stepCount << ", \"warmupRuns\": " << options.warmupStepCount
+            << ", \"medianBuildMs\": " << result.medianMs << ", \"fastestBuildMs\": " << result.fastestMs
+            << ", \"bodiesPerSecond\": " << bodiesPerSecond << ", \"splitLevels\": " << result.splitLevels
+            << ", \"modelledBytesPerBody\": " << result.bytesPerBody
             << ", \"effectiveGBps\": " << effectiveBandwidth * 1e-9
             << ", \"deviceCopyGBps\": " << result.copyBandwidth * 1e-9
-            << ", \"memoryImbalance\": " << result.imbalance.memory
-            << ", \"workImbalance\": " << result.imbalance.work << "}\n";
+            << ", \"memoryImbalance\": " << result.imbalance.memory << ", \"workImbalance\": " << result.imbalance.work
+            << "}\n";
         return;
     }
     out << std::setprecision(4) << "gravlab bench --orb: " << options.bodyCount << " bodies (" << input << ") into "
@@ -334,40 +337,13 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
             },
             "direct, direct-symmetric or tree")
         ->default_str(std::string(toString(options.solver)));
-    bench
-        ->add_option_function<std::string>(
-            "--bodies",
-            [&options](const std::string& text) {
-                options.bodyCount =
-                    static_cast<std::uint64_t>(parseNumberForFlag("bodies", kBenchBodyRange, text, NumberKind::Whole));
-            },
-            "number of bodies, 1 to 2^28, up to 2^32 - 1 with --orb --positions-only (the GPU's memory may allow "
-            "fewer)")
-        ->default_str(std::to_string(options.bodyCount));
-    bench
-        ->add_option_function<std::string>(
-            "--steps",
-            [&options](const std::string& text) {
-                options.stepCount = int(parseNumberForFlag("steps", kBenchStepRange, text, NumberKind::Whole));
-            },
-            "timed steps, 1 to 10000")
-        ->default_str(std::to_string(options.stepCount));
-    bench
-        ->add_option_function<std::string>(
-            "--warmup",
-            [&options](const std::string& text) {
-                options.warmupStepCount = int(parseNumberForFlag("warmup", kBenchWarmupRange, text, NumberKind::Whole));
-            },
-            "warm-up steps before timing, 1 to 1000")
-        ->default_str(std::to_string(options.warmupStepCount));
-    bench
-        ->add_option_function<std::string>(
-            "--theta",
-            [&options](const std::string& text) {
-                options.openingAngle = parseNumberForFlag("theta", kOpeningAngleRange, text, NumberKind::Real);
-            },
-            "Barnes-Hut opening angle of the tree solver, 0.1 to 1.5")
-        ->default_str("0.5");
+    addNumberOption(*bench, kBenchBodyRange, NumberKind::Whole, options.bodyCount,
+                    "number of bodies; above 2^28 only with --orb --positions-only (the GPU's memory may allow fewer)");
+    addNumberOption(*bench, kBenchStepRange, NumberKind::Whole, options.stepCount, "timed steps");
+    addNumberOption(*bench, kBenchWarmupRange, NumberKind::Whole, options.warmupStepCount,
+                    "warm-up steps before timing");
+    addNumberOption(*bench, kOpeningAngleRange, NumberKind::Real, options.openingAngle,
+                    "Barnes-Hut opening angle of the tree solver");
     bench->add_option("--scenario", options.scenario, "initial conditions")
         ->check([](const std::string& name) {
             return findScenario(name) != nullptr ? std::string() : "unknown scenario '" + name + "'";
@@ -375,15 +351,7 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
         ->capture_default_str();
     bench->add_flag("--json", options.json, "print one JSON object instead of text");
     bench->add_flag("--orb", options.orb, "time the ORB build (cuts and in-place partition) instead of a solver step");
-    bench
-        ->add_option_function<std::string>(
-            "--domains",
-            [&options](const std::string& text) {
-                options.domainCount =
-                    std::uint32_t(parseNumberForFlag("domains", kBenchDomainRange, text, NumberKind::Whole));
-            },
-            "ORB domains (with --orb), " + describeRange(kBenchDomainRange))
-        ->default_str(std::to_string(options.domainCount));
+    addNumberOption(*bench, kBenchDomainRange, NumberKind::Whole, options.domainCount, "ORB domains (with --orb)");
     bench
         ->add_option_function<std::string>(
             "--cut-finder",
@@ -403,25 +371,10 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
             },
             "ORB balance (with --orb): count, or work (random weights, see the design note)")
         ->default_str(std::string(toString(options.orbBalance)));
-    bench
-        ->add_option_function<std::string>(
-            "--orb-domains",
-            [&options](const std::string& text) {
-                options.stepOrbDomains =
-                    std::uint32_t(parseNumberForFlag("orb-domains", kOrbDomainRange, text, NumberKind::Whole));
-            },
-            "solver steps: keep this many ORB domains while stepping (0: none), " + describeRange(kOrbDomainRange))
-        ->default_str("0");
-    bench
-        ->add_option_function<std::string>(
-            "--orb-every",
-            [&options](const std::string& text) {
-                options.stepOrbEvery = std::uint32_t(
-                    parseNumberForFlag("orb-every", kOrbRebuildIntervalRange, text, NumberKind::Whole));
-            },
-            "solver steps: re-partition every K steps, migrate in between, " +
-                describeRange(kOrbRebuildIntervalRange))
-        ->default_str(std::to_string(options.stepOrbEvery));
+    addNumberOption(*bench, kOrbDomainRange, NumberKind::Whole, options.stepOrbDomains,
+                    "solver steps: keep this many ORB domains while stepping (0: none)");
+    addNumberOption(*bench, kOrbRebuildIntervalRange, NumberKind::Whole, options.stepOrbEvery,
+                    "solver steps: re-partition every K steps, migrate in between");
     bench->add_flag("--positions-only", options.orbPositionsOnly,
                     "with --orb: build over uniform random positions alone (count balance), for up to 2^32 - 1 bodies");
     return bench;

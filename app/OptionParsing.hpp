@@ -50,4 +50,21 @@ inline double parseNumberForFlag(std::string_view flag, const ParamRange& range,
     return rethrowForFlag(flag, [&] { return parseNumberInRange(range, text, kind); });
 }
 
+/// Adds the subcommand option "--" + range.name: its text goes through parseNumberForFlag into target (as Number);
+/// the help is `what` followed by the range, and the default shown is target's value when the option is added.
+/// range must outlive command (the ranges are constants).
+template <typename Number>
+CLI::Option* addNumberOption(CLI::App& command, const ParamRange& range, NumberKind kind, Number& target,
+                             const std::string& what) {
+    const std::string flag(range.name);
+    return command
+        .add_option_function<std::string>(
+            "--" + flag,
+            [flag, &range, kind, &target](const std::string& text) {
+                target = static_cast<Number>(parseNumberForFlag(flag, range, text, kind));
+            },
+            what + ", " + describeRange(range))
+        ->default_str(formatNumber(double(target)));
+}
+
 } // namespace gravlab
