@@ -106,7 +106,6 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     TreeOverlayFeed overlayFeed;
     OrbCellFeed orbFeed;
     simulation.backend().setColorMode(settings.colorMode);
-    simulation.backend().updateOrbDomains(simulation.params()); // frame 0 shows the domains too
     buildTreeForFirstFrame(simulation, settings);
     feed.update(simulation.backend(), simulation.bodyCount(), scene.particles());
 

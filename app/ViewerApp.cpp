@@ -36,7 +36,6 @@ ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     m_look.orbOverlay.opacity = m_orbOverlay.opacity;
     m_onCudaBackend = cudaBackendWouldBeChosen(m_simulation.params());
     m_simulation.backend().setColorMode(m_colorMode);
-    m_simulation.backend().updateOrbDomains(m_simulation.params()); // the first frame shows the domains
     m_feed.update(m_simulation.backend(), m_simulation.bodyCount(), m_scene.particles());
     m_verticesStale = false;
     refitCamera();
@@ -276,8 +275,6 @@ void ViewerApp::applyParams(const SimParams& requested) {
         m_simulation.setParams(params);
         // The backend may be a new one (a backend switch), which starts in its default colour mode.
         m_simulation.backend().setColorMode(m_colorMode);
-        // New ORB settings show at once, also while paused; a no-op when the domains already match them.
-        m_simulation.backend().updateOrbDomains(m_simulation.params());
         if (reinitialises) // the vertex buffer grows here, and may not fit on the GPU
             m_feed.update(m_simulation.backend(), m_simulation.bodyCount(), m_scene.particles());
         m_lastError.clear();
@@ -285,7 +282,6 @@ void ViewerApp::applyParams(const SimParams& requested) {
         // Invalid values, an unavailable backend or a body count the GPU cannot draw: go back to what ran before.
         m_lastError = error.what();
         m_simulation.setParams(before);
-        m_simulation.backend().updateOrbDomains(before);
         applyColorMode();
         return;
     }
@@ -315,7 +311,6 @@ void ViewerApp::stepOnce() {
 
 void ViewerApp::resetSimulation() {
     m_simulation.reset();
-    m_simulation.backend().updateOrbDomains(m_simulation.params()); // the reloaded bodies have no domains yet
     m_lastError.clear();
     applyColorMode();
     m_energy.reset();

@@ -64,6 +64,7 @@ void CpuBackend::load(const Bodies& bodies) {
     m_bodies = std::move(copy);
     m_work.clear();
     m_orb.invalidate();
+    m_orbStatus = {};
     dropCachedForces();
     m_stepsSinceLoad = 0;
     m_lastTimings.clear();
@@ -170,6 +171,7 @@ void CpuBackend::step(const SimParams& params, int stepCount) {
         m_bodies = before;
         m_stepsSinceLoad = stepsBefore;
         m_orb.invalidate(); // migration may have reordered the bodies since `before`
+        m_orbStatus = {};
         dropCachedForces();
     };
     ForceTimes times;
@@ -198,11 +200,17 @@ void CpuBackend::step(const SimParams& params, int stepCount) {
         m_lastTimings = {{"force", times.force}, {"integrate", integrateMs}};
     if (params.orb.domainCount > 0)
         m_lastTimings.push_back({"orb", orbMs});
+    m_orbStatus = m_orb.status(m_work);
 }
 
 void CpuBackend::updateOrbDomains(const SimParams& params) {
-    if (countNonFiniteBodies(m_bodies, true) == 0 && m_orb.refresh(m_bodies, m_work, params.orb))
-        dropCachedForces(); // the bodies were permuted: accelerations and the tree's body order no longer match
+    if (countNonFiniteBodies(m_bodies, true) == 0 && m_orb.refresh(m_bodies, m_work, params.orb)) {
+        // The bodies were permuted: accelerations, the tree's body order and (under count balance) the work weights no
+        // longer match; the next step evaluates all three again.
+        dropCachedForces();
+        m_work.clear();
+    }
+    m_orbStatus = m_orb.status(m_work);
 }
 
 void CpuBackend::readBodies(Bodies& out) const {

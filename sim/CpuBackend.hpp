@@ -43,7 +43,8 @@ public:
     void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
     void updateOrbDomains(const SimParams& params) override;
     void collectOrbCells(std::vector<OrbCell>& out) const override { out = m_orb.cells(); }
-    OrbStatus orbStatus() const override { return m_orb.status(m_work); }
+    /// As of the end of the last step(), load() or updateOrbDomains() (the panel asks every frame: no O(N) here).
+    OrbStatus orbStatus() const override { return m_orbStatus; }
 
 private:
     /// What cached accelerations were computed with.
@@ -82,6 +83,7 @@ private:
     bool m_treeValid = false; ///< m_tree was built from the current positions
     ColorMode m_colorMode = ColorMode::Component;
     OrbDomainsCpu m_orb;
+    OrbStatus m_orbStatus; ///< m_orb.status(m_work) when the domains or the work last changed
     std::uint64_t m_stepsSinceLoad = 0;
     std::vector<PhaseTiming> m_lastTimings;
 };

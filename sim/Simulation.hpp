@@ -8,6 +8,8 @@
 // diagnostics are requested. Diagnostics are O(N^2), so for N > kEagerEnergyBaselineMaxBodies reset does not compute
 // them; E0 is then taken from the first diagnostics() call instead. Changing G or the softening changes the energy
 // function itself, so it also drops E0 and the next diagnostics() call records the new baseline.
+// ORB domains (params.orb) are brought up to date whenever bodies are loaded and after every setParams(), through the
+// backend's updateOrbDomains(), so a paused view and a first frame show them without a step.
 #include "Diagnostics.hpp"
 #include "SimParams.hpp"
 #include "SimulationBackend.hpp"
