@@ -211,7 +211,11 @@ HeadlessContext::HeadlessContext() {
         m_description = candidate.label + ", " + describeCurrentGlContext();
         return;
     }
-    throw EglError("could not create a headless OpenGL 4.5 core context through EGL; tried:" + failures);
+    // Without a GPU driver the only EGL vendor is Mesa's, which Debian ships apart from the EGL dispatch library.
+    throw EglError("could not create a headless OpenGL 4.5 core context through EGL; tried:" + failures +
+                   (failures.empty() ? " no EGL display at all." : "") +
+                   "\nWithout an NVIDIA driver, headless rendering needs Mesa's software OpenGL: install the Debian "
+                   "packages libegl-mesa0 and libgl1-mesa-dri (scripts/setup.sh does).");
 }
 
 HeadlessContext::~HeadlessContext() = default;

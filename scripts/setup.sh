@@ -5,17 +5,16 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config
+  build-essential cmake   # C++ compiler and the build
   libglfw3-dev      # window and input
   python3-glad      # OpenGL loader generator, run at build time
   libimgui-dev      # Dear ImGui 1.86 and its backend sources
   libglm-dev        # camera maths
   libgtest-dev      # tests
-  libegl-dev libgl-dev   # EGL for headless rendering, OpenGL dispatch
+  libopengl-dev libegl-dev libgl-dev   # GL dispatch (libOpenGL), EGL for headless rendering, GL headers
   libcli11-dev      # command line
   libstb-dev        # PNG output
-  libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe) for headless tests without a GPU
-  xvfb              # a virtual X server to try the window mode without a display
+  libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe): headless frames and tests without a GPU
 )
 
 missing=()
