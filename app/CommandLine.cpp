@@ -65,13 +65,10 @@ void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
                    "Barnes-Hut opening angle of the tree solver (smaller: more accurate, slower), " +
                        describeRange(kOpeningAngleRange))
         ->capture_default_str();
-    app.add_option("--solver", raw.solver,
-                   "force solver: direct (all pairs), direct-symmetric (all pairs once, CUDA only) or tree "
-                   "(Barnes-Hut, --theta)")
+    app.add_option("--solver", raw.solver, "force solver: " + solversHelpText())
         ->type_name("NAME")
-        ->default_str(std::string(toString(defaults.solver)) + " on the CPU, " +
-                      std::string(toString(kDefaultCudaSolver)) +
-                      " on a GPU; tree with --overlay-depth or --color leaf-depth");
+        ->default_str(defaults.solver + " on the CPU, " + std::string(kDefaultGpuSolver) + " on a GPU; " +
+                      std::string(treeDrawingSolver().name) + " with --overlay-depth or --color leaf-depth");
     app.add_option("--backend", raw.backend, "where the simulation runs: auto (CUDA when a GPU is present), cuda, cpu")
         ->type_name("NAME")
         ->default_str(std::string(toString(defaults.backend)));
@@ -182,7 +179,7 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
     if (app.count("--seed") > 0)
         params.seed = parseSeed(raw.seed);
     if (app.count("--solver") > 0)
-        params.solver = parseSolverKind(raw.solver);
+        params.solver = findSolver(raw.solver).name;
     if (app.count("--backend") > 0)
         params.backend = parseBackendKind(raw.backend);
     if (app.count("--steps-per-frame") > 0)

@@ -38,7 +38,7 @@ void reportProgress(std::ostream& progress, bool onOneLine, int framesWritten, i
 /// leaf-depth colours), evaluating the forces once builds it; the first step needs those accelerations anyway.
 void buildTreeForFirstFrame(Simulation& simulation, const HeadlessSettings& settings) {
     const bool needsTree = settings.overlayDepths || settings.colorMode == ColorMode::LeafDepth;
-    if (!needsTree || simulation.params().solver != SolverKind::Tree)
+    if (!needsTree || !findSolver(simulation.params().solver).drawsTreeCells)
         return;
     Vec3Arrays<float> accelerations;
     simulation.backend().readAccelerations(simulation.params(), accelerations);

@@ -30,18 +30,18 @@ SimParams withLaunchDefaults(const AppOptions& options) {
     if (onDevice && !options.bodyCountGiven)
         params.bodyCount = kDefaultCudaBodyCount;
     if (!options.solverGiven && wantsTree(options))
-        params.solver = SolverKind::Tree;
+        params.solver = treeDrawingSolver().name;
     else if (!options.solverGiven && onDevice)
-        params.solver = kDefaultCudaSolver;
+        params.solver = kDefaultGpuSolver;
     return params;
 }
 
 /// A note when the user named a solver that cannot show what they asked for, so empty overlays are not a mystery.
-void noteTreeOnlyOptions(const AppOptions& options, SolverKind solver, std::ostream& err) {
-    if (!wantsTree(options) || solver == SolverKind::Tree)
+void noteTreeOnlyOptions(const AppOptions& options, const SolverInfo& solver, std::ostream& err) {
+    if (!wantsTree(options) || solver.drawsTreeCells)
         return;
-    err << "gravlab: note: " << (options.overlayDepths ? "--overlay-depth" : "--color leaf-depth")
-        << " needs --solver tree; solver '" << toString(solver) << "' builds no octree, so "
+    err << "gravlab: note: " << (options.overlayDepths ? "--overlay-depth" : "--color leaf-depth") << " needs --solver "
+        << treeDrawingSolver().name << "; solver '" << solver.name << "' builds no octree, so "
         << (options.overlayDepths ? "no cells are drawn" : "bodies keep their component colours") << ".\n";
 }
 
@@ -71,8 +71,8 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
         prepareOutputFolder(options.outputFolder);
     Simulation simulation(withLaunchDefaults(options));
     err << "gravlab: " << simulation.params().scenario << ", " << simulation.bodyCount() << " bodies, solver "
-        << toString(simulation.params().solver) << ", on " << simulation.backend().description() << '\n';
-    noteTreeOnlyOptions(options, simulation.params().solver, err);
+        << simulation.params().solver << ", on " << simulation.backend().description() << '\n';
+    noteTreeOnlyOptions(options, findSolver(simulation.params().solver), err);
     if (!options.headless) {
         if (!displayAnnounced()) {
             err << "gravlab: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so rendering "

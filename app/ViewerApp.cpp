@@ -188,7 +188,7 @@ void ViewerApp::drawFrame() {
     const SimulationPanelRequests requests = m_panel.draw(view);
     const TreeOverlayPanelRequests overlayRequests = drawTreeOverlayPanel({.settings = m_treeOverlay,
                                                                            .colorMode = m_colorMode,
-                                                                           .solver = m_simulation.params().solver,
+                                                                           .solver = findSolver(m_simulation.params().solver),
                                                                            .picked = m_picked,
                                                                            .cellCount = m_overlayFeed.cellCount(),
                                                                            .capped = m_overlayFeed.capped()});

@@ -7,10 +7,10 @@
 
 #include "Leapfrog.hpp"
 #include "Parallel.hpp"
-#include "TreeForcesCpu.hpp"
+#include "SolverRegistration.hpp"
+#include "Stopwatch.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <omp.h>
@@ -20,12 +20,6 @@
 
 namespace gravlab {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double millisecondsSince(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 std::size_t countNonFiniteBodies(const Bodies& bodies, bool positionsOnly) {
     const auto count = std::int64_t(bodies.size());
@@ -71,94 +65,66 @@ void CpuBackend::load(const Bodies& bodies) {
 }
 
 bool CpuBackend::ForceSettings::sameForces(const ForceSettings& other) const {
-    const bool tree = solver == SolverKind::Tree, otherTree = other.solver == SolverKind::Tree;
-    return tree == otherTree && gravitationalConstant == other.gravitationalConstant &&
-           softeningLength == other.softeningLength && (!tree || openingAngle == other.openingAngle);
-}
-
-CpuBackend::ForceTimes& CpuBackend::ForceTimes::operator+=(const ForceTimes& other) {
-    build += other.build;
-    summary += other.summary;
-    force += other.force;
-    return *this;
+    return solver == other.solver && forces.gravity.gravitationalConstant == other.forces.gravity.gravitationalConstant &&
+           forces.gravity.softeningLength == other.forces.gravity.softeningLength &&
+           (!solver->usesOpeningAngle || forces.openingAngle == other.forces.openingAngle);
 }
 
 CpuBackend::ForceSettings CpuBackend::forceSettingsOf(const SimParams& params) {
-    return {params.solver, params.gravitationalConstant, params.softeningLength, params.openingAngle};
+    const SolverInfo& solver = findSolver(params.solver);
+    requireSolverRunsOn(solver, Device::Cpu, "the CPU backend");
+    return {&solver, {{params.gravitationalConstant, params.softeningLength}, float(params.openingAngle)}};
 }
 
 void CpuBackend::dropCachedForces() {
     m_accelerationsValid = false;
-    m_treeValid = false;
+    if (m_solver)
+        m_solver->invalidate();
 }
 
-CpuBackend::ForceTimes CpuBackend::ensureAccelerations(const ForceSettings& settings) {
-    if (m_accelerationsValid && m_accelerationsSettings.sameForces(settings))
-        return {};
-    return computeAccelerations(settings);
+void CpuBackend::ensureAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times) {
+    if (!m_accelerationsValid || !m_accelerationsSettings.sameForces(settings))
+        computeAccelerations(settings, times);
 }
 
-CpuBackend::ForceTimes CpuBackend::computeAccelerations(const ForceSettings& settings) {
+void CpuBackend::computeAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times) {
     m_accelerationsValid = false; // until they are complete: a throwing solver must not leave stale ones "valid"
-    ForceTimes times;
-    if (settings.solver == SolverKind::Tree) {
-        times = computeTreeAccelerations(settings);
-    } else {
-        m_treeValid = false;
-        const auto start = Clock::now();
-        computeAccelerationsCpu(m_bodies, {settings.gravitationalConstant, settings.softeningLength}, m_accelerations);
-        m_work.assign(m_bodies.size(), float(m_bodies.size())); // every body meets every body
-        times.force = millisecondsSince(start);
+    if (m_solverInfo != settings.solver) {
+        m_solver = findSolverRegistration(settings.solver->name).makeCpu();
+        m_solverInfo = settings.solver;
     }
-    m_accelerationsSettings = settings;
-    m_accelerationsValid = true;
-    return times;
-}
-
-CpuBackend::ForceTimes CpuBackend::computeTreeAccelerations(const ForceSettings& settings) {
-    m_treeValid = false;
     if (countNonFiniteBodies(m_bodies, true) > 0) {
-        // The octree cannot place such bodies; NaN forces make the step's check report and roll back the step.
+        // A solver cannot place such bodies; NaN forces make the step's check report and roll back the step.
+        m_solver->invalidate();
         m_accelerations.resize(m_bodies.size());
         for (std::vector<float>* component : {&m_accelerations.x, &m_accelerations.y, &m_accelerations.z})
             std::fill(component->begin(), component->end(), std::numeric_limits<float>::quiet_NaN());
-        return {};
+        return;
     }
-    ForceTimes times;
-    auto start = Clock::now();
-    m_tree.build(m_bodies);
-    times.build = millisecondsSince(start);
-    start = Clock::now();
-    m_tree.summarize(float(settings.openingAngle));
-    times.summary = millisecondsSince(start);
-    start = Clock::now();
-    computeTreeAccelerationsCpu(m_tree, {settings.gravitationalConstant, settings.softeningLength}, m_accelerations,
-                                &m_work);
-    times.force = millisecondsSince(start);
-    m_treeValid = true;
-    return times;
+    m_solver->computeAccelerations(m_bodies, settings.forces, m_accelerations, m_work, times);
+    m_accelerationsSettings = settings;
+    m_accelerationsValid = true;
 }
 
-CpuBackend::ForceTimes CpuBackend::stepOnce(const ForceSettings& settings, const SimParams& params,
-                                             double& integrateMs, double& orbMs) {
+void CpuBackend::stepOnce(const ForceSettings& settings, const SimParams& params, std::vector<PhaseTiming>& times) {
     const auto timeStep = float(params.timeStep);
-    ForceTimes times = ensureAccelerations(settings);
-    auto start = Clock::now();
+    ensureAccelerations(settings, times);
+    const Stopwatch drift;
     kickCpu(m_bodies, m_accelerations, 0.5f * timeStep);
     driftCpu(m_bodies, timeStep);
-    integrateMs += millisecondsSince(start);
+    addPhaseTime(times, "integrate", drift.elapsedMilliseconds());
 
-    start = Clock::now();
+    const Stopwatch orb;
     if (countNonFiniteBodies(m_bodies, true) == 0) // a blown-up drift is reported by the check after the step
         m_orb.update(m_bodies, m_work, params.orb);
-    orbMs += millisecondsSince(start);
+    if (params.orb.domainCount > 0)
+        addPhaseTime(times, "orb", orb.elapsedMilliseconds());
 
-    times += computeAccelerations(settings);
+    computeAccelerations(settings, times);
 
-    start = Clock::now();
+    const Stopwatch kick;
     kickCpu(m_bodies, m_accelerations, 0.5f * timeStep);
-    integrateMs += millisecondsSince(start);
-    return times;
+    addPhaseTime(times, "integrate", kick.elapsedMilliseconds());
 }
 
 void CpuBackend::step(const SimParams& params, int stepCount) {
@@ -174,32 +140,31 @@ void CpuBackend::step(const SimParams& params, int stepCount) {
         m_orbStatus = {};
         dropCachedForces();
     };
-    ForceTimes times;
-    double integrateMs = 0, orbMs = 0;
+    // The solver's phases first, in its order, then the integrator's and ORB's.
+    std::vector<PhaseTiming> times;
+    for (const std::string_view phase : settings.solver->cpuPhases)
+        addPhaseTime(times, phase, 0.0);
+    addPhaseTime(times, "integrate", 0.0);
+    if (params.orb.domainCount > 0)
+        addPhaseTime(times, "orb", 0.0);
     for (int s = 0; s < stepCount; ++s) {
         try {
-            times += stepOnce(settings, params, integrateMs, orbMs);
+            stepOnce(settings, params, times);
         } catch (...) {
             restoreState(); // e.g. the octree ran out of memory: nothing of this call stays
             throw;
         }
         ++m_stepsSinceLoad;
-        const auto checkStart = Clock::now();
+        const Stopwatch check;
         const std::size_t nonFinite = countNonFiniteBodies(m_bodies, false);
-        integrateMs += millisecondsSince(checkStart);
+        addPhaseTime(times, "integrate", check.elapsedMilliseconds());
         if (nonFinite > 0) {
             const std::uint64_t failedStep = m_stepsSinceLoad;
             restoreState();
             throw NonFiniteStateError(failedStep, nonFinite, m_bodies.size(), stepsBefore);
         }
     }
-    if (settings.solver == SolverKind::Tree)
-        m_lastTimings = {
-            {"build", times.build}, {"summary", times.summary}, {"force", times.force}, {"integrate", integrateMs}};
-    else
-        m_lastTimings = {{"force", times.force}, {"integrate", integrateMs}};
-    if (params.orb.domainCount > 0)
-        m_lastTimings.push_back({"orb", orbMs});
+    m_lastTimings = std::move(times);
     m_orbStatus = m_orb.status(m_work);
 }
 
@@ -222,7 +187,8 @@ Diagnostics CpuBackend::diagnostics(const SimParams& params) const {
 }
 
 void CpuBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
-    ensureAccelerations(forceSettingsOf(params));
+    std::vector<PhaseTiming> ignored;
+    ensureAccelerations(forceSettingsOf(params), ignored);
     out = m_accelerations;
 }
 
@@ -236,9 +202,8 @@ void CpuBackend::writeRenderVertices(std::span<RenderVertex> out) const {
         const auto i = std::size_t(k);
         out[i] = {m_bodies.x[i], m_bodies.y[i], m_bodies.z[i], m_bodies.colorKey[i]};
     }
-    if (m_colorMode == ColorMode::LeafDepth && m_treeValid) {
-        std::vector<std::uint8_t> leafDepth;
-        m_tree.leafDepthOfBodies(leafDepth);
+    std::vector<std::uint8_t> leafDepth;
+    if (m_colorMode == ColorMode::LeafDepth && m_solver && m_solver->leafDepths(leafDepth)) {
         for (std::size_t i = 0; i < leafDepth.size(); ++i)
             out[i].colorScalar = std::min(float(leafDepth[i]) / float(kMaxTreeDepthForColor), 1.0f);
     } else if (m_colorMode == ColorMode::OrbDomain && m_orb.active()) {
@@ -247,8 +212,8 @@ void CpuBackend::writeRenderVertices(std::span<RenderVertex> out) const {
 }
 
 void CpuBackend::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
-    if (m_treeValid)
-        m_tree.collectCells(query, out);
+    if (m_solver)
+        m_solver->collectTreeCells(query, out);
     else
         out.clear();
 }

@@ -1,25 +1,24 @@
 #pragma once
-// The CPU fallback backend: float direct summation or the Barnes-Hut octree (OpenMP), and leapfrog KDK on host
-// vectors.
+// The CPU fallback backend: leapfrog KDK on host vectors around any solver the registry has a CPU implementation of
+// (CpuForceSolver.hpp: the float OpenMP direct sum, the Barnes-Hut octree).
 //
 // Design note: the accelerations of the last force evaluation are cached together with what they were computed with
-// (solver, G, softening and, for the tree, theta), so each KDK step needs one force evaluation; the cache is dropped
-// on load() and whenever one of those differs. Every step() call first copies the state (O(N), next to the force
+// (solver, G, softening and, for solvers that read it, theta), so each KDK step needs one force evaluation; the cache
+// is dropped on load() and whenever one of those differs. Every step() call first copies the state (O(N), next to the force
 // evaluation): when a step leaves a non-finite position or velocity the copy is put back and NonFiniteStateError is
 // thrown, so a too-large time step never destroys the user's system; any other exception (the octree running out of
 // memory) also puts the copy back before it propagates.
-// SolverKind::Tree builds, summarizes and walks the CPU octree (phases "build", "summary", "force", "integrate");
-// Direct and DirectSymmetric both run the direct sum (the pair-once variant only pays off on the GPU). The octree of
-// the last tree evaluation stays for the overlay (collectTreeCells) and the leaf-depth colours; it describes the
-// current positions, since every step ends with a force evaluation, and it is dropped whenever the state or the
-// solver changes. Non-finite positions are never handed to the octree: the tree path then yields NaN accelerations,
-// so the step's finiteness check reports and rolls back.
-#include "DirectSumCpu.hpp"
-#include "OctreeCpu.hpp"
+// The solver instance is created from the registry when the requested solver changes; what it built from the
+// positions (the octree) is dropped whenever the state changes other than by its own evaluation. Reported phases:
+// the solver's (SolverInfo::cpuPhases), then "integrate", then "orb" while ORB is on. Non-finite positions are never
+// handed to a solver: the evaluation then yields NaN accelerations, so the step's finiteness check reports and rolls
+// back.
+#include "CpuForceSolver.hpp"
 #include "OrbDomainsCpu.hpp"
 #include "SimulationBackend.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -32,6 +31,7 @@ public:
     explicit CpuBackend(std::string why) : m_why(std::move(why)) {}
 
     std::string description() const override;
+    Device device() const override { return Device::Cpu; }
     void load(const Bodies& bodies) override;
     void step(const SimParams& params, int stepCount) override;
     void readBodies(Bodies& out) const override;
@@ -49,28 +49,19 @@ public:
 private:
     /// What cached accelerations were computed with.
     struct ForceSettings {
-        SolverKind solver = SolverKind::Direct;
-        double gravitationalConstant = 0;
-        double softeningLength = 0;
-        double openingAngle = 0; ///< only compared for SolverKind::Tree
+        const SolverInfo* solver = nullptr;
+        ForceParams forces;
 
         bool sameForces(const ForceSettings& other) const;
     };
-    /// Milliseconds spent in the phases of force evaluations.
-    struct ForceTimes {
-        double build = 0, summary = 0, force = 0;
-        ForceTimes& operator+=(const ForceTimes& other);
-    };
 
     static ForceSettings forceSettingsOf(const SimParams& params);
-    /// Recomputes m_accelerations unless they are valid for settings.
-    ForceTimes ensureAccelerations(const ForceSettings& settings);
-    /// Computes m_accelerations for the current positions.
-    ForceTimes computeAccelerations(const ForceSettings& settings);
-    ForceTimes computeTreeAccelerations(const ForceSettings& settings);
-    /// One KDK step, with the ORB update between the drift and the force evaluation; adds its integration time to
-    /// integrateMs and its ORB time to orbMs.
-    ForceTimes stepOnce(const ForceSettings& settings, const SimParams& params, double& integrateMs, double& orbMs);
+    /// Recomputes m_accelerations unless they are valid for settings; phase times are added to times.
+    void ensureAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times);
+    /// Computes m_accelerations for the current positions with settings' solver (created when it is a new one).
+    void computeAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times);
+    /// One KDK step, with the ORB update between the drift and the force evaluation.
+    void stepOnce(const ForceSettings& settings, const SimParams& params, std::vector<PhaseTiming>& times);
     void dropCachedForces();
 
     std::string m_why;
@@ -79,8 +70,8 @@ private:
     std::vector<float> m_work; ///< interactions per body of the last force evaluation: ORB's work weights
     bool m_accelerationsValid = false;
     ForceSettings m_accelerationsSettings;
-    OctreeCpu m_tree;
-    bool m_treeValid = false; ///< m_tree was built from the current positions
+    std::unique_ptr<CpuForceSolver> m_solver;
+    const SolverInfo* m_solverInfo = nullptr; ///< what m_solver is
     ColorMode m_colorMode = ColorMode::Component;
     OrbDomainsCpu m_orb;
     OrbStatus m_orbStatus; ///< m_orb.status(m_work) when the domains or the work last changed

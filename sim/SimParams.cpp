@@ -1,4 +1,4 @@
-// Validation of SimParams and the names of the solver and backend kinds.
+// Validation of SimParams and the names of the backend kinds and ORB balances.
 //
 // Design note: every check produces one sentence of the form
 //   "dt = -1 is out of range: allowed 0 < dt <= 1 (time step in N-body time units)"
@@ -15,14 +15,6 @@
 
 namespace gravlab {
 namespace {
-
-struct SolverName {
-    SolverKind kind;
-    std::string_view name;
-};
-constexpr std::array kSolverNames{SolverName{SolverKind::Direct, "direct"},
-                                  SolverName{SolverKind::DirectSymmetric, "direct-symmetric"},
-                                  SolverName{SolverKind::Tree, "tree"}};
 
 struct BackendName {
     BackendKind kind;
@@ -80,17 +72,16 @@ void checkBodyCount(std::uint64_t bodyCount) {
 }
 
 void checkSolverAndBackend(const SimParams& params) {
-    const bool solverKnown = params.solver == SolverKind::Direct || params.solver == SolverKind::DirectSymmetric ||
-                             params.solver == SolverKind::Tree;
-    if (!solverKnown)
-        throwUnknownName("solver", std::to_string(int(params.solver)), listNames(kSolverNames));
+    const SolverInfo& solver = findSolver(params.solver);
     const bool backendKnown = params.backend == BackendKind::Auto || params.backend == BackendKind::Cuda ||
                               params.backend == BackendKind::Cpu;
     if (!backendKnown)
         throwUnknownName("backend", std::to_string(int(params.backend)), listNames(kBackendNames));
-    if (params.solver == SolverKind::DirectSymmetric && params.backend == BackendKind::Cpu)
-        throw InvalidParameterError("solver", "solver = 'direct-symmetric' runs on the CUDA backend only: with "
-                                              "backend = 'cpu' use solver 'direct'");
+    // With backend auto the device is known only once the backend is chosen (Simulation checks it there).
+    if (params.backend == BackendKind::Cpu)
+        requireSolverRunsOn(solver, Device::Cpu, "backend 'cpu' was chosen");
+    else if (params.backend == BackendKind::Cuda)
+        requireSolverRunsOn(solver, Device::Cuda, "backend 'cuda' was chosen");
 }
 
 void checkOrb(const OrbParams& orb, std::uint64_t bodyCount) {
@@ -130,25 +121,11 @@ void validateSimParams(const SimParams& params) {
     checkOrb(params.orb, params.bodyCount);
 }
 
-std::string_view toString(SolverKind solver) {
-    for (const SolverName& entry : kSolverNames)
-        if (entry.kind == solver)
-            return entry.name;
-    return "unknown";
-}
-
 std::string_view toString(BackendKind backend) {
     for (const BackendName& entry : kBackendNames)
         if (entry.kind == backend)
             return entry.name;
     return "unknown";
-}
-
-SolverKind parseSolverKind(std::string_view name) {
-    for (const SolverName& entry : kSolverNames)
-        if (entry.name == name)
-            return entry.kind;
-    throwUnknownName("solver", name, listNames(kSolverNames));
 }
 
 BackendKind parseBackendKind(std::string_view name) {

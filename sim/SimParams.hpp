@@ -6,19 +6,14 @@
 // ranges live in one table (kParamRanges) that the panel's sliders and the command line's help also read.
 // Units are N-body units: G = 1 by default, masses sum to about 1 per stellar system, lengths of order 1 (a Plummer
 // sphere in Henon units has virial radius 1), so one time unit is about one crossing time.
+#include "SolverRegistry.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 
 namespace gravlab {
-
-/// How accelerations are computed.
-enum class SolverKind {
-    Direct,          ///< all pairs, O(N^2)
-    DirectSymmetric, ///< all pairs, each pair evaluated once and applied to both bodies (CUDA only)
-    Tree,            ///< Barnes-Hut octree with opening angle theta, O(N log N)
-};
 
 /// Where the simulation runs.
 enum class BackendKind {
@@ -62,7 +57,8 @@ struct SimParams {
     double softeningLength = 0.05;
     /// Barnes-Hut opening angle theta (cell size / distance), dimensionless; range [0.1, 1.5].
     double openingAngle = 0.5;
-    SolverKind solver = SolverKind::Direct;
+    /// How accelerations are computed: a solver name from the registry (SolverRegistry.hpp).
+    std::string solver = std::string(kDefaultSolver);
     BackendKind backend = BackendKind::Auto;
     OrbParams orb;
 };
@@ -109,10 +105,7 @@ void validateSimParams(const SimParams& params);
 /// Checks one value against its range; throws InvalidParameterError naming range.name.
 void checkInRange(const ParamRange& range, double value);
 
-std::string_view toString(SolverKind solver);
 std::string_view toString(BackendKind backend);
-/// Parse "direct" / "direct-symmetric"; throws InvalidParameterError listing the allowed names.
-SolverKind parseSolverKind(std::string_view name);
 /// Parse "auto" / "cuda" / "cpu"; throws InvalidParameterError listing the allowed names.
 BackendKind parseBackendKind(std::string_view name);
 std::string_view toString(OrbBalance balance);

@@ -44,6 +44,8 @@ void Simulation::setParams(const SimParams& params) {
     std::unique_ptr<SimulationBackend> replacement;
     if (params.backend != m_params.backend)
         replacement = createBackend(params);
+    else if (params.solver != m_params.solver)
+        requireSolverRunsOn(findSolver(params.solver), m_backend->device(), m_backend->description());
     SimulationBackend& target = replacement ? *replacement : *m_backend;
     if (reinitialise) {
         target.load(generateScenario(params.scenario, params.bodyCount, params.seed));
@@ -122,7 +124,9 @@ bool cudaBackendWouldBeChosen(const SimParams& params) {
 #endif
 }
 
-std::unique_ptr<SimulationBackend> createBackend(const SimParams& params) {
+namespace {
+
+std::unique_ptr<SimulationBackend> createBackendForDevice(const SimParams& params) {
     switch (params.backend) {
     case BackendKind::Cpu:
         return std::make_unique<CpuBackend>();
@@ -145,6 +149,14 @@ std::unique_ptr<SimulationBackend> createBackend(const SimParams& params) {
 #endif
     }
     throw std::invalid_argument("unknown backend kind " + std::to_string(int(params.backend)));
+}
+
+} // namespace
+
+std::unique_ptr<SimulationBackend> createBackend(const SimParams& params) {
+    std::unique_ptr<SimulationBackend> backend = createBackendForDevice(params);
+    requireSolverRunsOn(findSolver(params.solver), backend->device(), backend->description());
+    return backend;
 }
 
 } // namespace gravlab

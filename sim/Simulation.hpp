@@ -64,16 +64,16 @@ private:
     mutable std::optional<double> m_energyBaseline;
 };
 
-/// Body count and solver the app uses on a GPU when the user names none: the Barnes-Hut tree steps 2^20 bodies in
-/// about 8 milliseconds on an H100 (docs/PERFORMANCE.md).
+/// Body count the app uses on a GPU when the user names none: with the GPU's default solver (kDefaultGpuSolver, the
+/// Barnes-Hut tree) 2^20 bodies step in about 8 milliseconds on an H100 (docs/PERFORMANCE.md).
 inline constexpr std::uint64_t kDefaultCudaBodyCount = std::uint64_t{1} << 20;
-inline constexpr SolverKind kDefaultCudaSolver = SolverKind::Tree;
 
 /// Whether createBackend(params) would choose the CUDA backend: a CUDA build, a device present, backend not cpu.
 bool cudaBackendWouldBeChosen(const SimParams& params);
 
-/// The backend params.backend asks for: CPU, or CUDA when built with it and a device is present.
-/// Throws std::runtime_error when CUDA is demanded but unavailable, naming why.
+/// The backend params.backend asks for: CPU, or CUDA when built with it and a device is present. Throws
+/// std::runtime_error when CUDA is demanded but unavailable, naming why, and InvalidParameterError when params.solver
+/// has no implementation on the chosen backend's device (with backend auto this is where that is known).
 std::unique_ptr<SimulationBackend> createBackend(const SimParams& params);
 
 } // namespace gravlab

@@ -13,6 +13,15 @@ std::string describeNonFiniteState(std::uint64_t step, std::size_t affectedBodie
 
 } // namespace
 
+void addPhaseTime(std::vector<PhaseTiming>& times, std::string_view phase, double milliseconds) {
+    for (PhaseTiming& timing : times)
+        if (timing.phase == phase) {
+            timing.milliseconds += milliseconds;
+            return;
+        }
+    times.push_back({std::string(phase), milliseconds});
+}
+
 NonFiniteStateError::NonFiniteStateError(std::uint64_t step, std::size_t affectedBodies, std::size_t bodyCount,
                                          std::uint64_t restoredStep)
     : std::runtime_error(describeNonFiniteState(step, affectedBodies, bodyCount, restoredStep)), m_step(step),

@@ -9,12 +9,14 @@
 #include "Diagnostics.hpp"
 #include "Orb.hpp"
 #include "SimParams.hpp"
+#include "SolverRegistry.hpp"
 #include "TreeView.hpp"
 
 #include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gravlab {
@@ -24,6 +26,9 @@ struct PhaseTiming {
     std::string phase;
     double milliseconds;
 };
+
+/// Adds milliseconds to phase's entry of times, appending the phase when it is not there yet (order of first use).
+void addPhaseTime(std::vector<PhaseTiming>& times, std::string_view phase, double milliseconds);
 
 /// Thrown by step() when bodies stop being finite (too large a time step, or an overflowing state that was loaded).
 /// The backend has restored the state it had before that step() call, so nothing is lost and stepping may go on
@@ -48,6 +53,8 @@ public:
     virtual ~SimulationBackend() = default;
     /// Short human-readable description, e.g. "CPU (OpenMP, 2 threads)".
     virtual std::string description() const = 0;
+    /// Where the steps run: which of a solver's implementations (SolverRegistry.hpp) this backend uses.
+    virtual Device device() const = 0;
     /// Replace the state with these bodies. When it throws (e.g. not enough memory), the previous state is kept.
     virtual void load(const Bodies& bodies) = 0;
     /// Advance by stepCount leapfrog steps with params (already validated). Throws NonFiniteStateError, with the

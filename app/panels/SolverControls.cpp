@@ -1,7 +1,6 @@
 // ImGui widgets of the solver section.
 #include "SolverControls.hpp"
 
-#include <array>
 #include <imgui.h>
 #include <string>
 
@@ -9,31 +8,24 @@ namespace gravlab {
 
 namespace {
 
-struct SolverEntry {
-    SolverKind kind;
-    const char* description;
-};
-constexpr std::array kSolverEntries{
-    SolverEntry{SolverKind::Direct, "all pairs, O(N^2): exact up to float rounding"},
-    SolverEntry{SolverKind::DirectSymmetric, "all pairs, each pair evaluated once for both bodies (CUDA only)"},
-    SolverEntry{SolverKind::Tree, "Barnes-Hut octree, O(N log N): cells smaller than theta x distance act as one"}};
-
 bool drawSolverCombo(SimParams& edited, bool onCudaBackend) {
     bool changed = false;
-    if (!ImGui::BeginCombo("solver", std::string(toString(edited.solver)).c_str()))
+    if (!ImGui::BeginCombo("solver", edited.solver.c_str()))
         return false;
-    for (const SolverEntry& entry : kSolverEntries) {
-        const bool unavailable = entry.kind == SolverKind::DirectSymmetric && !onCudaBackend;
+    const Device device = onCudaBackend ? Device::Cuda : Device::Cpu;
+    for (const SolverInfo& solver : solverInfos()) {
+        const bool unavailable = !solver.runsOn(device);
+        const std::string name(solver.name);
         ImGui::BeginDisabled(unavailable);
-        if (ImGui::Selectable(std::string(toString(entry.kind)).c_str(), entry.kind == edited.solver) &&
-            entry.kind != edited.solver) {
-            edited.solver = entry.kind;
+        if (ImGui::Selectable(name.c_str(), name == edited.solver) && name != edited.solver) {
+            edited.solver = name;
             changed = true;
         }
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-            ImGui::SetTooltip("%s%s", entry.description,
-                              unavailable ? "\nThis simulation runs on the CPU: choose backend 'cuda' first." : "");
+            ImGui::SetTooltip("%s (runs on %s)%s", std::string(solver.description).c_str(),
+                              solver.devicesText().c_str(),
+                              unavailable ? "\nThis simulation does not run there: choose another backend first." : "");
     }
     ImGui::EndCombo();
     return changed;
@@ -44,15 +36,15 @@ bool drawSolverCombo(SimParams& edited, bool onCudaBackend) {
 bool drawSolverControls(SimParams& edited, bool onCudaBackend) {
     bool changed = false;
     changed |= drawSolverCombo(edited, onCudaBackend);
-    const bool treeSolver = edited.solver == SolverKind::Tree;
-    ImGui::BeginDisabled(!treeSolver);
+    const bool usesTheta = findSolver(edited.solver).usesOpeningAngle;
+    ImGui::BeginDisabled(!usesTheta);
     changed |= ImGui::SliderScalar("theta", ImGuiDataType_Double, &edited.openingAngle, &kOpeningAngleRange.min,
                                    &kOpeningAngleRange.max, "%.2f", ImGuiSliderFlags_AlwaysClamp);
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("Barnes-Hut opening angle: a cell acts as one body when its size / distance < theta.\n"
                           "Smaller is more accurate and slower.%s",
-                          treeSolver ? "" : "\nUsed by the tree solver only.");
+                          usesTheta ? "" : "\nThe current solver does not use it.");
     return changed;
 }
 

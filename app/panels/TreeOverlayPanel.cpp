@@ -27,9 +27,9 @@ std::optional<ColorMode> drawColorMode(const TreeOverlayPanelView& view) {
                           "orb-domain: each body's ORB domain, neighbouring domains in clearly different hues\n"
                           "(switches ORB on with %u domains when it is off; see the ORB domains panel)",
                           kDefaultOrbDomainCount);
-    if (view.colorMode == ColorMode::LeafDepth && view.solver != SolverKind::Tree)
+    if (view.colorMode == ColorMode::LeafDepth && !view.solver.drawsTreeCells)
         ImGui::TextDisabled("solver '%s' builds no tree: bodies keep their component colours",
-                            std::string(toString(view.solver)).c_str());
+                            std::string(view.solver.name).c_str());
     return chosen;
 }
 
@@ -65,9 +65,9 @@ void drawPick(const TreeOverlayPanelView& view, TreeOverlayPanelRequests& reques
 void drawStatus(const TreeOverlayPanelView& view) {
     if (!view.settings.enabled)
         return;
-    if (view.solver != SolverKind::Tree) {
-        ImGui::Text("No cells: solver '%s' builds no octree. Choose solver 'tree' in the Gravlab panel.",
-                    std::string(toString(view.solver)).c_str());
+    if (!view.solver.drawsTreeCells) {
+        ImGui::Text("No cells: solver '%s' builds no octree. Choose solver '%s' in the Gravlab panel.",
+                    std::string(view.solver.name).c_str(), std::string(treeDrawingSolver().name).c_str());
         return;
     }
     if (view.settings.onlyPickedPath && !view.picked) {

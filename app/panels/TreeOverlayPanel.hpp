@@ -24,7 +24,7 @@ struct PickedPoint {
 struct TreeOverlayPanelView {
     const TreeOverlaySettings& settings;
     ColorMode colorMode = ColorMode::Component;
-    SolverKind solver = SolverKind::Direct;
+    const SolverInfo& solver;
     std::optional<PickedPoint> picked;
     std::size_t cellCount = 0; ///< cells the last query returned
     bool capped = false;       ///< the last query hit its cell cap

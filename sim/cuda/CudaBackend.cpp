@@ -6,37 +6,15 @@
 #include "DeviceLeapfrog.hpp"
 #include "DeviceRenderVertices.hpp"
 
+#include <SolverRegistration.hpp>
+
 #include <stdexcept>
 
 namespace gravlab {
 namespace {
 
-enum Phase : std::size_t {
-    kBoxPhase,
-    kBuildPhase,
-    kSummaryPhase,
-    kSortPhase,
-    kForcePhase,
-    kIntegratePhase,
-    kOrbPhase,
-    kPhaseCount
-};
-const char* const kPhaseNames[kPhaseCount] = {"box", "build", "summary", "sort", "force", "integrate", "orb"};
-constexpr DeviceTree::PhaseMarks kTreePhases{kBoxPhase, kBuildPhase, kSortPhase, kSummaryPhase, kForcePhase};
-
 GravityParams gravityOf(const SimParams& params) {
     return {params.gravitationalConstant, params.softeningLength};
-}
-
-/// The phases a solver reports, in kPhaseNames order, with their times; "orb" only while ORB is on.
-std::vector<PhaseTiming> timingsOf(const SimParams& params, const std::vector<double>& totals) {
-    std::vector<PhaseTiming> timings;
-    for (std::size_t phase = 0; phase < kPhaseCount; ++phase) {
-        const bool solverPhase = params.solver == SolverKind::Tree || phase == kForcePhase || phase == kIntegratePhase;
-        if (phase == kOrbPhase ? params.orb.domainCount > 0 : solverPhase)
-            timings.push_back({kPhaseNames[phase], totals.empty() ? 0.0 : totals[phase]});
-    }
-    return timings;
 }
 
 DeviceSummary requireDevice() {
@@ -54,12 +32,38 @@ bool CudaBackend::ForceSettings::operator==(const ForceSettings& other) const {
 }
 
 CudaBackend::ForceSettings CudaBackend::forceSettingsOf(const SimParams& params) {
-    // theta only matters to the tree; leaving it out for the direct solvers keeps a slider move from forcing a
+    const SolverInfo& solver = findSolver(params.solver);
+    requireSolverRunsOn(solver, Device::Cuda, "the CUDA backend");
+    // theta only matters to solvers that read it; leaving it out for the others keeps a slider move from forcing a
     // needless re-evaluation.
-    return {params.solver, gravityOf(params), params.solver == SolverKind::Tree ? params.openingAngle : 0.0};
+    return {&solver, gravityOf(params), solver.usesOpeningAngle ? params.openingAngle : 0.0};
 }
 
-CudaBackend::CudaBackend() : m_device(requireDevice()), m_timeline(kPhaseCount) {}
+CudaBackend::CudaBackend() : m_device(requireDevice()) {}
+
+void CudaBackend::useSolver(const SolverInfo& solver) {
+    if (m_solverInfo == &solver)
+        return;
+    m_solver.reset(); // its buffers go before the next one allocates
+    m_solver = findSolverRegistration(solver.name).makeCuda();
+    m_solverInfo = &solver;
+    m_accelerationsCurrent = false;
+    // The solver's phases first, then the integrator's and ORB's (lastStepTimings lists them in this order).
+    m_phaseNames.assign(solver.cudaPhases.begin(), solver.cudaPhases.end());
+    m_integratePhase = m_phaseNames.size();
+    m_phaseNames.push_back("integrate");
+    m_orbPhase = m_phaseNames.size();
+    m_phaseNames.push_back("orb");
+    m_timeline = PhaseTimeline(m_phaseNames.size());
+}
+
+std::vector<PhaseTiming> CudaBackend::timingsOf(const SimParams& params, const std::vector<double>& totals) const {
+    std::vector<PhaseTiming> timings;
+    for (std::size_t phase = 0; phase < m_phaseNames.size(); ++phase)
+        if (phase != m_orbPhase || params.orb.domainCount > 0)
+            timings.push_back({std::string(m_phaseNames[phase]), totals.empty() ? 0.0 : totals[phase]});
+    return timings;
+}
 
 std::string CudaBackend::description() const {
     return "CUDA on " + m_device.name + " (compute " + std::to_string(m_device.computeCapabilityMajor) + "." +
@@ -70,13 +74,14 @@ std::string CudaBackend::description() const {
 std::uint64_t CudaBackend::allocatedBytes() const {
     return m_bodies.positionMass.bytes() + m_bodies.velocityColor.bytes() + m_bodies.acceleration.bytes() +
            m_savedPositionMass.bytes() + m_savedVelocityColor.bytes() + m_bodyScratch.bytes() +
-           m_nonFiniteCounts.bytes() + m_tree.allocatedBytes();
+           m_nonFiniteCounts.bytes() + (m_solver ? m_solver->allocatedBytes() : 0);
 }
 
 void CudaBackend::load(const Bodies& bodies) {
     const std::size_t count = bodies.size();
     requireDeviceMemoryForBodies(count, kDeviceBytesPerBody, allocatedBytes());
-    m_tree.release(); // scratch only: the next tree evaluation sizes it for the new bodies
+    if (m_solver)
+        m_solver->release(); // scratch only: the next evaluation sizes it for the new bodies
     uploadBodies(bodies, m_bodies, m_stream.get());
     m_savedPositionMass.resize(count);
     m_savedVelocityColor.resize(count);
@@ -93,19 +98,13 @@ bool CudaBackend::accelerationsCurrentFor(const SimParams& params) const {
 
 unsigned CudaBackend::refreshAccelerations(const SimParams& params) {
     m_accelerationsCurrent = false;
-    m_tree.invalidate();
-    if (params.solver == SolverKind::Tree) {
-        const unsigned nonFinite =
-            m_tree.computeAccelerations(m_bodies, m_bodyScratch, gravityOf(params), float(params.openingAngle),
-                                        m_stream.get(), m_timeline, kTreePhases);
-        if (nonFinite != 0)
-            return nonFinite;
-    } else {
-        launchForces(params.solver, m_bodies.positionMass.data(), m_bodies.acceleration.data(), m_bodies.size(),
-                     gravityOf(params), m_stream.get());
-        m_timeline.mark(kForcePhase, m_stream.get());
-    }
-    m_accelerationSettings = forceSettingsOf(params);
+    const ForceSettings settings = forceSettingsOf(params);
+    const ForceParams forces{settings.gravity, float(params.openingAngle)};
+    if (const unsigned nonFinite =
+            m_solver->computeAccelerations(m_bodies, m_bodyScratch, forces, m_stream.get(), m_timeline);
+        nonFinite != 0)
+        return nonFinite;
+    m_accelerationSettings = settings;
     m_accelerationsCurrent = true;
     return 0;
 }
@@ -113,7 +112,7 @@ unsigned CudaBackend::refreshAccelerations(const SimParams& params) {
 void CudaBackend::step(const SimParams& params, int stepCount) {
     if (stepCount < 0)
         throw std::invalid_argument("CudaBackend::step: negative step count " + std::to_string(stepCount));
-    requireCudaSolver(params.solver);
+    useSolver(*forceSettingsOf(params).solver);
     m_lastTimings = timingsOf(params, {});
     const std::size_t count = m_bodies.size();
     if (stepCount == 0 || count == 0)
@@ -135,17 +134,17 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
     for (int s = 0; s < stepCount; ++s) {
         launchKickDrift(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), m_bodies.acceleration.data(),
                         count, halfStep, timeStep, stream);
-        m_timeline.mark(kIntegratePhase, stream);
+        m_timeline.mark(m_integratePhase, stream);
         if (params.orb.domainCount > 0 || m_orbDomains.active()) {
             updateOrbAfterDrift(params);
-            m_timeline.mark(kOrbPhase, stream);
+            m_timeline.mark(m_orbPhase, stream);
         }
         if (const unsigned nonFinite = refreshAccelerations(params); nonFinite != 0)
             failBeforeBuild(s, nonFinite);
         launchKickAndCountNonFinite(m_bodies.positionMass.data(), m_bodies.velocityColor.data(),
                                     m_bodies.acceleration.data(), count, halfStep, m_nonFiniteCounts.data() + s,
                                     stream);
-        m_timeline.mark(kIntegratePhase, stream);
+        m_timeline.mark(m_integratePhase, stream);
     }
 
     std::vector<unsigned> nonFiniteCounts(m_nonFiniteCounts.size());
@@ -171,7 +170,8 @@ void CudaBackend::updateOrbDomains(const SimParams& params) {
     try {
         if (m_orbDomains.refresh(m_bodies, m_bodyScratch, params.orb, m_stream.get())) {
             m_accelerationsCurrent = false; // cached per-body results belong to the old order
-            m_tree.invalidate();
+            if (m_solver)
+                m_solver->invalidate();
         }
     } catch (const std::invalid_argument&) {
         m_orbDomains.invalidate(); // non-finite positions: no domains until a finite state is loaded
@@ -198,7 +198,8 @@ void CudaBackend::restoreState() {
     m_bodies.positionMass.copyFrom(m_savedPositionMass, m_stream.get());
     m_bodies.velocityColor.copyFrom(m_savedVelocityColor, m_stream.get());
     m_accelerationsCurrent = false;
-    m_tree.invalidate();
+    if (m_solver)
+        m_solver->invalidate();
     m_orbDomains.invalidate(); // migration may have reordered the bodies since the saved copy
     m_stream.synchronize();
 }
@@ -217,7 +218,7 @@ void CudaBackend::readBodies(Bodies& out) const {
 }
 
 void CudaBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
-    requireCudaSolver(params.solver);
+    useSolver(*forceSettingsOf(params).solver);
     if (!accelerationsCurrentFor(params) && m_bodies.size() != 0) {
         m_timeline.begin(m_stream.get());
         if (const unsigned nonFinite = refreshAccelerations(params); nonFinite != 0)
@@ -234,8 +235,9 @@ Diagnostics CudaBackend::diagnostics(const SimParams& params) const {
 void CudaBackend::writeVertices(RenderVertex* vertices, cudaStream_t stream) const {
     if (m_colorMode == ColorMode::OrbDomain && m_orbDomains.active())
         m_orbDomains.writeDomainVertices(m_bodies, vertices, stream);
-    else if (m_colorMode == ColorMode::LeafDepth && m_tree.built())
-        m_tree.writeLeafDepthVertices(m_bodies.positionMass.data(), vertices, m_bodies.size(), stream);
+    else if (m_colorMode == ColorMode::LeafDepth && m_solver &&
+             m_solver->writeLeafDepthVertices(m_bodies.positionMass.data(), vertices, m_bodies.size(), stream))
+        return;
     else
         launchWriteRenderVertices(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), vertices,
                                   m_bodies.size(), stream);
@@ -273,11 +275,14 @@ void CudaBackend::writeRenderVerticesDevice(RenderVertex* vertices, std::size_t 
 }
 
 void CudaBackend::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
-    m_tree.collectCells(query, out, m_stream.get());
+    if (m_solver)
+        m_solver->collectTreeCells(query, out, m_stream.get());
+    else
+        out.clear();
 }
 
-void CudaBackend::downloadTree(OctreeSnapshot& out) const {
-    m_tree.download(out, m_stream.get());
+std::vector<SolverStatistic> CudaBackend::solverStatistics() const {
+    return m_solver ? m_solver->statistics(m_stream.get()) : std::vector<SolverStatistic>{};
 }
 
 std::unique_ptr<SimulationBackend> createCudaBackend(const SimParams&) {

@@ -2,10 +2,10 @@
 // The CUDA core as a SimulationBackend: bodies live on the device, steps run there, the host sees copies on demand.
 //
 // Design note: one non-blocking stream carries all work, in order: kick-drift, the ORB update while ORB is on
-// (OrbDomainsGpu.hpp), forces, kick (DeviceLeapfrog.hpp, DeviceForces.hpp, DeviceTree.hpp), with CUDA events between
-// the phases for lastStepTimings() (device time summed over the last step() call, including the force evaluation that a
-// fresh load or changed force settings need before the first kick): "force" and "integrate" for the direct solvers,
-// "box", "build", "summary", "sort", "force" and "integrate" for the tree, plus "orb" while ORB is on. Accelerations
+// (OrbDomainsGpu.hpp), forces by the solver the registry creates for params.solver (CudaForceSolver.hpp), kick
+// (DeviceLeapfrog.hpp), with CUDA events between the phases for lastStepTimings() (device time summed over the last
+// step() call, including the force evaluation that a fresh load or changed force settings need before the first kick):
+// the solver's phases (SolverInfo::cudaPhases), then "integrate", plus "orb" while ORB is on. Accelerations
 // stay on the device between steps, so each step costs one force evaluation. Every step() call first copies positions
 // and velocities aside (32 bytes per body, one device copy); when a step leaves a body with a NaN or inf, the call
 // restores that copy and throws, naming the step and the count, so a blown-up run loses nothing and can continue with a
@@ -20,12 +20,14 @@
 #include "CudaStream.hpp"
 #include "DeviceBodies.hpp"
 #include "DeviceInfo.hpp"
-#include "DeviceTree.hpp"
+#include "CudaForceSolver.hpp"
 #include "OrbDomainsGpu.hpp"
 #include "PhaseTimeline.hpp"
 
 #include <SimulationBackend.hpp>
 #include <cstdint>
+#include <memory>
+#include <string_view>
 
 namespace gravlab {
 
@@ -41,9 +43,10 @@ public:
     CudaBackend();
 
     std::string description() const override;
+    Device device() const override { return Device::Cuda; }
     /// Throws std::runtime_error naming N and the memory needed when the bodies do not fit; the old state is kept.
     void load(const Bodies& bodies) override;
-    /// Solvers: Direct, DirectSymmetric, Tree. Throws NonFiniteStateError, naming the step and the count, when a step
+    /// Any solver registered for CUDA; throws InvalidParameterError for others. Throws NonFiniteStateError, naming the step and the count, when a step
     /// left a non-finite position or velocity, after restoring the state from before this call.
     void step(const SimParams& params, int stepCount) override;
     void readBodies(Bodies& out) const override;
@@ -66,28 +69,28 @@ public:
     /// capacity vertices, queued on stream after all work queued so far on the backend's stream.
     void writeRenderVerticesDevice(RenderVertex* vertices, std::size_t capacity, cudaStream_t stream) const;
 
-    /// Tests: walk groups of at most capacity bodies (DeviceTree::overrideWalkGroupCapacity; 0: chosen by N).
-    void overrideTreeWalkGroupCapacity(unsigned capacity) { m_tree.overrideWalkGroupCapacity(capacity); }
-    /// Host copy of the current octree (empty unless the last force evaluation was the tree's), for tests.
-    void downloadTree(OctreeSnapshot& out) const;
+    /// The solver of the last step or readAccelerations (null before the first), for tests that reach into it.
+    CudaForceSolver* solver() { return m_solver.get(); }
+    /// Solver-specific figures of the last evaluation (octree cells, walk groups), for reports.
+    std::vector<SolverStatistic> solverStatistics() const;
     std::size_t bodyCount() const { return m_bodies.size(); }
     cudaStream_t stream() const { return m_stream.get(); }
     const DeviceSummary& device() const { return m_device; }
     /// Device memory held for the bodies and the solvers, in bytes.
     std::uint64_t allocatedBytes() const;
-    /// Cells of the octree of the last force evaluation (0 unless it was the tree's).
-    std::size_t treeCellCount() const { return m_tree.built() ? m_tree.cellCount() : 0; }
-    /// Walk groups of that octree (0 unless the last evaluation was the tree's).
-    std::size_t treeWalkGroupCount() const { return m_tree.walkGroupCount(m_stream.get()); }
 
 private:
     struct ForceSettings {
-        SolverKind solver;
+        const SolverInfo* solver;
         GravityParams gravity;
         double openingAngle;
         bool operator==(const ForceSettings& other) const;
     };
     static ForceSettings forceSettingsOf(const SimParams& params);
+    /// Creates solver's implementation unless it is the current one; sets up the phases it and the step time.
+    void useSolver(const SolverInfo& solver);
+    /// The phases of the current solver, the integrator and ORB ("orb" only while it is on) with their times.
+    std::vector<PhaseTiming> timingsOf(const SimParams& params, const std::vector<double>& totals) const;
 
     /// Evaluates forces for params; returns 0, or the count of bodies with non-finite positions the tree found.
     unsigned refreshAccelerations(const SimParams& params);
@@ -110,11 +113,15 @@ private:
     /// One float4 per body: the tree's permutation buffer during a step, the host render path's staging between steps.
     mutable DeviceBuffer<float4> m_bodyScratch;
     DeviceBuffer<unsigned> m_nonFiniteCounts; ///< one counter per step of the current step() call
-    DeviceTree m_tree;
+    std::unique_ptr<CudaForceSolver> m_solver;
+    const SolverInfo* m_solverInfo = nullptr;
+    std::vector<std::string_view> m_phaseNames; ///< the solver's phases, then "integrate" and "orb"
+    std::size_t m_integratePhase = 0;
+    std::size_t m_orbPhase = 0;
     OrbDomainsGpu m_orbDomains;
     mutable CudaEvent m_stateReady;      ///< interop: the caller's stream waits for the last step
     mutable CudaEvent m_verticesWritten; ///< interop: the next step waits for the vertex write
-    PhaseTimeline m_timeline;
+    PhaseTimeline m_timeline{0};
     std::vector<PhaseTiming> m_lastTimings;
     ColorMode m_colorMode = ColorMode::Component;
     bool m_accelerationsCurrent = false;

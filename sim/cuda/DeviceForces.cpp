@@ -16,30 +16,4 @@ float scaledSoftening2(const GravityParams& gravity) {
     return static_cast<float>(scaled * scaled);
 }
 
-void requireCudaSolver(SolverKind solver) {
-    switch (solver) {
-    case SolverKind::Direct:
-    case SolverKind::DirectSymmetric:
-    case SolverKind::Tree:
-        return;
-    }
-    throw std::invalid_argument("the CUDA core has no solver '" + std::string(toString(solver)) + "'");
-}
-
-void launchForces(SolverKind solver, const float4* positionMass, float4* acceleration, std::size_t bodyCount,
-                  const GravityParams& gravity, cudaStream_t stream) {
-    switch (solver) {
-    case SolverKind::Direct:
-        launchDirectForces(positionMass, acceleration, bodyCount, gravity, stream);
-        return;
-    case SolverKind::DirectSymmetric:
-        launchDirectSymmetricForces(positionMass, acceleration, bodyCount, gravity, stream);
-        return;
-    case SolverKind::Tree:
-        throw std::invalid_argument("launchForces: the tree solver builds its octree first; it runs through "
-                                    "DeviceTree (CudaBackend)");
-    }
-    requireCudaSolver(solver);
-}
-
 } // namespace gravlab

@@ -8,7 +8,6 @@
 //   direct            all N^2 ordered pairs, bodies tiled through shared memory (DirectForces.cu)
 //   direct-symmetric  each unordered pair once, applied to both bodies (DirectSymmetricForces.cu)
 #include <DirectSumCpu.hpp>
-#include <SimParams.hpp>
 #include <cstddef>
 #include <cuda_runtime_api.h>
 #include <vector_types.h>
@@ -30,14 +29,6 @@ void launchDirectSymmetricForces(const float4* positionMass, float4* acceleratio
 /// acceleration[i] = (0, 0, 0, workPerBody) for every body: the zeroed sums that the atomic paths of both solvers add
 /// into (their vector atomics add 0 to w), with the work weight in place (DirectForces.cu).
 void launchResetAccelerations(float4* acceleration, std::size_t bodyCount, float workPerBody, cudaStream_t stream);
-
-/// Throws std::invalid_argument naming the solver when the CUDA core does not implement it.
-void requireCudaSolver(SolverKind solver);
-
-/// Dispatches to a direct solver; throws std::invalid_argument for the tree (DeviceTree.hpp) and for a solver the CUDA
-/// core does not implement.
-void launchForces(SolverKind solver, const float4* positionMass, float4* acceleration, std::size_t bodyCount,
-                  const GravityParams& gravity, cudaStream_t stream);
 
 /// Scaled eps^2 as the kernels use it (see ForceMath.cuh); throws std::invalid_argument unless 0 < eps < 1e18.
 float scaledSoftening2(const GravityParams& gravity);

@@ -60,6 +60,7 @@ LoadedImage loadPng(const std::filesystem::path& path);
 
 /// A backend with no bodies and no tree; test doubles derive from it and override what their test feeds the renderer.
 class InertBackend : public SimulationBackend {
+    Device device() const override { return Device::Cpu; }
 public:
     std::string description() const override { return "inert (test)"; }
     void load(const Bodies&) override {}

@@ -18,6 +18,7 @@ namespace {
 /// i's relative error is exactly e_i. Like a tree solver that sorts its bodies, it reverses their order (and the
 /// errors with them) when it computes accelerations: the report must pair accelerations with readBodies' order.
 class KnownErrorBackend final : public SimulationBackend {
+    Device device() const override { return Device::Cpu; }
 public:
     KnownErrorBackend(Bodies bodies, std::vector<double> errors, std::mt19937_64& random)
         : m_bodies(std::move(bodies)), m_errors(std::move(errors)), m_random(random) {}

@@ -1,0 +1,71 @@
+// The Barnes-Hut tree solver's registration and its CPU implementation.
+//
+// Design note: the CPU evaluation builds the octree of the current positions (OctreeCpu), summarises it for theta and
+// walks it per body (TreeForcesCpu), timing the three as "build", "summary" and "force". The octree stays until the
+// bodies change, for the overlay's cells and the leaf-depth colours; it describes the current positions, since every
+// step ends with a force evaluation.
+#include "CpuForceSolver.hpp"
+#include "OctreeCpu.hpp"
+#include "SolverRegistration.hpp"
+#include "Stopwatch.hpp"
+#include "TreeForcesCpu.hpp"
+
+namespace gravlab {
+
+std::unique_ptr<CudaForceSolver> makeTreeCudaSolver();
+
+namespace {
+
+class TreeCpuSolver final : public CpuForceSolver {
+public:
+    void computeAccelerations(const Bodies& bodies, const ForceParams& params, Vec3Arrays<float>& accelerations,
+                              std::vector<float>& work, std::vector<PhaseTiming>& times) override {
+        m_built = false;
+        const Stopwatch build;
+        m_tree.build(bodies);
+        addPhaseTime(times, "build", build.elapsedMilliseconds());
+        const Stopwatch summary;
+        m_tree.summarize(params.openingAngle);
+        addPhaseTime(times, "summary", summary.elapsedMilliseconds());
+        const Stopwatch force;
+        computeTreeAccelerationsCpu(
+            m_tree, {params.gravity.gravitationalConstant, params.gravity.softeningLength}, accelerations, &work);
+        addPhaseTime(times, "force", force.elapsedMilliseconds());
+        m_built = true;
+    }
+    void invalidate() override { m_built = false; }
+    void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override {
+        if (m_built)
+            m_tree.collectCells(query, out);
+        else
+            out.clear();
+    }
+    bool leafDepths(std::vector<std::uint8_t>& out) const override {
+        if (m_built)
+            m_tree.leafDepthOfBodies(out);
+        return m_built;
+    }
+
+private:
+    OctreeCpu m_tree;
+    bool m_built = false; ///< m_tree was built from the bodies as they are now
+};
+
+std::unique_ptr<CpuForceSolver> makeTreeCpuSolver() {
+    return std::make_unique<TreeCpuSolver>();
+}
+
+} // namespace
+
+SolverRegistration treeSolverRegistration() {
+    return {{.name = "tree",
+             .description = "Barnes-Hut octree, O(N log N): cells smaller than theta x distance act as one",
+             .usesOpeningAngle = true,
+             .drawsTreeCells = true,
+             .cpuPhases = {"build", "summary", "force"},
+             .cudaPhases = {"box", "build", "summary", "sort", "force"}},
+            &makeTreeCpuSolver,
+            GRAVLAB_CUDA_FACTORY(makeTreeCudaSolver)};
+}
+
+} // namespace gravlab
