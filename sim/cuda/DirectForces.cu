@@ -101,9 +101,9 @@ template <int kThreads, int kTargetsPerThread> unsigned chooseSliceCount(unsigne
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
         &blocksPerMultiprocessor, directForcesKernel<kThreads, kTargetsPerThread>, kThreads, 0));
     const unsigned wantedBlocks = kBlocksPerSlot * unsigned(multiprocessors) * unsigned(blocksPerMultiprocessor);
-    const unsigned tiles = (bodyCount + kThreads - 1) / kThreads;
+    const auto tiles = unsigned(divideRoundingUp(bodyCount, kThreads));
     const unsigned maxSlices = std::max(1u, tiles / kMinTilesPerSlice);
-    const unsigned slices = (wantedBlocks + targetBlocks - 1) / targetBlocks;
+    const auto slices = unsigned(divideRoundingUp(wantedBlocks, targetBlocks));
     return std::clamp(slices, 1u, std::min(maxSlices, 65535u));
 }
 
@@ -112,11 +112,11 @@ template <int kThreads, int kTargetsPerThread>
 void launchTiledShape(const float4* positionMass, float4* acceleration, unsigned bodyCount,
                       const GravityParams& gravity, cudaStream_t stream) {
     constexpr unsigned kTargetsPerBlock = kThreads * kTargetsPerThread;
-    const unsigned targetBlocks = (bodyCount + kTargetsPerBlock - 1) / kTargetsPerBlock;
+    const auto targetBlocks = unsigned(divideRoundingUp(bodyCount, kTargetsPerBlock));
     const unsigned slices = chooseSliceCount<kThreads, kTargetsPerThread>(bodyCount, targetBlocks);
-    const unsigned tiles = (bodyCount + kThreads - 1) / kThreads;
-    const unsigned sliceLength = (tiles + slices - 1) / slices * kThreads;
-    const unsigned usedSlices = (bodyCount + sliceLength - 1) / sliceLength;
+    const auto tiles = unsigned(divideRoundingUp(bodyCount, kThreads));
+    const unsigned sliceLength = unsigned(divideRoundingUp(tiles, slices)) * kThreads;
+    const auto usedSlices = unsigned(divideRoundingUp(bodyCount, sliceLength));
     const bool accumulate = usedSlices > 1;
     if (accumulate)
         launchResetAccelerations(acceleration, bodyCount, float(bodyCount), stream);
