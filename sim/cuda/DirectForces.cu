@@ -13,6 +13,7 @@
 // Bodies past N are loaded as massless bodies at the origin (ForceMath.cuh), so no inner-loop branch is needed; the
 // self-interaction contributes exactly zero because eps > 0 and x_i - x_i = 0.
 #include "CudaCheck.hpp"
+#include "DeviceAttributes.hpp"
 #include "DeviceForces.hpp"
 #include "ForceMath.cuh"
 #include "LaunchSize.hpp"
@@ -93,14 +94,9 @@ __global__ void resetAccelerationsKernel(float4* __restrict__ acceleration, unsi
 
 /// Source slices per target block: enough blocks for kBlocksPerSlot waves, slices of at least kMinTilesPerSlice.
 template <int kThreads, int kTargetsPerThread> unsigned chooseSliceCount(unsigned bodyCount, unsigned targetBlocks) {
-    int device = 0;
-    int multiprocessors = 0;
-    int blocksPerMultiprocessor = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocksPerMultiprocessor, directForcesKernel<kThreads, kTargetsPerThread>, kThreads, 0));
-    const unsigned wantedBlocks = kBlocksPerSlot * unsigned(multiprocessors) * unsigned(blocksPerMultiprocessor);
+    const int blocksPerMultiprocessor =
+        residentBlocksPerMultiprocessor(directForcesKernel<kThreads, kTargetsPerThread>, kThreads);
+    const unsigned wantedBlocks = kBlocksPerSlot * unsigned(multiprocessorCount()) * unsigned(blocksPerMultiprocessor);
     const auto tiles = unsigned(divideRoundingUp(bodyCount, kThreads));
     const unsigned maxSlices = std::max(1u, tiles / kMinTilesPerSlice);
     const auto slices = unsigned(divideRoundingUp(wantedBlocks, targetBlocks));

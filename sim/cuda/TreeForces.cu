@@ -44,6 +44,7 @@
 //   scattered 16-byte store per body.
 // Softening: r^2 + eps^2 with the unscaled eps^2 of TreeMath.hpp (the CPU tree uses the same expressions).
 #include "CudaCheck.hpp"
+#include "DeviceAttributes.hpp"
 #include "TreeKernels.hpp"
 
 #include <TreeMath.hpp>
@@ -473,11 +474,8 @@ __global__ void __launch_bounds__(kThreads)
 void launchTreeForces(const OctreeView& tree, const WalkQueue& queue, const float4* treeOrderedPositionMass,
                       const unsigned* treeOrder, float4* acceleration, float softening2, float gravitationalConstant,
                       cudaStream_t stream) {
-    int device = 0, multiprocessors = 0, blocksPerMultiprocessor = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerMultiprocessor, treeForcesKernel, kThreads, 0));
-    const unsigned blocks = unsigned(multiprocessors * std::max(blocksPerMultiprocessor, 1));
+    const int blocksPerMultiprocessor = residentBlocksPerMultiprocessor(treeForcesKernel, kThreads);
+    const unsigned blocks = unsigned(multiprocessorCount() * std::max(blocksPerMultiprocessor, 1));
     treeForcesKernel<<<blocks, kThreads, 0, stream>>>(tree, queue, treeOrderedPositionMass, treeOrder, acceleration,
                                                       softening2, gravitationalConstant);
     checkLaunch("treeForcesKernel");
