@@ -1,4 +1,5 @@
-// Validation of SimParams and the names of the solver and backend kinds.
+// Validation of SimParams and the names of the solver kinds (the other enums name their values in EnumNames tables
+// beside their declarations).
 //
 // Design note: every check produces one sentence of the form
 //   "dt = -1 is out of range: allowed 0 < dt <= 1 (time step in N-body time units)"
@@ -24,20 +25,6 @@ constexpr std::array kSolverNames{SolverName{SolverKind::Direct, "direct"},
                                   SolverName{SolverKind::DirectSymmetric, "direct-symmetric"},
                                   SolverName{SolverKind::Tree, "tree"}};
 
-struct BackendName {
-    BackendKind kind;
-    std::string_view name;
-};
-constexpr std::array kBackendNames{BackendName{BackendKind::Auto, "auto"}, BackendName{BackendKind::Cuda, "cuda"},
-                                   BackendName{BackendKind::Cpu, "cpu"}};
-
-struct OrbBalanceName {
-    OrbBalance kind;
-    std::string_view name;
-};
-constexpr std::array kOrbBalanceNames{OrbBalanceName{OrbBalance::Count, "count"},
-                                      OrbBalanceName{OrbBalance::Work, "work"}};
-
 std::string formatValue(double value) {
     if (std::isnan(value))
         return "nan";
@@ -55,22 +42,6 @@ std::string describeAllowed(const ParamRange& range) {
     return allowed + " (" + std::string(range.meaning) + ")";
 }
 
-/// "a, b or c", each name quoted.
-template <typename Names> std::string listNames(const Names& names) {
-    std::string list;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        if (i > 0)
-            list += i + 1 == names.size() ? " or " : ", ";
-        list.append("'").append(names[i].name).append("'");
-    }
-    return list;
-}
-
-[[noreturn]] void throwUnknownName(std::string_view field, std::string_view value, const std::string& allowed) {
-    throw InvalidParameterError(std::string(field), std::string(field) + " = '" + std::string(value) +
-                                                        "' is not known: allowed " + allowed);
-}
-
 void checkBodyCount(std::uint64_t bodyCount) {
     // The range table stores doubles; compare as integers so values above 2^53 cannot round into the range.
     if (bodyCount < 1 || bodyCount > kMaxBodyCount)
@@ -84,10 +55,7 @@ void checkSolverAndBackend(const SimParams& params) {
                              params.solver == SolverKind::Tree;
     if (!solverKnown)
         throwUnknownName("solver", std::to_string(int(params.solver)), listNames(kSolverNames));
-    const bool backendKnown = params.backend == BackendKind::Auto || params.backend == BackendKind::Cuda ||
-                              params.backend == BackendKind::Cpu;
-    if (!backendKnown)
-        throwUnknownName("backend", std::to_string(int(params.backend)), listNames(kBackendNames));
+    checkEnumValue(params.backend);
     if (params.solver == SolverKind::DirectSymmetric && params.backend == BackendKind::Cpu)
         throw InvalidParameterError("solver", "solver = 'direct-symmetric' runs on the CUDA backend only: with "
                                               "backend = 'cpu' use solver 'direct'");
@@ -99,8 +67,7 @@ void checkOrb(const OrbParams& orb, std::uint64_t bodyCount) {
         throw InvalidParameterError(std::string(kOrbDomainRange.name),
                                     "orb-domains = " + std::to_string(orb.domainCount) + " is more than the " +
                                         std::to_string(bodyCount) + " bodies: every domain needs a body");
-    if (orb.balance != OrbBalance::Count && orb.balance != OrbBalance::Work)
-        throwUnknownName("orb-balance", std::to_string(int(orb.balance)), listNames(kOrbBalanceNames));
+    checkEnumValue(orb.balance);
     checkInRange(kOrbRebuildIntervalRange, orb.rebuildInterval);
     checkInRange(kOrbImbalanceLimitRange, orb.imbalanceLimit);
 }
@@ -138,10 +105,7 @@ std::string_view toString(SolverKind solver) {
 }
 
 std::string_view toString(BackendKind backend) {
-    for (const BackendName& entry : kBackendNames)
-        if (entry.kind == backend)
-            return entry.name;
-    return "unknown";
+    return enumName(backend);
 }
 
 SolverKind parseSolverKind(std::string_view name) {
@@ -152,24 +116,15 @@ SolverKind parseSolverKind(std::string_view name) {
 }
 
 BackendKind parseBackendKind(std::string_view name) {
-    for (const BackendName& entry : kBackendNames)
-        if (entry.name == name)
-            return entry.kind;
-    throwUnknownName("backend", name, listNames(kBackendNames));
+    return parseEnumName<BackendKind>(name);
 }
 
 std::string_view toString(OrbBalance balance) {
-    for (const OrbBalanceName& entry : kOrbBalanceNames)
-        if (entry.kind == balance)
-            return entry.name;
-    return "unknown";
+    return enumName(balance);
 }
 
 OrbBalance parseOrbBalance(std::string_view name) {
-    for (const OrbBalanceName& entry : kOrbBalanceNames)
-        if (entry.name == name)
-            return entry.kind;
-    throwUnknownName("orb-balance", name, listNames(kOrbBalanceNames));
+    return parseEnumName<OrbBalance>(name);
 }
 
 } // namespace gravlab

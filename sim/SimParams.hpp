@@ -6,6 +6,9 @@
 // ranges live in one table (kParamRanges) that the panel's sliders and the command line's help also read.
 // Units are N-body units: G = 1 by default, masses sum to about 1 per stellar system, lengths of order 1 (a Plummer
 // sphere in Henon units has virial radius 1), so one time unit is about one crossing time.
+#include "EnumNames.hpp"
+
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -31,6 +34,19 @@ enum class BackendKind {
 enum class OrbBalance {
     Count, ///< bodies per domain (memory)
     Work,  ///< per-body work of the last force evaluation (interactions the solver counted)
+};
+
+template <> struct EnumNames<BackendKind> {
+    static constexpr std::string_view field = "backend";
+    static constexpr std::array entries{EnumName<BackendKind>{BackendKind::Auto, "auto"},
+                                        EnumName<BackendKind>{BackendKind::Cuda, "cuda"},
+                                        EnumName<BackendKind>{BackendKind::Cpu, "cpu"}};
+};
+
+template <> struct EnumNames<OrbBalance> {
+    static constexpr std::string_view field = "orb-balance";
+    static constexpr std::array entries{EnumName<OrbBalance>{OrbBalance::Count, "count"},
+                                        EnumName<OrbBalance>{OrbBalance::Work, "work"}};
 };
 
 /// ORB domains kept over the bodies: the body arrays are then domain-major (docs/ARCHITECTURE.md, "Body order").

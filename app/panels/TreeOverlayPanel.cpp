@@ -15,10 +15,10 @@ constexpr float kTextWidthInFontSizes = 24.0f;
 std::optional<ColorMode> drawColorMode(const TreeOverlayPanelView& view) {
     std::optional<ColorMode> chosen;
     if (ImGui::BeginCombo("colour", std::string(toString(view.colorMode)).c_str())) {
-        for (const ColorMode mode : {ColorMode::Component, ColorMode::LeafDepth, ColorMode::OrbDomain})
-            if (ImGui::Selectable(std::string(toString(mode)).c_str(), mode == view.colorMode) &&
-                mode != view.colorMode)
-                chosen = mode;
+        for (const EnumName<ColorMode>& mode : EnumNames<ColorMode>::entries)
+            if (ImGui::Selectable(std::string(mode.name).c_str(), mode.value == view.colorMode) &&
+                mode.value != view.colorMode)
+                chosen = mode.value;
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered())
