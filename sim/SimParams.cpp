@@ -9,6 +9,7 @@
 #include "SimParams.hpp"
 
 #include "Scenarios.hpp"
+#include "TreeMath.hpp"
 
 #include <array>
 #include <cmath>
@@ -71,6 +72,10 @@ void checkOrb(const OrbParams& orb, std::uint64_t bodyCount) {
     checkInRange(kOrbRebuildIntervalRange, orb.rebuildInterval);
     checkInRange(kOrbImbalanceLimitRange, orb.imbalanceLimit);
 }
+
+// Every theta the range allows reaches the trees (in float) unchanged by their cap, and the cap itself is allowed.
+static_assert(float(kOpeningAngleRange.max) == kLargestSelfSafeOpeningAngle,
+              "the theta range ends at the tree criterion's cap");
 
 } // namespace
 

@@ -76,7 +76,8 @@ struct SimParams {
     /// Plummer softening length epsilon, N-body length units; range [1e-5, 10].
     /// The pair potential is -G m_i m_j / sqrt(r^2 + epsilon^2) for forces and energies alike.
     double softeningLength = 0.05;
-    /// Barnes-Hut opening angle theta (cell size / distance), dimensionless; range [0.1, 1.5].
+    /// Barnes-Hut opening angle theta (cell size / distance), dimensionless; range [0.1, 2 / sqrt(3)], the largest
+    /// theta the tree's criterion takes (TreeMath.hpp).
     double openingAngle = 0.5;
     SolverKind solver = SolverKind::Direct;
     BackendKind backend = BackendKind::Auto;
@@ -100,7 +101,8 @@ inline constexpr ParamRange kBodyCountRange{"bodies", 1.0, double(kMaxBodyCount)
 inline constexpr ParamRange kGravitationalConstantRange{"G", 0.0, 1e3, false, "gravitational constant"};
 inline constexpr ParamRange kTimeStepRange{"dt", 0.0, 1.0, false, "time step in N-body time units"};
 inline constexpr ParamRange kSofteningRange{"softening", 1e-5, 10.0, true, "Plummer softening length"};
-inline constexpr ParamRange kOpeningAngleRange{"theta", 0.1, 1.5, true, "Barnes-Hut opening angle"};
+/// Ends at 2 / sqrt(3), where TreeMath.hpp caps theta (kLargestSelfSafeOpeningAngle): a larger value would act as it.
+inline constexpr ParamRange kOpeningAngleRange{"theta", 0.1, 1.1547005383792515, true, "Barnes-Hut opening angle"};
 inline constexpr ParamRange kOrbDomainRange{"orb-domains", 0.0, double(kMaxOrbDomains), true,
                                             "ORB domains, 0 for none, at most the number of bodies"};
 inline constexpr ParamRange kOrbRebuildIntervalRange{"orb-every", 1.0, 100000.0, true,
