@@ -3,8 +3,8 @@
 //
 // Design note: every check produces one sentence of the form
 //   "dt = -1 is out of range: allowed 0 < dt <= 1 (time step in N-body time units)"
-// naming the field as the command line spells it, the offending value and what is allowed, so the CLI, the panel and
-// file loaders can show what() to the user unchanged. Values print with up to 10 significant digits, so integers such
+// naming the field as the command line spells it, the offending value and what is allowed, so the command line and
+// the panel can show what() to the user unchanged. Values print with up to 10 significant digits, so integers such
 // as body counts print exactly.
 #include "SimParams.hpp"
 

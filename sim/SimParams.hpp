@@ -1,9 +1,10 @@
 #pragma once
 // Simulation parameters and their validation.
 //
-// Design note: every entry point (command line, ImGui panel, snapshot files, tests) fills a SimParams and passes it
-// through validateSimParams() before the simulation sees it, so a value is range-checked in exactly one place. The
-// ranges live in one table (kParamRanges) that the panel's sliders and the command line's help also read.
+// Design note: every entry point (command line, ImGui panel, tests) fills a SimParams and passes it through
+// validateSimParams() before the simulation sees it, so a value is range-checked in exactly one place. Each numeric
+// field's range is one ParamRange constant below (kTimeStepRange, ...), which the panel's sliders and the command
+// line's help also read.
 // Units are N-body units: G = 1 by default, masses sum to about 1 per stellar system, lengths of order 1 (a Plummer
 // sphere in Henon units has virial radius 1), so one time unit is about one crossing time.
 #include "EnumNames.hpp"

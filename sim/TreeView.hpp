@@ -3,7 +3,8 @@
 //
 // Design note: the overlay draws octree cells as wireframe boxes. Backends hand out plain boxes (centre, half size,
 // depth) filtered by depth, optionally only the cells containing one point (the path from the root to a picked
-// body's leaf: a point, not a body index, because tree order reorders bodies every step). Solvers that build no tree
+// body's leaf: a point, not a body index, since the body moves on and ORB may reorder the body arrays, while the point
+// names one leaf of whatever tree is current). Solvers that build no tree
 // return no cells. ColorMode chooses what a body's colour scalar means; LeafDepth maps the depth of the body's leaf
 // to [0, 1] (depth / kMaxTreeDepthForColor, clamped).
 #include "EnumNames.hpp"
