@@ -10,14 +10,6 @@ namespace gravlab {
 
 namespace {
 
-struct ColorModeName {
-    ColorMode mode;
-    std::string_view name;
-};
-constexpr std::array kColorModeNames{ColorModeName{ColorMode::Component, "component"},
-                                     ColorModeName{ColorMode::LeafDepth, "leaf-depth"},
-                                     ColorModeName{ColorMode::OrbDomain, "orb-domain"}};
-
 /// A whole number taking all of text, or nothing.
 std::optional<int> wholeNumber(std::string_view text) {
     int value = 0;
@@ -37,20 +29,11 @@ std::optional<int> wholeNumber(std::string_view text) {
 } // namespace
 
 std::string_view toString(ColorMode mode) {
-    for (const ColorModeName& entry : kColorModeNames)
-        if (entry.mode == mode)
-            return entry.name;
-    return "unknown";
+    return enumName(mode);
 }
 
 ColorMode parseColorMode(std::string_view name) {
-    for (const ColorModeName& entry : kColorModeNames)
-        if (entry.name == name)
-            return entry.mode;
-    throw InvalidParameterError("color", "color = '" + std::string(name) +
-                                             "' is not known: allowed 'component' (the scenario's colours), "
-                                             "'leaf-depth' (depth of each body's octree leaf, tree solver only) or "
-                                             "'orb-domain' (each body's ORB domain)");
+    return parseEnumName<ColorMode>(name);
 }
 
 TreeDepthRange parseTreeDepthRange(std::string_view text) {

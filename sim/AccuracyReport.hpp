@@ -2,10 +2,11 @@
 // Accuracy report: how far a backend's accelerations are from the fp64 direct sum, on a sample of bodies.
 //
 // Design note: the report is backend-agnostic. It asks the backend for its accelerations (readAccelerations, by the
-// solver and theta in params) and then for its bodies (readBodies), in that order, because a tree solver may reorder
-// its bodies while it computes forces and the two must describe the same order. It draws a deterministic sample of
-// body indices (Floyd's algorithm on a SplitMix64 stream: a pure function of N, the sample size and the seed),
-// computes their fp64 direct-sum accelerations (computeAccelerationsFp64), and summarises the relative errors
+// solver and theta in params) and then for its bodies (readBodies), in that order, so that the two describe the same
+// body order even if computing the forces changed it (no solver does today: the trees sort a copy of the positions). It
+// draws a deterministic sample of body indices (Floyd's algorithm on a SplitMix64 stream: a pure function of N, the
+// sample size and the seed), computes their fp64 direct-sum accelerations (computeAccelerationsFp64), and summarises
+// the relative errors
 //     e_i = |a_i - a_ref,i| / |a_ref,i|
 // by nearest-rank percentiles (the p-th percentile is the smallest e with at least p % of the sample <= e), so every
 // reported number is one body's actual error. A NaN acceleration counts as an infinite error; a body whose reference

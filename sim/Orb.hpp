@@ -1,7 +1,7 @@
 #pragma once
 // Orthogonal recursive bisection (ORB): the data model shared by the CPU reference (OrbCpu) and the GPU build.
 //
-// Design note (algorithm from the seed notes, issue 5):
+// Design note (recursive bisection of the bodies into equal-count or equal-work domains):
 //   ORB splits N bodies into np domains recursively. A cell holding d > 1 domains gives its left child
 //   l = ceil(d / 2) domains and its right child r = d - l, and cuts perpendicular to its longest side (ties go to the
 //   lowest axis, x before y before z) so that l/d of its bodies, or of their weight, lie left of the cut. Cells with

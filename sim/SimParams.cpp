@@ -1,13 +1,15 @@
-// Validation of SimParams and the names of the backend kinds and ORB balances.
+// Validation of SimParams (the enums name their values in EnumNames tables beside their declarations; solvers
+// are named by the registry, SolverRegistry.hpp).
 //
 // Design note: every check produces one sentence of the form
 //   "dt = -1 is out of range: allowed 0 < dt <= 1 (time step in N-body time units)"
-// naming the field as the command line spells it, the offending value and what is allowed, so the CLI, the panel and
-// file loaders can show what() to the user unchanged. Values print with up to 10 significant digits, so integers such
+// naming the field as the command line spells it, the offending value and what is allowed, so the command line and
+// the panel can show what() to the user unchanged. Values print with up to 10 significant digits, so integers such
 // as body counts print exactly.
 #include "SimParams.hpp"
 
 #include "Scenarios.hpp"
+#include "TreeMath.hpp"
 
 #include <array>
 #include <cmath>
@@ -16,19 +18,6 @@
 namespace gravlab {
 namespace {
 
-struct BackendName {
-    BackendKind kind;
-    std::string_view name;
-};
-constexpr std::array kBackendNames{BackendName{BackendKind::Auto, "auto"}, BackendName{BackendKind::Cuda, "cuda"},
-                                   BackendName{BackendKind::Cpu, "cpu"}};
-
-struct OrbBalanceName {
-    OrbBalance kind;
-    std::string_view name;
-};
-constexpr std::array kOrbBalanceNames{OrbBalanceName{OrbBalance::Count, "count"},
-                                      OrbBalanceName{OrbBalance::Work, "work"}};
 
 std::string formatValue(double value) {
     if (std::isnan(value))
@@ -47,22 +36,6 @@ std::string describeAllowed(const ParamRange& range) {
     return allowed + " (" + std::string(range.meaning) + ")";
 }
 
-/// "a, b or c", each name quoted.
-template <typename Names> std::string listNames(const Names& names) {
-    std::string list;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-        if (i > 0)
-            list += i + 1 == names.size() ? " or " : ", ";
-        list.append("'").append(names[i].name).append("'");
-    }
-    return list;
-}
-
-[[noreturn]] void throwUnknownName(std::string_view field, std::string_view value, const std::string& allowed) {
-    throw InvalidParameterError(std::string(field), std::string(field) + " = '" + std::string(value) +
-                                                        "' is not known: allowed " + allowed);
-}
-
 void checkBodyCount(std::uint64_t bodyCount) {
     // The range table stores doubles; compare as integers so values above 2^53 cannot round into the range.
     if (bodyCount < 1 || bodyCount > kMaxBodyCount)
@@ -73,10 +46,7 @@ void checkBodyCount(std::uint64_t bodyCount) {
 
 void checkSolverAndBackend(const SimParams& params) {
     const SolverInfo& solver = findSolver(params.solver);
-    const bool backendKnown = params.backend == BackendKind::Auto || params.backend == BackendKind::Cuda ||
-                              params.backend == BackendKind::Cpu;
-    if (!backendKnown)
-        throwUnknownName("backend", std::to_string(int(params.backend)), listNames(kBackendNames));
+    checkEnumValue(params.backend);
     // With backend auto the device is known only once the backend is chosen (Simulation checks it there).
     if (params.backend == BackendKind::Cpu)
         requireSolverRunsOn(solver, Device::Cpu, "backend 'cpu' was chosen");
@@ -90,11 +60,14 @@ void checkOrb(const OrbParams& orb, std::uint64_t bodyCount) {
         throw InvalidParameterError(std::string(kOrbDomainRange.name),
                                     "orb-domains = " + std::to_string(orb.domainCount) + " is more than the " +
                                         std::to_string(bodyCount) + " bodies: every domain needs a body");
-    if (orb.balance != OrbBalance::Count && orb.balance != OrbBalance::Work)
-        throwUnknownName("orb-balance", std::to_string(int(orb.balance)), listNames(kOrbBalanceNames));
+    checkEnumValue(orb.balance);
     checkInRange(kOrbRebuildIntervalRange, orb.rebuildInterval);
     checkInRange(kOrbImbalanceLimitRange, orb.imbalanceLimit);
 }
+
+// Every theta the range allows reaches the trees (in float) unchanged by their cap, and the cap itself is allowed.
+static_assert(float(kOpeningAngleRange.max) == kLargestSelfSafeOpeningAngle,
+              "the theta range ends at the tree criterion's cap");
 
 } // namespace
 
@@ -122,31 +95,19 @@ void validateSimParams(const SimParams& params) {
 }
 
 std::string_view toString(BackendKind backend) {
-    for (const BackendName& entry : kBackendNames)
-        if (entry.kind == backend)
-            return entry.name;
-    return "unknown";
+    return enumName(backend);
 }
 
 BackendKind parseBackendKind(std::string_view name) {
-    for (const BackendName& entry : kBackendNames)
-        if (entry.name == name)
-            return entry.kind;
-    throwUnknownName("backend", name, listNames(kBackendNames));
+    return parseEnumName<BackendKind>(name);
 }
 
 std::string_view toString(OrbBalance balance) {
-    for (const OrbBalanceName& entry : kOrbBalanceNames)
-        if (entry.kind == balance)
-            return entry.name;
-    return "unknown";
+    return enumName(balance);
 }
 
 OrbBalance parseOrbBalance(std::string_view name) {
-    for (const OrbBalanceName& entry : kOrbBalanceNames)
-        if (entry.name == name)
-            return entry.kind;
-    throwUnknownName("orb-balance", name, listNames(kOrbBalanceNames));
+    return parseEnumName<OrbBalance>(name);
 }
 
 } // namespace gravlab

@@ -1,13 +1,16 @@
 #pragma once
 // Simulation parameters and their validation.
 //
-// Design note: every entry point (command line, ImGui panel, snapshot files, tests) fills a SimParams and passes it
-// through validateSimParams() before the simulation sees it, so a value is range-checked in exactly one place. The
-// ranges live in one table (kParamRanges) that the panel's sliders and the command line's help also read.
+// Design note: every entry point (command line, ImGui panel, tests) fills a SimParams and passes it through
+// validateSimParams() before the simulation sees it, so a value is range-checked in exactly one place. Each numeric
+// field's range is one ParamRange constant below (kTimeStepRange, ...), which the panel's sliders and the command
+// line's help also read.
 // Units are N-body units: G = 1 by default, masses sum to about 1 per stellar system, lengths of order 1 (a Plummer
 // sphere in Henon units has virial radius 1), so one time unit is about one crossing time.
+#include "EnumNames.hpp"
 #include "SolverRegistry.hpp"
 
+#include <array>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -26,6 +29,19 @@ enum class BackendKind {
 enum class OrbBalance {
     Count, ///< bodies per domain (memory)
     Work,  ///< per-body work of the last force evaluation (interactions the solver counted)
+};
+
+template <> struct EnumNames<BackendKind> {
+    static constexpr std::string_view field = "backend";
+    static constexpr std::array entries{EnumName<BackendKind>{BackendKind::Auto, "auto"},
+                                        EnumName<BackendKind>{BackendKind::Cuda, "cuda"},
+                                        EnumName<BackendKind>{BackendKind::Cpu, "cpu"}};
+};
+
+template <> struct EnumNames<OrbBalance> {
+    static constexpr std::string_view field = "orb-balance";
+    static constexpr std::array entries{EnumName<OrbBalance>{OrbBalance::Count, "count"},
+                                        EnumName<OrbBalance>{OrbBalance::Work, "work"}};
 };
 
 /// ORB domains kept over the bodies: the body arrays are then domain-major (docs/ARCHITECTURE.md, "Body order").
@@ -55,7 +71,8 @@ struct SimParams {
     /// Plummer softening length epsilon, N-body length units; range [1e-5, 10].
     /// The pair potential is -G m_i m_j / sqrt(r^2 + epsilon^2) for forces and energies alike.
     double softeningLength = 0.05;
-    /// Barnes-Hut opening angle theta (cell size / distance), dimensionless; range [0.1, 1.5].
+    /// Barnes-Hut opening angle theta (cell size / distance), dimensionless; range [0.1, 2 / sqrt(3)], the largest
+    /// theta the tree's criterion takes (TreeMath.hpp).
     double openingAngle = 0.5;
     /// How accelerations are computed: a solver name from the registry (SolverRegistry.hpp).
     std::string solver = std::string(kDefaultSolver);
@@ -80,7 +97,8 @@ inline constexpr ParamRange kBodyCountRange{"bodies", 1.0, double(kMaxBodyCount)
 inline constexpr ParamRange kGravitationalConstantRange{"G", 0.0, 1e3, false, "gravitational constant"};
 inline constexpr ParamRange kTimeStepRange{"dt", 0.0, 1.0, false, "time step in N-body time units"};
 inline constexpr ParamRange kSofteningRange{"softening", 1e-5, 10.0, true, "Plummer softening length"};
-inline constexpr ParamRange kOpeningAngleRange{"theta", 0.1, 1.5, true, "Barnes-Hut opening angle"};
+/// Ends at 2 / sqrt(3), where TreeMath.hpp caps theta (kLargestSelfSafeOpeningAngle): a larger value would act as it.
+inline constexpr ParamRange kOpeningAngleRange{"theta", 0.1, 1.1547005383792515, true, "Barnes-Hut opening angle"};
 inline constexpr ParamRange kOrbDomainRange{"orb-domains", 0.0, double(kMaxOrbDomains), true,
                                             "ORB domains, 0 for none, at most the number of bodies"};
 inline constexpr ParamRange kOrbRebuildIntervalRange{"orb-every", 1.0, 100000.0, true,

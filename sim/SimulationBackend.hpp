@@ -82,8 +82,8 @@ public:
     /// re-partition when the domain count, the balance or the body count differ from the current domains', nothing
     /// otherwise. For a paused view whose ORB settings changed.
     virtual void updateOrbDomains(const SimParams& params) { (void)params; }
-    /// Cells of the current ORB domains (params.orb of the last step() call), breadth first as OrbCpu::cells(), into
-    /// out (cleared first); empty when ORB is off or no step ran since it was switched on.
+    /// Cells of the current ORB domains (as the last step() or updateOrbDomains() left them), breadth first as
+    /// OrbCpu::cells(), into out (cleared first); empty when ORB is off.
     virtual void collectOrbCells(std::vector<OrbCell>& out) const { out.clear(); }
     /// Domain count, imbalance and migration of the current ORB domains.
     virtual OrbStatus orbStatus() const { return {}; }

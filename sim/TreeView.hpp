@@ -3,9 +3,12 @@
 //
 // Design note: the overlay draws octree cells as wireframe boxes. Backends hand out plain boxes (centre, half size,
 // depth) filtered by depth, optionally only the cells containing one point (the path from the root to a picked
-// body's leaf: a point, not a body index, because tree order reorders bodies every step). Solvers that build no tree
+// body's leaf: a point, not a body index, since the body moves on and ORB may reorder the body arrays, while the point
+// names one leaf of whatever tree is current). Solvers that build no tree
 // return no cells. ColorMode chooses what a body's colour scalar means; LeafDepth maps the depth of the body's leaf
 // to [0, 1] (depth / kMaxTreeDepthForColor, clamped).
+#include "EnumNames.hpp"
+
 #include <array>
 #include <cstddef>
 #include <optional>
@@ -32,6 +35,14 @@ enum class ColorMode {
     Component, ///< the scenario's colour key (which galaxy or component)
     LeafDepth, ///< depth of the body's octree leaf (tree solver only; others fall back to Component)
     OrbDomain, ///< the body's ORB domain, through orbDomainColorScalar() (falls back to Component when ORB is off)
+};
+
+template <> struct EnumNames<ColorMode> {
+    static constexpr std::string_view field = "color";
+    static constexpr std::array entries{
+        EnumName<ColorMode>{ColorMode::Component, "component", "the scenario's colours"},
+        EnumName<ColorMode>{ColorMode::LeafDepth, "leaf-depth", "depth of each body's octree leaf, tree solver only"},
+        EnumName<ColorMode>{ColorMode::OrbDomain, "orb-domain", "each body's ORB domain"}};
 };
 
 /// Leaf depth that maps to colour scalar 1 in ColorMode::LeafDepth: typical leaves (depth 6 to 12 for 10^4 to 10^7

@@ -16,9 +16,9 @@ constexpr float kTextWidthInFontSizes = 24.0f;
 bool drawBalanceCombo(OrbBalance& balance) {
     bool changed = false;
     if (ImGui::BeginCombo("balance", std::string(toString(balance)).c_str())) {
-        for (const OrbBalance kind : {OrbBalance::Count, OrbBalance::Work}) {
-            if (ImGui::Selectable(std::string(toString(kind)).c_str(), kind == balance) && kind != balance) {
-                balance = kind;
+        for (const EnumName<OrbBalance>& kind : EnumNames<OrbBalance>::entries) {
+            if (ImGui::Selectable(std::string(kind.name).c_str(), kind.value == balance) && kind.value != balance) {
+                balance = kind.value;
                 changed = true;
             }
         }

@@ -4,7 +4,8 @@
 //
 // Design note: a third ImGui window beside the simulation and octree panels, display and edit only, like them. ORB
 // settings are simulation parameters: they come back as an edited OrbParams that the viewer puts into SimParams and
-// passes to Simulation::setParams (validated there), and the backend applies them at its next step. Drawing the cells
+// passes to Simulation::setParams (validated there), which brings the domains up to date at once, paused or not.
+// Drawing the cells
 // is a view setting and comes back separately. Switching ORB off sets the domain count to 0; the panel remembers the
 // last count so that switching it on again restores it (defaultOrbDomainCount(N) the first time).
 #include "../ViewSettings.hpp"

@@ -75,10 +75,10 @@ bool SimulationPanel::drawPhysics(const SimulationPanelView& view, SimParams& ed
     changed |= rangeSlider("softening", kSofteningRange, kSofteningRange.min, edited.softeningLength);
     changed |= rangeSlider("G", kGravitationalConstantRange, 1e-3, edited.gravitationalConstant);
     if (ImGui::BeginCombo("backend", std::string(toString(edited.backend)).c_str())) {
-        for (const BackendKind kind : {BackendKind::Auto, BackendKind::Cuda, BackendKind::Cpu}) {
-            if (ImGui::Selectable(std::string(toString(kind)).c_str(), kind == edited.backend) &&
-                kind != edited.backend) {
-                edited.backend = kind;
+        for (const EnumName<BackendKind>& kind : EnumNames<BackendKind>::entries) {
+            if (ImGui::Selectable(std::string(kind.name).c_str(), kind.value == edited.backend) &&
+                kind.value != edited.backend) {
+                edited.backend = kind.value;
                 changed = true;
             }
         }

@@ -15,10 +15,10 @@ constexpr float kTextWidthInFontSizes = 24.0f;
 std::optional<ColorMode> drawColorMode(const TreeOverlayPanelView& view) {
     std::optional<ColorMode> chosen;
     if (ImGui::BeginCombo("colour", std::string(toString(view.colorMode)).c_str())) {
-        for (const ColorMode mode : {ColorMode::Component, ColorMode::LeafDepth, ColorMode::OrbDomain})
-            if (ImGui::Selectable(std::string(toString(mode)).c_str(), mode == view.colorMode) &&
-                mode != view.colorMode)
-                chosen = mode;
+        for (const EnumName<ColorMode>& mode : EnumNames<ColorMode>::entries)
+            if (ImGui::Selectable(std::string(mode.name).c_str(), mode.value == view.colorMode) &&
+                mode.value != view.colorMode)
+                chosen = mode.value;
         ImGui::EndCombo();
     }
     if (ImGui::IsItemHovered())
@@ -58,8 +58,8 @@ void drawPick(const TreeOverlayPanelView& view, TreeOverlayPanelRequests& reques
     ImGui::Text("picked at (%.3f, %.3f, %.3f), step %llu", p[0], p[1], p[2],
                 static_cast<unsigned long long>(view.picked->step));
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Bodies are re-sorted into tree order every step, so the pick is the point where the body\n"
-                          "was: the path shown leads to the leaf containing that point. Pick again to follow it.");
+        ImGui::SetTooltip("Bodies move on (and ORB may reorder them), so the pick is the point where the body was:\n"
+                          "the path shown leads to the leaf containing that point. Pick again to follow it.");
 }
 
 void drawStatus(const TreeOverlayPanelView& view) {

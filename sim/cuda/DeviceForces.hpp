@@ -14,8 +14,8 @@
 
 namespace gravlab {
 
-/// Bodies per group side of the pair-once solver's triangular grid (B in issue 3): a diagonal block covers the pairs
-/// of B + 1 consecutive bodies, so N = B - 1, B, B + 1 and B + 2 are its edge cases.
+/// Bodies per group side of the pair-once solver's triangular grid (B in DirectSymmetricForces.cu): a diagonal block
+/// covers the pairs of B + 1 consecutive bodies, so N = B - 1, B, B + 1 and B + 2 are its edge cases.
 inline constexpr unsigned kSymmetricGroupSize = 512;
 /// Targets per block of the tiled solver (threads times targets per thread).
 inline constexpr unsigned kDirectTargetsPerBlock = 512;

@@ -1,6 +1,7 @@
 // The CUDA Barnes-Hut solver's host side: buffers, the order of the kernels, the one status read (DeviceTree.hpp).
 #include "DeviceTree.hpp"
 
+#include "DeviceAttributes.hpp"
 #include "TreeKernels.hpp"
 #include "TreeSorting.hpp"
 
@@ -32,11 +33,7 @@ float treeSoftening2(const GravityParams& gravity) {
 
 DeviceTree::DeviceTree()
     : m_boxBlockBounds(6 * kMaxBoundingBoxBlocks), m_boxBlockNonFinite(kMaxBoundingBoxBlocks), m_boxTicket(1),
-      m_frame(1), m_status(1), m_walkCounters(2), m_boxCount(1) {
-    int device = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&m_multiprocessorCount, cudaDevAttrMultiProcessorCount, device));
-}
+      m_frame(1), m_status(1), m_walkCounters(2), m_multiprocessorCount(multiprocessorCount()), m_boxCount(1) {}
 
 void DeviceTree::overrideWalkGroupCapacity(unsigned capacity) {
     if (capacity != 0 && (capacity < kSmallWalkGroupSize || capacity > kWalkGroupSize))

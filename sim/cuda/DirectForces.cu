@@ -13,6 +13,7 @@
 // Bodies past N are loaded as massless bodies at the origin (ForceMath.cuh), so no inner-loop branch is needed; the
 // self-interaction contributes exactly zero because eps > 0 and x_i - x_i = 0.
 #include "CudaCheck.hpp"
+#include "DeviceAttributes.hpp"
 #include "DeviceForces.hpp"
 #include "ForceMath.cuh"
 #include "LaunchSize.hpp"
@@ -93,17 +94,12 @@ __global__ void resetAccelerationsKernel(float4* __restrict__ acceleration, unsi
 
 /// Source slices per target block: enough blocks for kBlocksPerSlot waves, slices of at least kMinTilesPerSlice.
 template <int kThreads, int kTargetsPerThread> unsigned chooseSliceCount(unsigned bodyCount, unsigned targetBlocks) {
-    int device = 0;
-    int multiprocessors = 0;
-    int blocksPerMultiprocessor = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-        &blocksPerMultiprocessor, directForcesKernel<kThreads, kTargetsPerThread>, kThreads, 0));
-    const unsigned wantedBlocks = kBlocksPerSlot * unsigned(multiprocessors) * unsigned(blocksPerMultiprocessor);
-    const unsigned tiles = (bodyCount + kThreads - 1) / kThreads;
+    const int blocksPerMultiprocessor =
+        residentBlocksPerMultiprocessor(directForcesKernel<kThreads, kTargetsPerThread>, kThreads);
+    const unsigned wantedBlocks = kBlocksPerSlot * unsigned(multiprocessorCount()) * unsigned(blocksPerMultiprocessor);
+    const auto tiles = unsigned(divideRoundingUp(bodyCount, kThreads));
     const unsigned maxSlices = std::max(1u, tiles / kMinTilesPerSlice);
-    const unsigned slices = (wantedBlocks + targetBlocks - 1) / targetBlocks;
+    const auto slices = unsigned(divideRoundingUp(wantedBlocks, targetBlocks));
     return std::clamp(slices, 1u, std::min(maxSlices, 65535u));
 }
 
@@ -112,11 +108,11 @@ template <int kThreads, int kTargetsPerThread>
 void launchTiledShape(const float4* positionMass, float4* acceleration, unsigned bodyCount,
                       const GravityParams& gravity, cudaStream_t stream) {
     constexpr unsigned kTargetsPerBlock = kThreads * kTargetsPerThread;
-    const unsigned targetBlocks = (bodyCount + kTargetsPerBlock - 1) / kTargetsPerBlock;
+    const auto targetBlocks = unsigned(divideRoundingUp(bodyCount, kTargetsPerBlock));
     const unsigned slices = chooseSliceCount<kThreads, kTargetsPerThread>(bodyCount, targetBlocks);
-    const unsigned tiles = (bodyCount + kThreads - 1) / kThreads;
-    const unsigned sliceLength = (tiles + slices - 1) / slices * kThreads;
-    const unsigned usedSlices = (bodyCount + sliceLength - 1) / sliceLength;
+    const auto tiles = unsigned(divideRoundingUp(bodyCount, kThreads));
+    const unsigned sliceLength = unsigned(divideRoundingUp(tiles, slices)) * kThreads;
+    const auto usedSlices = unsigned(divideRoundingUp(bodyCount, sliceLength));
     const bool accumulate = usedSlices > 1;
     if (accumulate)
         launchResetAccelerations(acceleration, bodyCount, float(bodyCount), stream);

@@ -1,8 +1,8 @@
 // Solver "direct-symmetric": every unordered pair evaluated once and applied to both bodies.
 //
-// Design note (the pair-once triangular-block scheme of issue 3 and seed note 004). For r = x_j - x_i the factor
-// f = r / (|r|^2 + eps^2)^(3/2) is computed once and gives a_i += m_j f and a_j -= m_i f, so the N(N-1)/2 pairs cost
-// one reciprocal square root each instead of two.
+// Design note (pair-once evaluation on a triangular grid of blocks, Newton's third law per pair). For r = x_j - x_i the
+// factor f = r / (|r|^2 + eps^2)^(3/2) is computed once and gives a_i += m_j f and a_j -= m_i f, so the N(N-1)/2 pairs
+// cost one reciprocal square root each instead of two.
 //   Grid. With B = kSymmetricGroupSize bodies per group there are g = (N - 2) / B + 1 groups per side and
 //   g (g + 1) / 2 blocks, one per (group_x <= group_y) on the upper triangle, diagonal included (groupPairOfBlock).
 //   Group x's own range starts at B x, group y's partner range at B y + 1, so block (x, y) holds i in [Bx, Bx + B),

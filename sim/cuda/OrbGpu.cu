@@ -254,7 +254,7 @@ __global__ void orbUniformPositionsKernel(float* x, float* y, float* z, std::uin
 }
 
 unsigned streamBlocks(std::uint64_t count) {
-    return unsigned(std::min<std::uint64_t>(launchSize1d(count).blocks, kStreamBlocks));
+    return std::min(launchSize1d(count, kStreamThreads).blocks, kStreamBlocks);
 }
 
 } // namespace
@@ -287,19 +287,22 @@ void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder fi
 
 void launchOrbGather(const float4* source, const std::uint32_t* order, float4* target, std::uint32_t bodyCount,
                      const OrbBuildState* state, cudaStream_t stream) {
-    orbGatherKernel<<<launchSize1d(bodyCount).blocks, 256, 0, stream>>>(source, order, target, bodyCount, state);
+    const LaunchSize size = launchSize1d(bodyCount);
+    orbGatherKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(source, order, target, bodyCount, state);
     checkLaunch("orbGatherKernel");
 }
 
 void launchOrbCopyBack(const float4* source, float4* target, std::uint32_t bodyCount, const OrbBuildState* state,
                        cudaStream_t stream) {
-    orbCopyBackKernel<<<launchSize1d(bodyCount).blocks, 256, 0, stream>>>(source, target, bodyCount, state);
+    const LaunchSize size = launchSize1d(bodyCount);
+    orbCopyBackKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(source, target, bodyCount, state);
     checkLaunch("orbCopyBackKernel");
 }
 
 void launchOrbCopyPositions(OrbRecords records, float* x, float* y, float* z, std::uint32_t bodyCount,
                             const OrbBuildState* state, cudaStream_t stream) {
-    orbCopyPositionsKernel<<<launchSize1d(bodyCount).blocks, 256, 0, stream>>>(records, x, y, z, bodyCount, state);
+    const LaunchSize size = launchSize1d(bodyCount);
+    orbCopyPositionsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(records, x, y, z, bodyCount, state);
     checkLaunch("orbCopyPositionsKernel");
 }
 

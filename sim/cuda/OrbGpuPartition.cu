@@ -46,95 +46,112 @@ __device__ std::uint32_t leftTiesInTile(const OrbLevel& level, const OrbSplit& s
     return ties;
 }
 
-/// Run by the last tile of a split cell, block-wide: the exclusive scan of the cell's tile counts (the scatter's
-/// offsets), the ties that go left, the cut and the children.
-__device__ void finishSplit(const OrbLevel& level, OrbSplit& split) {
-    using Scan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
-    using Reduce = cub::BlockReduce<std::uint64_t, kOrbTileThreads>;
-    __shared__ union {
-        typename Scan::TempStorage scan;
-        typename Reduce::TempStorage reduce;
-    } storage;
-    __shared__ std::uint64_t tilesBelow, weightBelow, leftWeight;
-    __shared__ std::uint32_t maxLessKey, minGreaterKey;
-    const bool useWeights = weighted(level);
+using TileScan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
+using TileReduce = cub::BlockReduce<std::uint64_t, kOrbTileThreads>;
+
+/// The block's scratch for scanning and reducing the tile counts of a split cell.
+union TileScanStorage {
+    typename TileScan::TempStorage scan;
+    typename TileReduce::TempStorage reduce;
+};
+
+/// finishSplit's totals over a cell's tiles: references to its shared memory, which thread 0 writes.
+struct SplitTotals {
+    std::uint64_t& tilesBelow;    ///< tiles whose ties all go left under work balance
+    std::uint64_t& weightBelow;   ///< the weight of the ties in those tiles
+    std::uint32_t& maxLessKey;    ///< the largest key below the pivot
+    std::uint32_t& minGreaterKey; ///< the smallest key above the pivot
+};
+
+/// One chunk of a split cell's tiles (kTilesPerThread per thread), block-wide: writes each tile's scatter offset (the
+/// exclusive scan of the counts, (below, equal), continuing from countCarry), adds the chunk's tiles whose ties all go
+/// left and the extreme keys to totals, and advances the carries of counts and tie weights.
+__device__ __forceinline__ void scanTileChunk(const OrbLevel& level, const OrbSplit& split, std::uint32_t chunk,
+                                              bool useWeights, TileScanStorage& storage, const SplitTotals& totals,
+                                              std::uint64_t& countCarry, std::uint64_t& weightCarry) {
+    std::uint64_t counts[kTilesPerThread], countsBefore[kTilesPerThread];
+    std::uint64_t weights[kTilesPerThread], weightsBefore[kTilesPerThread];
+    for (int k = 0; k < kTilesPerThread; ++k) {
+        const std::uint32_t t = chunk + threadIdx.x * kTilesPerThread + k;
+        const bool valid = t < split.tileCount;
+        const uint2 tileCount = valid ? __ldcg(&level.tileCounts[split.tileBegin + t]) : make_uint2(0, 0);
+        counts[k] = (std::uint64_t(tileCount.x) << 32) | tileCount.y;
+        weights[k] = valid && useWeights ? __ldcg(&level.tileEqualWeight[split.tileBegin + t]) : 0ull;
+    }
+    std::uint64_t countTotal, weightTotal;
+    TileScan(storage.scan).ExclusiveSum(counts, countsBefore, countTotal);
+    __syncthreads();
+    TileScan(storage.scan).ExclusiveSum(weights, weightsBefore, weightTotal);
+    __syncthreads();
+    std::uint64_t below = 0, belowWeight = 0, largestLess = 0, smallestGreater = ~0u;
+    for (int k = 0; k < kTilesPerThread; ++k) {
+        const std::uint32_t t = chunk + threadIdx.x * kTilesPerThread + k;
+        if (t >= split.tileCount)
+            continue;
+        const uint2 extremes = __ldcg(&level.tileExtremes[split.tileBegin + t]);
+        largestLess = max(largestLess, std::uint64_t(extremes.x));
+        smallestGreater = min(smallestGreater, std::uint64_t(extremes.y));
+        const std::uint64_t before = countCarry + countsBefore[k];
+        level.tileOffsets[split.tileBegin + t] = make_uint2(std::uint32_t(before >> 32), std::uint32_t(before));
+        // Tiles whose ties all go left: even their last tie's weight ends below the target.
+        if (useWeights && weightCarry + weightsBefore[k] + weights[k] < split.target) {
+            ++below;
+            belowWeight += weights[k];
+        }
+    }
+    below = TileReduce(storage.reduce).Sum(below);
+    __syncthreads();
+    belowWeight = TileReduce(storage.reduce).Sum(belowWeight);
+    __syncthreads();
+    largestLess = TileReduce(storage.reduce).Reduce(largestLess, cuda::maximum<>{});
+    __syncthreads();
+    smallestGreater = TileReduce(storage.reduce).Reduce(smallestGreater, cuda::minimum<>{});
     if (threadIdx.x == 0) {
-        tilesBelow = weightBelow = leftWeight = 0;
-        maxLessKey = 0;
-        minGreaterKey = ~0u;
+        totals.tilesBelow += below;
+        totals.weightBelow += belowWeight;
+        totals.maxLessKey = max(totals.maxLessKey, std::uint32_t(largestLess));
+        totals.minGreaterKey = min(totals.minGreaterKey, std::uint32_t(smallestGreater));
     }
-    std::uint64_t countCarry = 0, weightCarry = 0; // (below << 32) | equal, and weight equal, over earlier tiles
-    for (std::uint32_t chunk = 0; chunk < split.tileCount; chunk += kOrbTileThreads * kTilesPerThread) {
-        std::uint64_t counts[kTilesPerThread], countsBefore[kTilesPerThread];
-        std::uint64_t weights[kTilesPerThread], weightsBefore[kTilesPerThread];
-        for (int k = 0; k < kTilesPerThread; ++k) {
-            const std::uint32_t t = chunk + threadIdx.x * kTilesPerThread + k;
-            const bool valid = t < split.tileCount;
-            const uint2 tileCount = valid ? __ldcg(&level.tileCounts[split.tileBegin + t]) : make_uint2(0, 0);
-            counts[k] = (std::uint64_t(tileCount.x) << 32) | tileCount.y;
-            weights[k] = valid && useWeights ? __ldcg(&level.tileEqualWeight[split.tileBegin + t]) : 0ull;
-        }
-        std::uint64_t countTotal, weightTotal;
-        Scan(storage.scan).ExclusiveSum(counts, countsBefore, countTotal);
-        __syncthreads();
-        Scan(storage.scan).ExclusiveSum(weights, weightsBefore, weightTotal);
-        __syncthreads();
-        std::uint64_t below = 0, belowWeight = 0, largestLess = 0, smallestGreater = ~0u;
-        for (int k = 0; k < kTilesPerThread; ++k) {
-            const std::uint32_t t = chunk + threadIdx.x * kTilesPerThread + k;
-            if (t >= split.tileCount)
-                continue;
-            const uint2 extremes = __ldcg(&level.tileExtremes[split.tileBegin + t]);
-            largestLess = max(largestLess, std::uint64_t(extremes.x));
-            smallestGreater = min(smallestGreater, std::uint64_t(extremes.y));
-            const std::uint64_t before = countCarry + countsBefore[k];
-            level.tileOffsets[split.tileBegin + t] = make_uint2(std::uint32_t(before >> 32), std::uint32_t(before));
-            // Tiles whose ties all go left: even their last tie's weight ends below the target.
-            if (useWeights && weightCarry + weightsBefore[k] + weights[k] < split.target) {
-                ++below;
-                belowWeight += weights[k];
-            }
-        }
-        below = Reduce(storage.reduce).Sum(below);
-        __syncthreads();
-        belowWeight = Reduce(storage.reduce).Sum(belowWeight);
-        __syncthreads();
-        largestLess = Reduce(storage.reduce).Reduce(largestLess, cuda::maximum<>{});
-        __syncthreads();
-        smallestGreater = Reduce(storage.reduce).Reduce(smallestGreater, cuda::minimum<>{});
-        if (threadIdx.x == 0) {
-            tilesBelow += below;
-            weightBelow += belowWeight;
-            maxLessKey = max(maxLessKey, std::uint32_t(largestLess));
-            minGreaterKey = min(minGreaterKey, std::uint32_t(smallestGreater));
-        }
-        __syncthreads();
-        countCarry += countTotal;
-        weightCarry += weightTotal;
-    }
-    const std::uint32_t lessCount = std::uint32_t(countCarry >> 32), equalCount = std::uint32_t(countCarry);
+    __syncthreads();
+    countCarry += countTotal;
+    weightCarry += weightTotal;
+}
+
+/// How many of the cell's equalCount ties with the pivot go left, block-wide: by rank under count balance, else all
+/// ties of the tiles before the one where the weight rule flips plus those of that tile that still go left
+/// (equalWeight: the weight of all ties). Sets leftWeight (shared, thread 0) to the weight of the ties that go left;
+/// the result is valid in thread 0.
+__device__ __forceinline__ std::uint32_t tiesGoingLeft(const OrbLevel& level, const OrbSplit& split, bool useWeights,
+                                                       std::uint32_t lessCount, std::uint32_t equalCount,
+                                                       std::uint64_t equalWeight, const SplitTotals& totals,
+                                                       std::uint64_t& leftWeight) {
     std::uint32_t tiesLeft = 0;
     if (!useWeights) {
         tiesLeft = split.countRank > lessCount ? min(split.countRank - lessCount, equalCount) : 0u;
-    } else if (tilesBelow == split.tileCount) {
+    } else if (totals.tilesBelow == split.tileCount) {
         tiesLeft = equalCount;
         if (threadIdx.x == 0)
-            leftWeight = weightCarry;
+            leftWeight = equalWeight;
     } else {
         // Ties of the tiles before the flipping one all go left; their count is that tile's offset.
-        const std::uint32_t flipTile = std::uint32_t(tilesBelow);
+        const std::uint32_t flipTile = std::uint32_t(totals.tilesBelow);
         tiesLeft = level.tileOffsets[split.tileBegin + flipTile].y;
         if (threadIdx.x < 32) {
             std::uint64_t tileLeftWeight = 0;
-            const std::uint32_t ties = leftTiesInTile(level, split, flipTile, weightBelow, tileLeftWeight);
+            const std::uint32_t ties = leftTiesInTile(level, split, flipTile, totals.weightBelow, tileLeftWeight);
             if (threadIdx.x == 0) {
                 tiesLeft += ties;
-                leftWeight = weightBelow + tileLeftWeight;
+                leftWeight = totals.weightBelow + tileLeftWeight;
             }
         }
     }
-    if (threadIdx.x != 0)
-        return;
+    return tiesLeft;
+}
+
+/// Thread 0, once the ties are decided: places the cut, records the split and writes the children.
+__device__ __forceinline__ void placeCut(const OrbLevel& level, OrbSplit& split, std::uint32_t lessCount,
+                                         std::uint32_t equalCount, std::uint32_t tiesLeft, const SplitTotals& totals,
+                                         const std::uint64_t& leftWeight) {
     const OrbCell& parent = level.cells[split.cell];
     const std::uint32_t leftCount = lessCount + tiesLeft;
     float cut;
@@ -144,15 +161,39 @@ __device__ void finishSplit(const OrbLevel& level, OrbSplit& split) {
         cut = parent.upper[split.axis];
     } else {
         // The midpoint of the largest key on the left and the smallest on the right, rounded once, as in OrbCpu.
-        const std::uint32_t leftKey = tiesLeft > 0 ? split.pivot : maxLessKey;
-        const std::uint32_t rightKey = tiesLeft < equalCount ? split.pivot : minGreaterKey;
+        const std::uint32_t leftKey = tiesLeft > 0 ? split.pivot : totals.maxLessKey;
+        const std::uint32_t rightKey = tiesLeft < equalCount ? split.pivot : totals.minGreaterKey;
         cut = float(0.5 * (double(keyToFloat(leftKey)) + double(keyToFloat(rightKey))));
     }
-    split.maxLessKey = maxLessKey;
-    split.minGreaterKey = minGreaterKey;
+    split.maxLessKey = totals.maxLessKey;
+    split.minGreaterKey = totals.minGreaterKey;
     split.tiesLeft = tiesLeft;
     split.split = split.begin + leftCount;
     writeChildren(level, split, cut, split.begin + leftCount, split.lessWeight + leftWeight);
+}
+
+/// Run by the last tile of a split cell, block-wide: the exclusive scan of the cell's tile counts (the scatter's
+/// offsets), the ties that go left, the cut and the children.
+__device__ void finishSplit(const OrbLevel& level, OrbSplit& split) {
+    __shared__ TileScanStorage storage;
+    __shared__ std::uint64_t tilesBelow, weightBelow, leftWeight;
+    __shared__ std::uint32_t maxLessKey, minGreaterKey;
+    const bool useWeights = weighted(level);
+    if (threadIdx.x == 0) {
+        tilesBelow = weightBelow = leftWeight = 0;
+        maxLessKey = 0;
+        minGreaterKey = ~0u;
+    }
+    const SplitTotals totals{tilesBelow, weightBelow, maxLessKey, minGreaterKey};
+    std::uint64_t countCarry = 0, weightCarry = 0; // (below << 32) | equal, and weight equal, over earlier tiles
+    for (std::uint32_t chunk = 0; chunk < split.tileCount; chunk += kOrbTileThreads * kTilesPerThread)
+        scanTileChunk(level, split, chunk, useWeights, storage, totals, countCarry, weightCarry);
+    const std::uint32_t lessCount = std::uint32_t(countCarry >> 32), equalCount = std::uint32_t(countCarry);
+    const std::uint32_t tiesLeft =
+        tiesGoingLeft(level, split, useWeights, lessCount, equalCount, weightCarry, totals, leftWeight);
+    if (threadIdx.x != 0)
+        return;
+    placeCut(level, split, lessCount, equalCount, tiesLeft, totals, leftWeight);
 }
 
 // Per body: 4 bytes read (+ 4 of weight under work balance); per tile 16 (+ 8) bytes written and one atomic; the last

@@ -11,6 +11,7 @@
 // the count before any cell is built (DeviceTree.cpp). The last block resets the ticket, so the next launch needs no
 // memset.
 #include "CudaCheck.hpp"
+#include "LaunchSize.hpp"
 #include "TreeKernels.hpp"
 
 #include <algorithm>
@@ -130,8 +131,7 @@ __global__ void __launch_bounds__(kThreads)
 
 void launchTreeBoundingBox(const float4* positionMass, unsigned bodyCount, const BoundingBoxScratch& scratch,
                            TreeFrame* frame, TreeBuildStatus* status, cudaStream_t stream) {
-    const unsigned wanted = (std::max(bodyCount, 1u) + kThreads - 1) / kThreads;
-    const unsigned blocks = std::min(wanted, kMaxBoundingBoxBlocks);
+    const unsigned blocks = std::min(launchSize1d(bodyCount, kThreads).blocks, kMaxBoundingBoxBlocks);
     treeBoundingBoxKernel<<<blocks, kThreads, 0, stream>>>(positionMass, bodyCount, scratch, frame, status);
     checkLaunch("treeBoundingBoxKernel");
 }

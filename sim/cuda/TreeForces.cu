@@ -44,6 +44,7 @@
 //   scattered 16-byte store per body.
 // Softening: r^2 + eps^2 with the unscaled eps^2 of TreeMath.hpp (the CPU tree uses the same expressions).
 #include "CudaCheck.hpp"
+#include "DeviceAttributes.hpp"
 #include "TreeKernels.hpp"
 
 #include <TreeMath.hpp>
@@ -270,16 +271,13 @@ __device__ unsigned popCells(WarpWorkspace& workspace, unsigned& top, unsigned& 
     return taken;
 }
 
-/// The walk for one group of at most 32 * kTargets bodies: lane l owns tree slots group.x + l + 32 t, t < kTargets,
-/// those below group.x + group.y (for the others it walks with a copy of the last body and stores nothing). Leaves
-/// the workspace free for the next group.
+/// Loads this lane's targets, tree slots group.x + lane + 32 t clamped to the group's last body, and their bodies'
+/// places in the caller's order; returns the group's bounding box (equal in all lanes).
 template <unsigned kTargets>
-__device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __restrict__ positionMass,
-                          const unsigned* __restrict__ treeOrder, float4* __restrict__ acceleration, float softening2,
-                          float gravitationalConstant, WarpWorkspace& workspace) {
+__device__ __forceinline__ GroupBox loadTargets(uint2 group, const float4* __restrict__ positionMass,
+                                                const unsigned* __restrict__ treeOrder, Target (&targets)[kTargets],
+                                                unsigned (&body)[kTargets]) {
     const unsigned lane = laneIndex();
-    Target targets[kTargets];
-    unsigned body[kTargets];
     float lowX = INFINITY, lowY = INFINITY, lowZ = INFINITY, highX = -INFINITY, highY = -INFINITY, highZ = -INFINITY;
 #pragma unroll
     for (unsigned t = 0; t < kTargets; ++t) {
@@ -295,15 +293,87 @@ __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __r
         highY = fmaxf(highY, own.y);
         highZ = fmaxf(highZ, own.z);
     }
-    const GroupBox box = warpBoundingBox(GroupBox{lowX, lowY, lowZ, highX, highY, highZ});
+    return warpBoundingBox(GroupBox{lowX, lowY, lowZ, highX, highY, highZ});
+}
+
+/// Stores each of this lane's accelerations (times G, with the group's interaction count as its work weight) at its
+/// body's place in the caller's order; copies past the group's last body store nothing.
+template <unsigned kTargets>
+__device__ __forceinline__ void storeAccelerations(uint2 group, const Target (&targets)[kTargets],
+                                                   const unsigned (&body)[kTargets], unsigned interactions,
+                                                   float gravitationalConstant, float4* __restrict__ acceleration) {
+    const unsigned lane = laneIndex();
+#pragma unroll
+    for (unsigned t = 0; t < kTargets; ++t)
+        if (lane + 32 * t < group.y)
+            acceleration[body[t]] =
+                make_float4(gravitationalConstant * targets[t].ax, gravitationalConstant * targets[t].ay,
+                            gravitationalConstant * targets[t].az, float(interactions));
+}
+
+/// Starts a walk: the range stack holds the root alone.
+__device__ __forceinline__ void pushRoot(WarpWorkspace& workspace) {
+    __syncwarp(); // the previous group's last reads are done
+    if (laneIndex() == 0)
+        workspace.ranges[0] = 0u; // the root: first cell 0, one cell
+    __syncwarp();
+}
+
+/// The quadrupole terms of an accepted cell (its monopole is loaded for the opening test).
+__device__ __forceinline__ void loadQuadrupole(const OctreeView& tree, unsigned cell, float4& quadrupole,
+                                               float4& mixedTrace) {
+    quadrupole = tree.quadrupole[cell];
+    mixedTrace = tree.quadrupoleMixedTrace[cell];
+}
+
+/// A cell's multipole as TreeMath.hpp takes it, from the tree's float4 arrays.
+__device__ __forceinline__ CellMultipole multipoleOf(const float4& monopole, const float4& quadrupole,
+                                                     const float4& mixedTrace) {
+    return CellMultipole{monopole.w,   monopole.x,   monopole.y,   monopole.z,   quadrupole.x, quadrupole.y,
+                         quadrupole.z, quadrupole.w, mixedTrace.x, mixedTrace.y, mixedTrace.z};
+}
+
+/// This lane's slot among the entries that the lanes in mask append to the ring this round.
+__device__ __forceinline__ unsigned ringSlot(const Ring& ring, unsigned mask) {
+    return (ring.head + ring.fill + __popc(mask & lanesBelowMask())) % kRingSlots;
+}
+
+/// Copies an accepted cell's multipole into a slot of the cell ring.
+__device__ __forceinline__ void writeCellEntry(WarpWorkspace& workspace, unsigned slot, const float4& monopole,
+                                               const float4& quadrupole, const float4& mixedTrace) {
+    workspace.cellMonopole[slot] = monopole;
+    workspace.cellQuadrupole[slot] = quadrupole;
+    workspace.cellQuadrupoleMixedTrace[slot] = mixedTrace;
+}
+
+/// Pushes the children of each lane's split cell as one range, (first child << 3 | count - 1); returns whether this
+/// lane's range fitted on the stack.
+__device__ __forceinline__ bool pushChildren(WarpWorkspace& workspace, unsigned& top, bool split, uint2 content) {
+    const unsigned splitMask = __ballot_sync(kFullMask, split);
+    const unsigned pushSlot = top + __popc(splitMask & lanesBelowMask());
+    const bool pushed = split && pushSlot < kRangeStackCapacity;
+    if (pushed)
+        workspace.ranges[pushSlot] = content.x << 3 | (content.y - 1u);
+    top = min(top + __popc(splitMask), kRangeStackCapacity);
+    return pushed;
+}
+
+/// The walk for one group of at most 32 * kTargets bodies: lane l owns tree slots group.x + l + 32 t, t < kTargets,
+/// those below group.x + group.y (for the others it walks with a copy of the last body and stores nothing). Leaves
+/// the workspace free for the next group.
+template <unsigned kTargets>
+__device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __restrict__ positionMass,
+                          const unsigned* __restrict__ treeOrder, float4* __restrict__ acceleration, float softening2,
+                          float gravitationalConstant, WarpWorkspace& workspace) {
+    const unsigned lane = laneIndex();
+    Target targets[kTargets];
+    unsigned body[kTargets];
+    const GroupBox box = loadTargets(group, positionMass, treeOrder, targets, body);
 
     Ring cells, bodies;
     unsigned interactions = 0; // cells accepted plus bodies appended: equal in all lanes
     unsigned top = 1;
-    __syncwarp(); // the previous group's last reads are done
-    if (lane == 0)
-        workspace.ranges[0] = 0u; // the root: first cell 0, one cell
-    __syncwarp();
+    pushRoot(workspace);
     while (top > 0) {
         unsigned cell = 0;
         const unsigned taken = popCells(workspace, top, cell);
@@ -329,40 +399,26 @@ __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __r
         float4 quadrupole{}, mixedTrace{};
         bool monopoleOnly = false;
         if (accept) {
-            quadrupole = tree.quadrupole[cell];
-            mixedTrace = tree.quadrupoleMixedTrace[cell];
-            const CellMultipole multipole{monopole.w,   monopole.x,   monopole.y,   monopole.z,
-                                          quadrupole.x, quadrupole.y, quadrupole.z, quadrupole.w,
-                                          mixedTrace.x, mixedTrace.y, mixedTrace.z};
+            loadQuadrupole(tree, cell, quadrupole, mixedTrace);
             // Only cells the box test accepted: the box distance of one accepted by the per-body check underestimates
             // its targets' distances, so b / r, and with it the tolerance, would be unbounded.
-            monopoleOnly = boxAccept && monopoleSuffices(multipole, boxDistance2, softening2, kMonopoleOnlyKappa);
+            monopoleOnly = boxAccept && monopoleSuffices(multipoleOf(monopole, quadrupole, mixedTrace), boxDistance2,
+                                                         softening2, kMonopoleOnlyKappa);
         }
         const unsigned acceptMask = __ballot_sync(kFullMask, accept);
         const unsigned monopoleMask = __ballot_sync(kFullMask, monopoleOnly);
         const unsigned expandMask = acceptMask & ~monopoleMask;
-        if (accept && !monopoleOnly) {
-            const unsigned slot = (cells.head + cells.fill + __popc(expandMask & lanesBelowMask())) % kRingSlots;
-            workspace.cellMonopole[slot] = monopole;
-            workspace.cellQuadrupole[slot] = quadrupole;
-            workspace.cellQuadrupoleMixedTrace[slot] = mixedTrace;
-        }
+        if (accept && !monopoleOnly)
+            writeCellEntry(workspace, ringSlot(cells, expandMask), monopole, quadrupole, mixedTrace);
         if (monopoleOnly) // (com, mass) is a body's (position, mass); the ring holds fewer than 32 entries here
-            workspace.bodies[(bodies.head + bodies.fill + __popc(monopoleMask & lanesBelowMask())) % kRingSlots] =
-                monopole;
+            workspace.bodies[ringSlot(bodies, monopoleMask)] = monopole;
         cells.fill += __popc(expandMask);
         bodies.fill += __popc(monopoleMask);
         interactions += __popc(acceptMask);
         drainCells(workspace, cells, softening2, targets);
         drainBodies(workspace, bodies, softening2, targets);
 
-        const unsigned splitMask = __ballot_sync(kFullMask, split);
-        const unsigned pushSlot = top + __popc(splitMask & lanesBelowMask());
-        const bool pushed = split && pushSlot < kRangeStackCapacity;
-        if (pushed)
-            workspace.ranges[pushSlot] = content.x << 3 | (content.y - 1u);
-        top = min(top + __popc(splitMask), kRangeStackCapacity);
-
+        const bool pushed = pushChildren(workspace, top, split, content);
         uint2 range = make_uint2(0u, 0u);
         if (openLeaf)
             range = make_uint2(content.x, content.y & ~kLeafFlag);
@@ -373,12 +429,7 @@ __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __r
     }
     evaluateCells(workspace, cells.head, cells.fill, softening2, targets);
     evaluateBodies(workspace, bodies.head, bodies.fill, softening2, targets);
-#pragma unroll
-    for (unsigned t = 0; t < kTargets; ++t)
-        if (lane + 32 * t < group.y)
-            acceleration[body[t]] =
-                make_float4(gravitationalConstant * targets[t].ax, gravitationalConstant * targets[t].ay,
-                            gravitationalConstant * targets[t].az, float(interactions));
+    storeAccelerations(group, targets, body, interactions, gravitationalConstant, acceleration);
 }
 
 // A persistent grid: each warp takes the next group from the queue until none is left, so warps that drew cheap
@@ -423,11 +474,8 @@ __global__ void __launch_bounds__(kThreads)
 void launchTreeForces(const OctreeView& tree, const WalkQueue& queue, const float4* treeOrderedPositionMass,
                       const unsigned* treeOrder, float4* acceleration, float softening2, float gravitationalConstant,
                       cudaStream_t stream) {
-    int device = 0, multiprocessors = 0, blocksPerMultiprocessor = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocksPerMultiprocessor, treeForcesKernel, kThreads, 0));
-    const unsigned blocks = unsigned(multiprocessors * std::max(blocksPerMultiprocessor, 1));
+    const int blocksPerMultiprocessor = residentBlocksPerMultiprocessor(treeForcesKernel, kThreads);
+    const unsigned blocks = unsigned(multiprocessorCount() * std::max(blocksPerMultiprocessor, 1));
     treeForcesKernel<<<blocks, kThreads, 0, stream>>>(tree, queue, treeOrderedPositionMass, treeOrder, acceleration,
                                                       softening2, gravitationalConstant);
     checkLaunch("treeForcesKernel");

@@ -43,12 +43,12 @@ TEST(AccuracyCommand, BadValuesNameTheirFlag) {
 }
 
 TEST(AccuracyCommand, ListsAndValuesArriveInTheOptions) {
-    const AccuracyOptions options =
-        parseAccuracy({"--scenarios", "disk-galaxy,plummer", "--bodies", "1e5,2000", "--thetas", "0.3,1.5", "--samples",
-                       "512", "--backend", "cpu", "--seed", "18446744073709551615", "--softening", "0.02", "--json"});
+    const AccuracyOptions options = parseAccuracy({"--scenarios", "disk-galaxy,plummer", "--bodies", "1e5,2000",
+                                                   "--thetas", "0.3,1.15", "--samples", "512", "--backend", "cpu",
+                                                   "--seed", "18446744073709551615", "--softening", "0.02", "--json"});
     EXPECT_EQ(options.scenarios, (std::vector<std::string>{"disk-galaxy", "plummer"}));
     EXPECT_EQ(options.bodyCounts, (std::vector<std::uint64_t>{100000, 2000}));
-    EXPECT_EQ(options.openingAngles, (std::vector<double>{0.3, 1.5}));
+    EXPECT_EQ(options.openingAngles, (std::vector<double>{0.3, 1.15}));
     EXPECT_EQ(options.sampleCount, 512u);
     EXPECT_EQ(options.backend, BackendKind::Cpu);
     EXPECT_EQ(options.seed, 18446744073709551615ull);

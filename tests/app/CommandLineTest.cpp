@@ -199,10 +199,10 @@ TEST(CommandLine, ThetaAndOverlayDepthRangeEndsAreAcceptedAndDefaultsDrawNoOverl
     EXPECT_EQ(ends.options->simulation.openingAngle, 0.1);
     EXPECT_EQ(ends.options->overlayDepths, (TreeDepthRange{0, 0}));
     EXPECT_EQ(ends.options->colorMode, ColorMode::Component);
-    const CommandLineOutcome top = parse({"--theta", "1.5", "--overlay-depth",
+    const CommandLineOutcome top = parse({"--theta", "1.1547005383792515", "--overlay-depth",
                                           std::to_string(kMaxOverlayDepth) + ":" + std::to_string(kMaxOverlayDepth)});
     ASSERT_TRUE(top.options.has_value()) << top.message;
-    EXPECT_EQ(top.options->simulation.openingAngle, 1.5);
+    EXPECT_EQ(top.options->simulation.openingAngle, kOpeningAngleRange.max);
     const CommandLineOutcome defaults = parse({});
     ASSERT_TRUE(defaults.options.has_value());
     EXPECT_FALSE(defaults.options->overlayDepths.has_value());

@@ -10,10 +10,10 @@ namespace {
 // Plummer sphere of 100k bodies, 4096 random targets, theta = 0.3, 0.5, 0.7, softening in [0.01, 0.025] (see
 // randomGravity). The bounds are the quadrupole expansion's truncation error, which grows like theta^3 per accepted
 // cell, plus what the walk's monopole-only far cells (TreeForces.cu) add: 99th percentiles of 2.5e-4, 1e-3 and 4e-3,
-// half the target of 2e-3 at theta = 0.5, so that the far-cell shortcut cannot use up that headroom unnoticed.
-// Measured on an H100 with the shortcut at twice its kept kappa: 0.9e-4 to 1.3e-4, 5.6e-4 to 7.7e-4, 3.2e-3 to 3.7e-3
-// (groups of 96 to 32). The medians must sit well below (1e-4, 4e-4, 1.6e-3): a wrong multipole term or a missing
-// cell moves the median, not only the tail. The errors must also grow with theta, or theta is not used.
+// half the tree's accuracy target of 2e-3 at theta = 0.5, so that the far-cell shortcut cannot use up that headroom
+// unnoticed. Measured on an H100 with the shortcut at twice its kept kappa: 0.9e-4 to 1.3e-4, 5.6e-4 to 7.7e-4, 3.2e-3
+// to 3.7e-3 (groups of 96 to 32). The medians must sit well below (1e-4, 4e-4, 1.6e-3): a wrong multipole term or a
+// missing cell moves the median, not only the tail. The errors must also grow with theta, or theta is not used.
 TEST_F(CudaDeviceTest, TreeAccuracyAgainstFp64DirectSum) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));

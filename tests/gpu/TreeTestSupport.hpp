@@ -5,8 +5,8 @@
 // Design note: the tree solver leaves the bodies in the loaded order (it works on a tree-order copy and maps results
 // back through its permutation, OctreeSnapshot::treeOrder); comparisons still read the accelerations and then the
 // bodies from the backend and compute the fp64 reference on what it returns, so a body scattered to the wrong place
-// shows as a large error. Errors are |a_tree - a_ref| / |a_ref| per target, the measure the accuracy targets
-// use; percentiles are order statistics of the sample.
+// shows as a large error. Errors are |a_tree - a_ref| / |a_ref| per target, the measure of the tree's accuracy target
+// (99th percentile <= 2e-3 at theta 0.5); percentiles are order statistics of the sample.
 #include "GpuTestSupport.hpp"
 
 #include <CudaBackend.hpp>

@@ -51,8 +51,8 @@ TEST(TreeForcesCpu, PlummerSphereErrorsShrinkWithThetaAndMeetTheTarget) {
     const Vec3Arrays<double> reference = plummer.reference(kSoftening);
     // Bounds: 30 seeds measured medians 4.5-5.4e-5, 2.8-3.1e-4, 0.93-1.03e-3 and 99th percentiles 1.6-2.4e-4,
     // 1.2-1.6e-3, 4.7-6.7e-3 at theta 0.3, 0.5, 0.7. The median bounds leave a margin of ~2; theta 0.5's 99th
-    // percentile bound is the target 2e-3 (1.25 above the worst seed). A wrong quadrupole sign, a criterion
-    // using the half size, or bodies summed into the wrong cell each raise the errors several-fold.
+    // percentile bound is the tree's accuracy target, 2e-3 at theta 0.5 (1.25 above the worst seed). A wrong quadrupole
+    // sign, a criterion using the half size, or bodies summed into the wrong cell each raise the errors several-fold.
     struct Expectation {
         float theta;
         double medianBound;
