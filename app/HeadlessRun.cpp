@@ -1,15 +1,13 @@
 // The headless frame loop: simulation steps, offscreen rendering through EGL, PNG files.
 #include "HeadlessRun.hpp"
 
+#include "FramePipeline.hpp"
 #include "OutputFolder.hpp"
+#include "session/SessionController.hpp"
 
-#include <BodyVertexFeed.hpp>
 #include <HeadlessContext.hpp>
 #include <Image.hpp>
 #include <OffscreenTarget.hpp>
-#include <OrbCellFeed.hpp>
-#include <SceneRenderer.hpp>
-#include <TreeOverlayFeed.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -44,14 +42,21 @@ void buildTreeForFirstFrame(Simulation& simulation, const HeadlessSettings& sett
     simulation.backend().readAccelerations(simulation.params(), accelerations);
 }
 
-/// Puts the octree cells of depths into scene's overlay; the tree changes every frame, so it always queries.
-void updateOverlay(const Simulation& simulation, const TreeDepthRange& depths, TreeOverlayFeed& feed,
-                   SceneRenderer& scene) {
+SessionSettings sessionSettingsFrom(const HeadlessSettings& settings) {
+    SessionSettings session;
+    session.stepsPerFrame = settings.stepsPerFrame;
+    session.colorMode = settings.colorMode;
+    session.autoRefreshEnergy = false;
+    return session;
+}
+
+/// The octree cells of the chosen depths, when there are any.
+TreeOverlaySettings treeOverlayFrom(const HeadlessSettings& settings) {
     TreeOverlaySettings overlay;
-    overlay.enabled = true;
-    overlay.depths = depths;
-    feed.invalidate();
-    feed.update(simulation.backend(), treeCellQueryFor(overlay, std::nullopt), scene.treeOverlay());
+    overlay.enabled = settings.overlayDepths.has_value();
+    if (settings.overlayDepths)
+        overlay.depths = *settings.overlayDepths;
+    return overlay;
 }
 
 std::string overlaySummary(const HeadlessSettings& settings, const TreeOverlayFeed& feed) {
@@ -100,41 +105,30 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
                           std::ostream& summary) {
     // The context is declared first so that it is destroyed after every GL object below.
     const HeadlessContext context;
-    SceneRenderer scene;
+    FramePipeline pipeline(progress);
     const OffscreenTarget target(settings.width, settings.height);
-    BodyVertexFeed feed(progress);
-    TreeOverlayFeed overlayFeed;
-    OrbCellFeed orbFeed;
-    simulation.backend().setColorMode(settings.colorMode);
     buildTreeForFirstFrame(simulation, settings);
-    feed.update(simulation.backend(), simulation.bodyCount(), scene.particles());
+    SessionController session(simulation, pipeline, sessionSettingsFrom(settings));
 
-    const SceneBounds bounds = robustBounds(feed.copyToHost(simulation.backend(), simulation.bodyCount()));
     OrbitCamera camera;
-    camera.fit(bounds, static_cast<float>(settings.width) / static_cast<float>(settings.height));
-    FrameLook look;
-    look.particles = particleStyleFor(simulation.bodyCount(), bounds.radius);
-    SceneBounds orbFocus = bounds; // the ORB boxes are clipped around it (regionOfInterest)
+    pipeline.fitCamera(simulation, camera, static_cast<float>(settings.width) / static_cast<float>(settings.height));
+    const TreeOverlaySettings treeOverlay = treeOverlayFrom(settings);
+    OrbOverlaySettings orbOverlay;
+    orbOverlay.showCells = settings.orbCells;
 
     const auto start = std::chrono::steady_clock::now();
     const auto frameCount = static_cast<std::size_t>(settings.frameCount);
     for (std::size_t frame = 0; frame < frameCount; ++frame) {
         try {
-            if (frame > 0) {
-                simulation.step(settings.stepsPerFrame);
-                feed.update(simulation.backend(), simulation.bodyCount(), scene.particles());
-            }
-            if (settings.overlayDepths)
-                updateOverlay(simulation, *settings.overlayDepths, overlayFeed, scene);
-            if (settings.orbCells) {
-                orbFeed.invalidate(); // every frame but the first follows a step
-                // As in the window: re-estimated from the host copy when there is one, else the camera fit's.
-                if (const auto vertices = feed.hostVertices(); vertices && frame > 0)
-                    orbFocus = robustBounds(*vertices);
-                orbFeed.update(simulation.backend(), false, scene.orbOverlay(), regionOfInterest(orbFocus));
-            }
-            look.palette = bodyPaletteFor(settings.colorMode, simulation.backend().orbStatus().domainCount > 0);
-            scene.render(camera, look, {target.framebuffer(), target.width(), target.height()});
+            if (frame > 0)
+                if (const FrameAdvance advance = session.advanceFrame(); advance.nonFiniteState)
+                    throw std::runtime_error(*advance.nonFiniteState);
+            pipeline.updateOverlays(simulation, {.tree = treeOverlay,
+                                                 .orb = orbOverlay,
+                                                 .colorMode = session.colorMode(),
+                                                 .pickedPoint = std::nullopt, // no pick without a window
+                                                 .pickMarkerHalfSize = 0.0f});
+            pipeline.render(camera, {target.framebuffer(), target.width(), target.height()});
             writePng(settings.outputFolder / frameFileName(frame, frameCount), target.readPixels());
         } catch (const std::exception& error) {
             if (settings.progressOnOneLine && frame > 0)
@@ -153,9 +147,10 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     std::error_code ignored;
     const std::filesystem::path shown = std::filesystem::absolute(settings.outputFolder, ignored);
     summary << "gravlab: wrote " << frameCount << " frames (" << settings.width << "x" << settings.height << ", "
-            << context.description() << ", positions by " << feed.path() << overlaySummary(settings, overlayFeed)
-            << orbSummary(simulation, settings, scene) << ") to " << shown.string() << "/ ("
-            << frameFileName(0, frameCount) << " ... " << frameFileName(frameCount - 1, frameCount) << ")\n";
+            << context.description() << ", positions by " << pipeline.vertexPath()
+            << overlaySummary(settings, pipeline.treeCells()) << orbSummary(simulation, settings, pipeline.scene())
+            << ") to " << shown.string() << "/ (" << frameFileName(0, frameCount) << " ... "
+            << frameFileName(frameCount - 1, frameCount) << ")\n";
 }
 
 } // namespace gravlab

@@ -1,16 +1,18 @@
 #pragma once
 // Headless mode: step the simulation and write every frame as a PNG, with no window system at all.
 //
-// Design note: one frame is: step stepsPerFrame times (not before the first frame, which shows the initial
-// conditions) -> copy positions into the vertex buffer, the octree cells of the chosen depths into the overlay
-// (TreeOverlayFeed, as in the window) and, with --orb-cells, the ORB cells into theirs (OrbCellFeed) -> SceneRenderer
-// into an OffscreenTarget (EGL context) -> read back -> PNG. Before frame 0 the backend partitions the initial bodies
-// (updateOrbDomains), so the first frame already shows the domains; the bodies' palette follows the backend's
+// Design note: the frames go through the same session controller and frame pipeline as the window; this loop only
+// adds the offscreen target and the files. One frame is: SessionController::advanceFrame() (steps stepsPerFrame
+// times, not before the first frame, which shows the initial conditions; pushes the vertices and marks the overlays
+// stale after each step) -> FramePipeline::updateOverlays() with the headless view (the octree cells of the chosen
+// depths, the ORB cells with --orb-cells, no pick) -> FramePipeline::render() into an OffscreenTarget (EGL context) ->
+// read back -> PNG. A step that leaves a non-finite state stops the run with the backend's report (the controller
+// would pause; nobody is there to lower dt). Before frame 0 the backend partitions the initial bodies (Simulation
+// does, when it loads them), so the first frame already shows the domains; the bodies' palette follows the backend's
 // orbStatus() rather than the requested colour mode alone, since ORB domain colours fall back to components while ORB
-// is off. The
-// camera is fitted once to the initial bodies and then held still, so a sequence of frames plays as a movie. Progress
-// goes to stderr on one line rewritten with '\r' when stderr is a terminal, and as a plain line per tenth of the run
-// otherwise, so logs stay readable.
+// is off. Energy is not measured automatically: nothing shows it here. The camera is fitted once to the initial
+// bodies and then held still, so a sequence of frames plays as a movie. Progress goes to stderr on one line rewritten
+// with '\r' when stderr is a terminal, and as a plain line per tenth of the run otherwise, so logs stay readable.
 #include "CommandLine.hpp"
 
 #include <Simulation.hpp>

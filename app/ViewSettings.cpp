@@ -1,7 +1,6 @@
-// Names and parsing of the colour mode and the overlay's depth range; the ORB domain default.
+// Names and parsing of the colour mode and the overlay's depth range.
 #include "ViewSettings.hpp"
 
-#include <algorithm>
 #include <array>
 #include <charconv>
 #include <string>
@@ -49,10 +48,6 @@ TreeDepthRange parseTreeDepthRange(std::string_view text) {
     if (*min > *max)
         throwBadDepthRange(text, "has MIN > MAX");
     return {*min, *max};
-}
-
-std::uint32_t defaultOrbDomainCount(std::uint64_t bodyCount) {
-    return static_cast<std::uint32_t>(std::min<std::uint64_t>(kDefaultOrbDomainCount, bodyCount));
 }
 
 TreeCellQuery treeCellQueryFor(const TreeOverlaySettings& settings,

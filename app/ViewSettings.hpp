@@ -7,7 +7,10 @@
 // (--color component|leaf-depth|orb-domain, --overlay-depth MIN:MAX); a bad text throws InvalidParameterError naming
 // the flag, so the command line reports it exactly like a bad simulation value (exit status 2, one sentence).
 // ORB defaults: asking to see ORB domains (--color orb-domain, --orb-cells, the panel's colour combo or "show cells")
-// while ORB is off switches it on with defaultOrbDomainCount(N) domains, one rule for the command line and the panel.
+// while ORB is off switches it on with defaultOrbDomainCount(N) domains, one rule for the command line and the panel
+// (session/OrbDefaults.hpp, GL-free, so that the session controller shares it).
+#include "session/OrbDefaults.hpp"
+
 #include <OrbOverlayRenderer.hpp>
 #include <SimParams.hpp>
 #include <TreeOverlayRenderer.hpp>
@@ -45,11 +48,6 @@ struct OrbOverlaySettings {
     float opacity = OrbOverlayStyle{}.opacity; ///< alpha of the domains' edges, in [0.05, 1]
     bool operator==(const OrbOverlaySettings&) const = default;
 };
-
-/// Domains ORB gets when it is switched on without a count: enough to show structure at a glance (six levels of
-/// cuts), few enough that every box stays visible; capped at the body count, which ORB cannot exceed.
-inline constexpr std::uint32_t kDefaultOrbDomainCount = 64;
-std::uint32_t defaultOrbDomainCount(std::uint64_t bodyCount);
 
 /// "component", "leaf-depth" or "orb-domain".
 std::string_view toString(ColorMode mode);

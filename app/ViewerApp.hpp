@@ -1,17 +1,17 @@
 #pragma once
-// Window mode: the interactive viewer loop around one Simulation.
+// Window mode: input and ImGui around one session; the frame itself is the shared pipeline's.
 //
 // Design note: one frame is: poll events -> camera input and pick clicks (unless ImGui owns the mouse) and keys
-// (unless ImGui owns the keyboard) -> step the simulation stepsPerFrame times when running -> copy positions into the
-// vertex buffer (BodyVertexFeed), when the tree or the overlay's query changed, octree cells into the overlay
-// (TreeOverlayFeed), and, when a step ran or the ORB settings changed, ORB cells into theirs (OrbCellFeed: at most one
-// collection per frame) -> SceneRenderer draws into the window's framebuffer, bodies through the palette that
-// bodyPaletteFor picks from the colour mode and the backend's orbStatus() -> the ImGui panels on top -> apply what the
-// panels asked for (ORB settings through Simulation::setParams, like every parameter) -> swap. The colour mode is
-// handed to the backend at start, and again after every parameter change and reset, since those may replace the
-// backend. Members are declared in construction order and destroyed in reverse: the window (GL context and GLFW)
-// outlives the input callbacks, ImGui and every GL object.
+// (unless ImGui owns the keyboard) -> SessionController::advanceFrame() (steps when running, pushes stale vertices,
+// marks stale overlays, measures energy when due) -> FramePipeline::updateOverlays() with the view's choices (octree
+// depths, the pick, ORB cells) -> FramePipeline::render() into the window's framebuffer -> the ImGui panels on top ->
+// hand what the panels asked for to the controller, which applies it (parameters through Simulation::setParams and
+// its ParamsChange report, the ORB default rule, run controls, energy requests) -> swap. The viewer keeps what only
+// the window has: the camera, the pick and the overlay view settings; it refits the camera and drops the pick when
+// the controller reports new bodies. Members are declared in construction order and destroyed in reverse: the window
+// (GL context and GLFW) outlives the input callbacks, ImGui and every GL object.
 #include "CameraInput.hpp"
+#include "FramePipeline.hpp"
 #include "ImGuiLayer.hpp"
 #include "PickGesture.hpp"
 #include "ViewSettings.hpp"
@@ -19,16 +19,12 @@
 #include "panels/OrbPanel.hpp"
 #include "panels/SimulationPanel.hpp"
 #include "panels/TreeOverlayPanel.hpp"
+#include "session/SessionController.hpp"
 
-#include <BodyVertexFeed.hpp>
-#include <OrbCellFeed.hpp>
-#include <SceneRenderer.hpp>
+#include <OrbitCamera.hpp>
 #include <Simulation.hpp>
-#include <TreeOverlayFeed.hpp>
 #include <WindowContext.hpp>
-#include <chrono>
 #include <optional>
-#include <string>
 
 namespace gravlab {
 
@@ -48,74 +44,36 @@ public:
     /// Runs until the window is closed or Esc is pressed.
     void run();
 
-    /// Energy readings are refreshed this often while the simulation runs, when auto refresh is on.
-    static constexpr double kEnergyRefreshSeconds = 2.0;
-    /// Automatic measurements stop when one takes longer than this (O(N^2) on the CPU would stall the window).
-    static constexpr double kMaxAutomaticMeasureSeconds = 0.2;
-
 private:
     void handleInput();
     void handleKey(int key);
     /// Picks the body nearest to cursor (window coordinates) in the frame on screen; empty sky clears the pick.
     void pickAt(const glm::vec2& cursor);
-    void advanceSimulation();
-    /// Refreshes the overlay's cells when the tree or the query changed, and the picked body's marker.
-    void updateTreeOverlay();
-    /// Refreshes the ORB cells when they may have changed, and the bodies' palette.
-    void updateOrbOverlay();
+    /// The overlays' view of this frame: panel settings, colour mode and the picked body's marker.
+    void updateOverlays();
     void drawFrame();
     void applyPanelRequests(const SimulationPanelRequests& requests);
     void applyTreeOverlayRequests(const TreeOverlayPanelRequests& requests);
     void applyOrbPanelRequests(const OrbPanelRequests& requests);
-    /// Showing ORB domains while ORB is off switches it on with defaultOrbDomainCount(N) (ViewSettings.hpp).
-    void switchOrbOnIfOff();
-    /// Hands the colour mode to the backend and marks the vertices stale.
-    void applyColorMode();
+    /// Through the controller; new bodies drop the pick (a point of the previous scene) and refit the camera.
     void applyParams(const SimParams& requested);
-    void stepOnce();
-    void resetSimulation();
     void refitCamera();
-    void measureEnergy();
-    /// Whether measuring energy now is cheap enough to do without being asked.
-    bool energyIsCheap() const;
-    void measureEnergyIfCheap();
-    void refreshEnergyIfDue();
 
     WindowContext m_window;
     WindowEvents m_events;
     ImGuiLayer m_imgui;
-    SceneRenderer m_scene;
-    BodyVertexFeed m_feed;
-    TreeOverlayFeed m_overlayFeed;
-    OrbCellFeed m_orbFeed;
+    FramePipeline m_pipeline;
+    SessionController m_session;
     OrbitCamera m_camera;
     CameraInput m_cameraInput;
     PickGesture m_pickGesture;
     SimulationPanel m_panel;
     OrbPanel m_orbPanel;
 
-    Simulation& m_simulation;
-    int m_stepsPerFrame;
-    FrameLook m_look;
-    bool m_onCudaBackend = false; ///< asked of the CUDA runtime only when the parameters change, not every frame
-    float m_sceneRadius = 1.0f;   ///< of the last camera fit; sizes the picked body's marker
-    SceneBounds m_orbFocus;       ///< robust bounds the ORB boxes are clipped around (regionOfInterest)
-    ColorMode m_colorMode;
+    float m_sceneRadius = 1.0f; ///< of the last camera fit; sizes the picked body's marker
     TreeOverlaySettings m_treeOverlay;
     OrbOverlaySettings m_orbOverlay;
     std::optional<PickedPoint> m_picked;
-    bool m_paused = false;
-    bool m_verticesStale = true;
-    bool m_autoRefreshEnergy = true;
-    std::string m_lastError;
-
-    struct EnergyMeasurement {
-        double relativeDrift;
-        double simulationTime;
-        double computeSeconds;
-        std::chrono::steady_clock::time_point computedAt;
-    };
-    std::optional<EnergyMeasurement> m_energy;
 };
 
 } // namespace gravlab

@@ -2,7 +2,9 @@
 //
 // Design note: see Simulation.hpp. setParams() prepares everything that can fail (validation, a new backend, the new
 // bodies loaded into the backend that will own them) before it changes any member, so a rejected change leaves the
-// simulation exactly as it was.
+// simulation exactly as it was. changeBetween() is the one statement of what an edit implies: it mirrors what the
+// backends do with an edit (forces are cached per solver, G, softening and, for the tree, theta; a re-partition
+// permutes the bodies and drops the octree; a new backend or new bodies start with neither tree nor domains).
 #include "Simulation.hpp"
 
 #include "CpuBackend.hpp"
@@ -12,6 +14,7 @@
 #include <CudaBackendFactory.hpp>
 #endif
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -28,22 +31,71 @@ bool definesInitialConditions(const SimParams& a, const SimParams& b) {
     return a.scenario != b.scenario || a.bodyCount != b.bodyCount || a.seed != b.seed;
 }
 
+/// What replacing before by after implies downstream (see ParamsChange).
+ParamsChange changeBetween(const SimParams& before, const SimParams& after) {
+    ParamsChange change;
+    change.reinitialised = definesInitialConditions(before, after);
+    change.backendReplaced = after.backend != before.backend;
+    change.backendChoiceMayHaveChanged = change.backendReplaced;
+    const bool newState = change.reinitialised || change.backendReplaced;
+    change.energyFunctionChanged =
+        after.gravitationalConstant != before.gravitationalConstant || after.softeningLength != before.softeningLength;
+    const bool solverChanged = after.solver != before.solver;
+    // Theta shapes only the tree's walk, so under another solver it changes nothing until the tree is chosen.
+    const bool openingAngleMatters = findSolver(after.solver).usesOpeningAngle && after.openingAngle != before.openingAngle;
+    // Only the count and the balance re-partition (updateOrbDomains); the rebuild interval and imbalance limit steer
+    // later steps. New bodies or a new backend are partitioned from scratch while ORB is on.
+    const bool partitionChanged = after.orb.domainCount != before.orb.domainCount ||
+                                  (after.orb.domainCount > 0 && after.orb.balance != before.orb.balance);
+    change.orbDomainsChanged = partitionChanged || (newState && after.orb.domainCount > 0);
+    change.forcesStale =
+        newState || solverChanged || change.energyFunctionChanged || openingAngleMatters || change.orbDomainsChanged;
+    change.treeOverlayInvalidated = newState || solverChanged || change.orbDomainsChanged;
+    change.orbOverlayInvalidated = newState || change.orbDomainsChanged;
+    // Positions change only with new bodies; colour scalars with the solver (leaf depths) or the domains.
+    change.verticesNeedRefeed = newState || solverChanged || change.orbDomainsChanged;
+    return change;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 } // namespace
 
-Simulation::Simulation(const SimParams& params) : m_params(validated(params)), m_backend(createBackend(m_params)) {
+bool ParamsChange::any() const {
+    return *this != ParamsChange{};
+}
+
+ParamsChange& ParamsChange::operator|=(const ParamsChange& other) {
+    reinitialised |= other.reinitialised;
+    backendReplaced |= other.backendReplaced;
+    forcesStale |= other.forcesStale;
+    energyFunctionChanged |= other.energyFunctionChanged;
+    orbDomainsChanged |= other.orbDomainsChanged;
+    treeOverlayInvalidated |= other.treeOverlayInvalidated;
+    orbOverlayInvalidated |= other.orbOverlayInvalidated;
+    verticesNeedRefeed |= other.verticesNeedRefeed;
+    backendChoiceMayHaveChanged |= other.backendChoiceMayHaveChanged;
+    return *this;
+}
+
+Simulation::Simulation(const SimParams& params) : Simulation(params, createBackend) {}
+
+Simulation::Simulation(const SimParams& params, BackendFactory makeBackend)
+    : m_makeBackend(std::move(makeBackend)), m_params(validated(params)), m_backend(m_makeBackend(m_params)) {
     reset();
 }
 
-void Simulation::setParams(const SimParams& params) {
+ParamsChange Simulation::setParams(const SimParams& params) {
     validateSimParams(params);
-    const bool reinitialise = definesInitialConditions(params, m_params);
-    const bool energyFunctionChanged = params.gravitationalConstant != m_params.gravitationalConstant ||
-                                       params.softeningLength != m_params.softeningLength;
+    const ParamsChange change = changeBetween(m_params, params);
+    const bool reinitialise = change.reinitialised;
     // Prepare: a new backend and the state it starts from. Anything that throws here leaves the simulation as it
     // was (load() keeps a backend's previous state when it fails).
     std::unique_ptr<SimulationBackend> replacement;
-    if (params.backend != m_params.backend)
-        replacement = createBackend(params);
+    if (change.backendReplaced)
+        replacement = m_makeBackend(params);
     else if (params.solver != m_params.solver)
         requireSolverRunsOn(findSolver(params.solver), m_backend->device(), m_backend->description());
     SimulationBackend& target = replacement ? *replacement : *m_backend;
@@ -62,9 +114,10 @@ void Simulation::setParams(const SimParams& params) {
     m_params = params;
     if (reinitialise)
         restartClockAndEnergy();
-    else if (energyFunctionChanged)
+    else if (change.energyFunctionChanged)
         m_energyBaseline.reset();
     m_backend->updateOrbDomains(m_params); // a paused view shows new domains at once
+    return change;
 }
 
 void Simulation::reset() {
@@ -80,7 +133,11 @@ void Simulation::restartClockAndEnergy() {
     m_stepCountAtLoad = 0;
     m_energyBaseline.reset();
     if (m_bodyCount <= kEagerEnergyBaselineMaxBodies)
-        m_energyBaseline = m_backend->diagnostics(m_params).totalEnergy();
+        (void)diagnostics(); // records E0
+}
+
+void Simulation::recordEnergyBaseline(const Diagnostics& now, double computeSeconds) const {
+    m_energyBaseline = EnergyBaseline{now, m_stepCount, computeSeconds};
 }
 
 void Simulation::step(int stepCount) {
@@ -98,20 +155,22 @@ void Simulation::step(int stepCount) {
 }
 
 Diagnostics Simulation::diagnostics() const {
+    const auto start = std::chrono::steady_clock::now();
     const Diagnostics now = m_backend->diagnostics(m_params);
     if (!m_energyBaseline)
-        m_energyBaseline = now.totalEnergy();
+        recordEnergyBaseline(now, secondsSince(start));
     return now;
 }
 
 double Simulation::relativeEnergyDrift(const Diagnostics& now) const {
     if (!m_energyBaseline)
         return std::numeric_limits<double>::quiet_NaN();
-    return std::abs(now.totalEnergy() - *m_energyBaseline) / std::abs(*m_energyBaseline);
+    const double initial = m_energyBaseline->diagnostics.totalEnergy();
+    return std::abs(now.totalEnergy() - initial) / std::abs(initial);
 }
 
 double Simulation::initialEnergy() const {
-    return m_energyBaseline.value_or(std::numeric_limits<double>::quiet_NaN());
+    return m_energyBaseline ? m_energyBaseline->diagnostics.totalEnergy() : std::numeric_limits<double>::quiet_NaN();
 }
 
 bool cudaBackendWouldBeChosen(const SimParams& params) {

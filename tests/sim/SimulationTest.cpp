@@ -1,9 +1,13 @@
-// Simulation: validation at every entry, re-initialisation only for scenario / body count / seed, energy baseline,
-// backend choice, and non-finite state reported without losing the last good state.
+// Simulation: validation at every entry, re-initialisation only for scenario / body count / seed, the report of what
+// each edit implies, energy baseline, backend choice, and non-finite state reported without losing the last good
+// state.
 #include "Simulation.hpp"
 
+#include "CpuBackend.hpp"
 #include "Scenarios.hpp"
 #include "SimTestSupport.hpp"
+
+#include <EnergyReference.hpp>
 
 #ifdef GRAVLAB_HAS_CUDA
 #include <DeviceInfo.hpp>
@@ -166,6 +170,128 @@ TEST(Simulation, NonFiniteStateStopsTheClockAndNamesTheStep) {
     EXPECT_EQ(simulation.stepCount(), 0u);
     EXPECT_EQ(simulation.time(), 0.0);
     EXPECT_EQ(bodiesOf(simulation).x, extreme.x) << "the last good state is kept";
+}
+
+/// One edit from a base state and what it must report; the table below is the specification of ParamsChange.
+struct EditCase {
+    const char* name;
+    void (*edit)(SimParams&);
+    ParamsChange expected;
+};
+
+ParamsChange changeOf(std::initializer_list<bool ParamsChange::*> flags) {
+    ParamsChange change;
+    for (bool ParamsChange::*flag : flags)
+        change.*flag = true;
+    return change;
+}
+
+TEST(Simulation, SetParamsReportsWhatEachEditImplies) {
+    using C = ParamsChange;
+    const ParamsChange newBodies = changeOf({&C::reinitialised, &C::forcesStale, &C::treeOverlayInvalidated,
+                                             &C::orbOverlayInvalidated, &C::verticesNeedRefeed});
+    const ParamsChange newDomains = changeOf({&C::orbDomainsChanged, &C::forcesStale, &C::treeOverlayInvalidated,
+                                              &C::orbOverlayInvalidated, &C::verticesNeedRefeed});
+    const EditCase cases[] = {
+        {"time step", [](SimParams& p) { p.timeStep = 0.002; }, {}},
+        {"theta under the tree solver", [](SimParams& p) { p.openingAngle = 0.9; }, changeOf({&C::forcesStale})},
+        {"G", [](SimParams& p) { p.gravitationalConstant = 3.0; },
+         changeOf({&C::forcesStale, &C::energyFunctionChanged})},
+        {"softening", [](SimParams& p) { p.softeningLength = 0.2; },
+         changeOf({&C::forcesStale, &C::energyFunctionChanged})},
+        {"solver", [](SimParams& p) { p.solver = SolverKind::Direct; },
+         changeOf({&C::forcesStale, &C::treeOverlayInvalidated, &C::verticesNeedRefeed})},
+        {"ORB switched on", [](SimParams& p) { p.orb.domainCount = 8; }, newDomains},
+        {"ORB balance while ORB is off", [](SimParams& p) { p.orb.balance = OrbBalance::Work; }, {}},
+        {"ORB rebuild interval", [](SimParams& p) { p.orb.rebuildInterval = 3; }, {}},
+        {"ORB imbalance limit", [](SimParams& p) { p.orb.imbalanceLimit = 2.0; }, {}},
+        {"body count", [](SimParams& p) { p.bodyCount = 257; }, newBodies},
+        {"seed", [](SimParams& p) { ++p.seed; }, newBodies},
+        {"scenario", [](SimParams& p) { p.scenario = "cold-cube"; }, newBodies},
+        {"backend", [](SimParams& p) { p.backend = BackendKind::Auto; },
+         changeOf({&C::backendReplaced, &C::backendChoiceMayHaveChanged, &C::forcesStale, &C::treeOverlayInvalidated,
+                   &C::orbOverlayInvalidated, &C::verticesNeedRefeed})},
+    };
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    SimParams base = smallPlummer(seed);
+    base.solver = SolverKind::Tree;
+    for (const EditCase& edit : cases) {
+        SCOPED_TRACE(edit.name);
+        int backendsMade = 0;
+        // Every backend is a CPU one, so that the backend switch stays on the CPU in a CUDA build too.
+        Simulation simulation(base, [&backendsMade](const SimParams&) {
+            ++backendsMade;
+            return std::make_unique<CpuBackend>();
+        });
+        SimParams edited = base;
+        edit.edit(edited);
+        const ParamsChange change = simulation.setParams(edited);
+        EXPECT_EQ(change, edit.expected);
+        EXPECT_EQ(change.any(), edit.expected != ParamsChange{});
+        EXPECT_EQ(backendsMade, edit.expected.backendReplaced ? 2 : 1) << "switches go through the same factory";
+        EXPECT_TRUE(simulation.setParams(edited) == ParamsChange{}) << "applying the same edit again implies nothing";
+    }
+}
+
+TEST(Simulation, OrbEditsReportNewDomainsOnlyWhenThePartitionChanges) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    SimParams params = smallPlummer(seed);
+    params.orb.domainCount = 8;
+    Simulation simulation(params);
+    params.orb.domainCount = 5;
+    EXPECT_TRUE(simulation.setParams(params).orbDomainsChanged);
+    EXPECT_EQ(simulation.backend().orbStatus().domainCount, 5u) << "a paused view shows the new domains at once";
+    params.orb.balance = OrbBalance::Work;
+    EXPECT_TRUE(simulation.setParams(params).orbOverlayInvalidated);
+    params.orb.rebuildInterval = 7;
+    EXPECT_FALSE(simulation.setParams(params).any()) << "the interval steers later steps only";
+    params.seed = seed + 1;
+    EXPECT_TRUE(simulation.setParams(params).orbDomainsChanged) << "new bodies are partitioned from scratch";
+    params.orb.domainCount = 0;
+    const ParamsChange off = simulation.setParams(params);
+    EXPECT_TRUE(off.orbDomainsChanged && off.orbOverlayInvalidated && off.verticesNeedRefeed);
+    EXPECT_EQ(simulation.backend().orbStatus().domainCount, 0u);
+}
+
+TEST(Simulation, ChangeReportsCombineAnEditWithItsUndo) {
+    ParamsChange edit;
+    edit.reinitialised = true;
+    ParamsChange undo;
+    undo.backendReplaced = true;
+    edit |= undo;
+    EXPECT_TRUE(edit.reinitialised && edit.backendReplaced);
+    EXPECT_FALSE(edit.energyFunctionChanged);
+    EXPECT_TRUE(edit.any());
+    EXPECT_FALSE(ParamsChange{}.any());
+}
+
+TEST(Simulation, EnergyBaselineKeepsTheDiagnosticsThatRecordedIt) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    SimParams params = smallPlummer(seed);
+    Simulation simulation(params);
+    ASSERT_TRUE(simulation.energyBaseline().has_value());
+    const EnergyBaseline& baseline = *simulation.energyBaseline();
+    EXPECT_EQ(baseline.stepCount, 0u);
+    EXPECT_GE(baseline.computeSeconds, 0.0);
+    EXPECT_EQ(baseline.diagnostics.totalEnergy(), simulation.initialEnergy());
+    // Against plain fp64 loops over the scenario's bodies: the same floats summed in another order, so they agree to
+    // rounding (~1e-14 relative for 45,000 pairs); a float accumulation or a wrong term would be off by 1e-7 or more.
+    const Bodies initial = generateScenario("plummer", 300, seed);
+    const test::EnergyFp64 reference = test::energyFp64(initial, params.gravitationalConstant, params.softeningLength);
+    EXPECT_NEAR(baseline.diagnostics.potentialEnergy, reference.potential, 1e-10 * std::abs(reference.potential));
+    EXPECT_NEAR(baseline.diagnostics.kineticEnergy, reference.kinetic, 1e-10 * reference.kinetic);
+
+    simulation.step(2);
+    params.gravitationalConstant = 2.0;
+    simulation.setParams(params);
+    EXPECT_FALSE(simulation.energyBaseline().has_value()) << "a new energy function drops E0";
+    const Diagnostics rebased = simulation.diagnostics();
+    ASSERT_TRUE(simulation.energyBaseline().has_value());
+    EXPECT_EQ(simulation.energyBaseline()->stepCount, 2u);
+    EXPECT_EQ(simulation.energyBaseline()->diagnostics.totalEnergy(), rebased.totalEnergy());
 }
 
 TEST(Simulation, LargeSystemsTakeTheEnergyBaselineLazily) {

@@ -1,0 +1,186 @@
+// The session controller: edits through Simulation's ParamsChange, stepping, energy scheduling (see the header).
+#include "SessionController.hpp"
+
+#include "OrbDefaults.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <utility>
+
+namespace gravlab {
+
+double steadyClockSeconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+SessionController::SessionController(Simulation& simulation, FrameSink& sink, const SessionSettings& settings,
+                                     SessionEnvironment environment)
+    : m_simulation(simulation), m_sink(sink), m_environment(std::move(environment)),
+      m_stepsPerFrame(settings.stepsPerFrame), m_colorMode(settings.colorMode),
+      m_autoRefreshEnergy(settings.autoRefreshEnergy), m_energy(settings.energyHistoryCapacity) {
+    m_onCudaBackend = m_environment.probeCudaBackend(m_simulation.params());
+    m_simulation.backend().setColorMode(m_colorMode);
+    pushVerticesIfStale();
+    restartEnergyHistory();
+}
+
+FrameAdvance SessionController::advanceFrame() {
+    FrameAdvance advance;
+    if (!m_paused) {
+        try {
+            m_simulation.step(m_stepsPerFrame);
+            afterStep();
+            advance.stepped = true;
+        } catch (const NonFiniteStateError& error) {
+            // The simulation rolled back to its last finite state; pause so the user can lower dt and go on.
+            m_paused = true;
+            m_lastError = std::string(error.what()) + " Paused: lower dt, then press Space.";
+            advance.nonFiniteState = error.what();
+        }
+    }
+    refreshEnergyIfDue();
+    pushVerticesIfStale();
+    return advance;
+}
+
+void SessionController::stepOnce() {
+    m_paused = true;
+    try {
+        m_simulation.step(1);
+        afterStep();
+    } catch (const NonFiniteStateError& error) {
+        m_lastError = std::string(error.what()) + " Lower dt, then step again.";
+    }
+}
+
+void SessionController::reset() {
+    m_simulation.reset();
+    m_lastError.clear();
+    m_verticesStale = true;
+    m_sink.invalidateTreeOverlay();
+    m_sink.invalidateOrbOverlay();
+    restartEnergyHistory();
+}
+
+void SessionController::afterStep() {
+    m_verticesStale = true;
+    m_sink.invalidateTreeOverlay(); // the step ended with a force evaluation: a new octree
+    m_sink.invalidateOrbOverlay();  // ... and the domains may have been re-partitioned or migrated
+}
+
+ParamsChange SessionController::applyParams(const SimParams& requested) {
+    const SimParams before = m_simulation.params();
+    // Fewer bodies than ORB domains is refused by validation; lowering N should not be, so the domains follow it.
+    SimParams params = requested;
+    params.orb.domainCount =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(params.orb.domainCount, params.bodyCount));
+    ParamsChange change;
+    bool accepted = false;
+    try {
+        change = m_simulation.setParams(params);
+        accepted = true;
+        follow(change, true);
+        m_lastError.clear();
+    } catch (const std::exception& error) {
+        // Invalid values or an unavailable backend (setParams then changed nothing), or a body count whose vertices
+        // the GPU cannot hold (accepted by the simulation, so undone here): go back to what ran before.
+        m_lastError = error.what();
+        if (accepted) {
+            const ParamsChange undo = m_simulation.setParams(before);
+            follow(undo, false);
+            change |= undo;
+        }
+    }
+    return change;
+}
+
+void SessionController::follow(const ParamsChange& change, bool pushNewBodies) {
+    if (change.backendReplaced) // a new backend starts in its default colour mode
+        m_simulation.backend().setColorMode(m_colorMode);
+    if (change.backendChoiceMayHaveChanged)
+        m_onCudaBackend = m_environment.probeCudaBackend(m_simulation.params());
+    if (change.treeOverlayInvalidated)
+        m_sink.invalidateTreeOverlay();
+    if (change.orbOverlayInvalidated)
+        m_sink.invalidateOrbOverlay();
+    if (change.verticesNeedRefeed)
+        m_verticesStale = true;
+    if (change.reinitialised && pushNewBodies) // the vertex buffer grows here, and may not fit on the GPU
+        pushVerticesIfStale();
+    if (change.reinitialised || change.backendReplaced)
+        m_lastMeasureCost.reset(); // the cost of the last measurement says nothing about another N or backend
+    if (change.reinitialised || change.energyFunctionChanged)
+        restartEnergyHistory();
+}
+
+void SessionController::setColorMode(ColorMode mode) {
+    m_colorMode = mode;
+    m_simulation.backend().setColorMode(mode);
+    m_verticesStale = true;
+    if (mode == ColorMode::OrbDomain)
+        showOrbDomains();
+}
+
+void SessionController::showOrbDomains() {
+    if (m_simulation.params().orb.domainCount > 0)
+        return;
+    SimParams params = m_simulation.params();
+    params.orb.domainCount = defaultOrbDomainCount(m_simulation.bodyCount());
+    applyParams(params);
+}
+
+void SessionController::pushVerticesIfStale() {
+    if (!m_verticesStale)
+        return;
+    m_sink.refreshVertices(m_simulation);
+    m_verticesStale = false;
+}
+
+void SessionController::restartEnergyHistory() {
+    m_energy.clear();
+    m_lastMeasuredAt.reset();
+    const std::optional<EnergyBaseline>& baseline = m_simulation.energyBaseline();
+    if (baseline && baseline->stepCount == m_simulation.stepCount())
+        record(baseline->diagnostics, baseline->computeSeconds); // already paid for by Simulation
+    else if (energyIsCheap())
+        measureEnergyNow();
+}
+
+void SessionController::measureEnergyNow() {
+    const double start = m_environment.wallSeconds();
+    const Diagnostics diagnostics = m_simulation.diagnostics();
+    record(diagnostics, m_environment.wallSeconds() - start);
+}
+
+void SessionController::record(const Diagnostics& diagnostics, double computeSeconds) {
+    m_energy.push({.simulationTime = m_simulation.time(),
+                   .relativeDrift = m_simulation.relativeEnergyDrift(diagnostics),
+                   .kineticEnergy = diagnostics.kineticEnergy,
+                   .potentialEnergy = diagnostics.potentialEnergy,
+                   .computeSeconds = computeSeconds});
+    m_lastMeasureCost = computeSeconds;
+    m_lastMeasuredAt = m_environment.wallSeconds();
+}
+
+bool SessionController::energyIsCheap() const {
+    if (m_lastMeasureCost)
+        return *m_lastMeasureCost < kMaxAutomaticMeasureSeconds;
+    return m_simulation.bodyCount() <= kEagerEnergyBaselineMaxBodies;
+}
+
+void SessionController::refreshEnergyIfDue() {
+    if (!m_autoRefreshEnergy || m_paused)
+        return;
+    const bool due = !m_lastMeasuredAt || m_environment.wallSeconds() - *m_lastMeasuredAt >= kEnergyRefreshSeconds;
+    if (due && energyIsCheap())
+        measureEnergyNow();
+}
+
+std::optional<double> SessionController::secondsSinceLastMeasurement() const {
+    if (!m_lastMeasuredAt)
+        return std::nullopt;
+    return m_environment.wallSeconds() - *m_lastMeasuredAt;
+}
+
+} // namespace gravlab

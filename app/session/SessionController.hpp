@@ -1,0 +1,146 @@
+#pragma once
+// One simulation session, shared by the window and the headless modes: parameter edits, run / pause / step / reset,
+// energy measurements, and what each of them leaves stale in the drawn frame.
+//
+// Design note: the window (ViewerApp) and the headless loop (HeadlessRun) drive this one controller and keep only
+// input and ImGui, or frame files. It is GL-free: it is built into gravlab_session, which links gravlab_sim alone, so
+// a GL, GLFW or ImGui include here does not compile; the tests drive it on the CPU backend.
+//   A frame: advanceFrame() steps stepsPerFrame times unless paused; after a step the vertices are stale and both
+// overlays are invalidated (the step rebuilt the octree and may have re-partitioned the ORB domains). A step that
+// leaves a non-finite state has been rolled back by Simulation; the session pauses, keeps a message for the panel and
+// returns the backend's report, so the headless loop can stop. Then the energy is measured if due, and stale vertices
+// are pushed into the FrameSink. The caller then updates the overlays and draws (FramePipeline).
+//   Edits: applyParams() clamps the ORB domain count to N (validation refuses more domains than bodies; lowering N
+// should not be refused), hands the edit to Simulation::setParams and follows the ParamsChange it returns, deciding
+// nothing itself: a new backend gets the colour mode again, the device is probed only when the backend choice may have
+// changed, overlays and vertices are refreshed as the report says, new bodies are pushed into the sink at once (their
+// buffer grows and may not fit the GPU: the edit is then undone and the reason kept), and new bodies or a new energy
+// function restart the energy history. So a theta edit touches nothing drawn and asks nothing of the device.
+//   ORB default: asking to see domains (colour mode orb-domain, showing the cells) while ORB is off switches it on with
+// defaultOrbDomainCount(N) domains, through applyParams like any edit.
+//   Energy: measurements (O(N^2)) go into a fixed-capacity EnergyHistory. The diagnostics that recorded E0 are taken
+// from Simulation (energyBaseline()), not computed again, so a reset or new bodies cost one O(N^2) evaluation. While
+// running and auto refresh is on, one is taken every kEnergyRefreshSeconds of wall-clock time when it is cheap: the
+// last measurement took less than kMaxAutomaticMeasureSeconds, or, with no measurement yet at this body count and
+// backend, N <= kEagerEnergyBaselineMaxBodies (Simulation's own rule for an eager E0). On request one is always taken.
+// The last cost survives a reset and a new G or softening (same N, same backend) and is dropped with new bodies or a
+// new backend.
+//   The world beyond the simulation comes in through SessionEnvironment (the device probe, the wall clock), so tests
+// count probes and steer time.
+#include "EnergyHistory.hpp"
+#include "FrameSink.hpp"
+
+#include <Simulation.hpp>
+#include <TreeView.hpp>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace gravlab {
+
+struct SessionSettings {
+    int stepsPerFrame = 1; ///< simulation steps per advanceFrame() while running
+    ColorMode colorMode = ColorMode::Component;
+    /// Measure energy every kEnergyRefreshSeconds while running, when a measurement is quick: on in the window, off
+    /// headless, where nothing shows it.
+    bool autoRefreshEnergy = true;
+    std::size_t energyHistoryCapacity = 4096; ///< measurements kept for plots, at least 1
+};
+
+/// Wall-clock seconds from a fixed origin (std::chrono::steady_clock).
+double steadyClockSeconds();
+
+/// What the session asks of the world beyond the simulation.
+struct SessionEnvironment {
+    /// Whether the CUDA backend runs these parameters; asks the CUDA runtime, so it is called only at start and when
+    /// Simulation reports that the backend choice may have changed.
+    std::function<bool(const SimParams&)> probeCudaBackend = cudaBackendWouldBeChosen;
+    /// Wall-clock seconds: paces automatic energy measurements and times them.
+    std::function<double()> wallSeconds = steadyClockSeconds;
+};
+
+/// What one advanceFrame() did.
+struct FrameAdvance {
+    bool stepped = false;
+    /// The backend's report when a step left a non-finite state: the state was rolled back and the session paused.
+    std::optional<std::string> nonFiniteState;
+};
+
+class SessionController {
+public:
+    /// Energy is measured this often while running, when auto refresh is on and measuring is cheap.
+    static constexpr double kEnergyRefreshSeconds = 2.0;
+    /// Automatic measurements stop when one takes longer than this (O(N^2) on the CPU would stall the window).
+    static constexpr double kMaxAutomaticMeasureSeconds = 0.2;
+
+    /// Hands the colour mode to the backend, probes the device, pushes the vertices into sink and starts the energy
+    /// history. simulation and sink must outlive the controller.
+    SessionController(Simulation& simulation, FrameSink& sink, const SessionSettings& settings,
+                      SessionEnvironment environment = {});
+    SessionController(const SessionController&) = delete;
+    SessionController& operator=(const SessionController&) = delete;
+
+    /// One frame's work before drawing (see the design note).
+    FrameAdvance advanceFrame();
+
+    void togglePause() { m_paused = !m_paused; }
+    void setPaused(bool paused) { m_paused = paused; }
+    /// Pauses and steps once.
+    void stepOnce();
+    /// The scenario's initial conditions again; time and step count return to zero.
+    void reset();
+
+    /// Applies an edit (not yet validated); an invalid or impossible one leaves everything as it was and its reason
+    /// in lastError(). Returns what changed, including an undo's implications when the edit had to be undone.
+    ParamsChange applyParams(const SimParams& requested);
+    /// What colours the bodies; orb-domain switches ORB on when it is off.
+    void setColorMode(ColorMode mode);
+    /// The user wants to see the ORB domains (their cells): switches ORB on when it is off.
+    void showOrbDomains();
+
+    /// Measures the energy now, however long it takes.
+    void measureEnergyNow();
+    void setAutoRefreshEnergy(bool on) { m_autoRefreshEnergy = on; }
+
+    const Simulation& simulation() const { return m_simulation; }
+    bool paused() const { return m_paused; }
+    int stepsPerFrame() const { return m_stepsPerFrame; }
+    ColorMode colorMode() const { return m_colorMode; }
+    /// Whether the CUDA backend runs (the pair-once solver is offered only then); probed, not asked every frame.
+    bool onCudaBackend() const { return m_onCudaBackend; }
+    bool autoRefreshEnergy() const { return m_autoRefreshEnergy; }
+    /// Why the last action failed; empty when it succeeded.
+    const std::string& lastError() const { return m_lastError; }
+    /// Measurements since E0 was last taken, oldest first.
+    const EnergyHistory& energyHistory() const { return m_energy; }
+    /// Wall-clock seconds since the newest measurement; empty while there is none.
+    std::optional<double> secondsSinceLastMeasurement() const;
+
+private:
+    void afterStep();
+    /// Follows an accepted edit's report; pushNewBodies: push re-initialised bodies' vertices now (may throw).
+    void follow(const ParamsChange& change, bool pushNewBodies);
+    void pushVerticesIfStale();
+    /// Empties the history for a new E0 and records the first sample (Simulation's own, when it has one).
+    void restartEnergyHistory();
+    void record(const Diagnostics& diagnostics, double computeSeconds);
+    bool energyIsCheap() const;
+    void refreshEnergyIfDue();
+
+    Simulation& m_simulation;
+    FrameSink& m_sink;
+    SessionEnvironment m_environment;
+    int m_stepsPerFrame;
+    ColorMode m_colorMode;
+    bool m_paused = false;
+    bool m_verticesStale = true;
+    bool m_onCudaBackend = false;
+    bool m_autoRefreshEnergy;
+    std::string m_lastError;
+    EnergyHistory m_energy;
+    std::optional<double> m_lastMeasuredAt;  ///< wallSeconds() when the newest sample was taken
+    std::optional<double> m_lastMeasureCost; ///< seconds the last measurement took, at this N on this backend
+};
+
+} // namespace gravlab
