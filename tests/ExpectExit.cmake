@@ -3,7 +3,14 @@
 if(DEFINED EXPECT_FILE)
   file(REMOVE ${EXPECT_FILE})
 endif()
-execute_process(COMMAND ${EXE} ${ARGS} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)
+# An unquoted ${ARGS} would drop empty elements ("-DARGS=--dt;" must pass an empty value), so each element becomes a
+# bracket argument of a generated call.
+set(arguments "")
+foreach(argument IN LISTS ARGS)
+  string(APPEND arguments " [==[${argument}]==]")
+endforeach()
+cmake_language(EVAL CODE "execute_process(COMMAND [==[${EXE}]==]${arguments} RESULT_VARIABLE status
+                          OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 60)")
 if(NOT status EQUAL EXPECT)
   message(FATAL_ERROR "expected exit status ${EXPECT}, got ${status}\nstdout: ${out}\nstderr: ${err}")
 endif()
