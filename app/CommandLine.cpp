@@ -7,6 +7,7 @@
 #include <Scenarios.hpp>
 #include <Simulation.hpp>
 #include <algorithm>
+#include <vector>
 
 namespace gravlab {
 namespace {
@@ -124,27 +125,58 @@ void addOrbOptions(CLI::App& app, AppOptions& options, RawOptions& raw) {
                  "headless frames");
 }
 
-/// The ORB balance and the defaults of the design note; throws InvalidParameterError for a bad value.
+/// One ORB flag the command line gave besides --orb-domains, as a sentence names it and as the user would drop it.
+struct OrbFlagGiven {
+    std::string field;   ///< "orb-every"
+    std::string setting; ///< "orb-every = 5", "color = 'orb-domain'"
+    std::string flag;    ///< "--orb-every", "--color orb-domain"
+};
+
+/// The ORB flags given besides --orb-domains, in the order they are named; values as typed.
+std::vector<OrbFlagGiven> orbFlagsGiven(const CLI::App& app, const RawOptions& raw, const AppOptions& options) {
+    std::vector<OrbFlagGiven> given;
+    if (options.orbCells)
+        given.push_back({"orb-cells", "orb-cells", "--orb-cells"});
+    if (options.colorMode == ColorMode::OrbDomain)
+        given.push_back({"color", "color = 'orb-domain'", "--color orb-domain"});
+    if (app.count("--orb-balance") > 0)
+        given.push_back({"orb-balance", "orb-balance = '" + raw.orbBalance + "'", "--orb-balance"});
+    for (const char* field : {"orb-every", "orb-imbalance"}) {
+        const CLI::Option* option = app.get_option(std::string("--") + field);
+        if (option->count() > 0)
+            given.push_back({field, std::string(field) + " = " + option->results().back(), std::string("--") + field});
+    }
+    return given;
+}
+
+/// "a", "a and b", "a, b and c" of the member of each flag.
+std::string joined(const std::vector<OrbFlagGiven>& flags, std::string OrbFlagGiven::*member) {
+    std::string text;
+    for (std::size_t i = 0; i < flags.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == flags.size() ? " and " : ", ") + flags[i].*member;
+    return text;
+}
+
+/// The ORB balance and the defaults of the design note; throws InvalidParameterError for a bad value, and for ORB
+/// flags given with an explicit --orb-domains 0, which would otherwise be ignored without a word.
 void completeOrbOptions(const CLI::App& app, const RawOptions& raw, AppOptions& options) {
     OrbParams& orb = options.simulation.orb;
     if (app.count("--orb-balance") > 0)
         orb.balance = parseOrbBalance(raw.orbBalance);
-    const bool colorGiven = app.count("--color") > 0;
-    const bool wantsDomainsShown = options.orbCells || options.colorMode == ColorMode::OrbDomain;
+    const std::vector<OrbFlagGiven> given = orbFlagsGiven(app, raw, options);
     if (app.count("--orb-domains") > 0) {
-        if (orb.domainCount == 0 && wantsDomainsShown) {
-            const std::string field = options.orbCells ? "orb-cells" : "color";
-            const std::string what = options.orbCells ? "orb-cells" : "color = 'orb-domain'";
-            throw InvalidParameterError(field, what +
-                                                   " needs ORB domains, but orb-domains = 0 switches ORB off: give "
-                                                   "--orb-domains 1 or more, or leave it out for min(" +
-                                                   std::to_string(kDefaultOrbDomainCount) + ", N) domains");
+        if (orb.domainCount == 0 && !given.empty()) {
+            const std::string flags = joined(given, &OrbFlagGiven::flag);
+            throw InvalidParameterError(
+                given.front().field, joined(given, &OrbFlagGiven::setting) + (given.size() == 1 ? " needs" : " need") +
+                                         " ORB domains, but orb-domains = 0 switches ORB off: give --orb-domains 1 "
+                                         "or more, leave --orb-domains out for min(" +
+                                         std::to_string(kDefaultOrbDomainCount) + ", N) domains, or drop " + flags);
         }
-    } else if (wantsDomainsShown || app.count("--orb-balance") > 0 || app.count("--orb-every") > 0 ||
-               app.count("--orb-imbalance") > 0) {
+    } else if (!given.empty()) {
         orb.domainCount = defaultOrbDomainCount(options.simulation.bodyCount);
     }
-    if (orb.domainCount > 0 && !colorGiven)
+    if (orb.domainCount > 0 && app.count("--color") == 0)
         options.colorMode = ColorMode::OrbDomain;
 }
 

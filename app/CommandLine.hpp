@@ -11,7 +11,8 @@
 // ORB: --orb-domains D sets the domain count (0: off). Any other ORB flag (--orb-balance, --orb-every,
 // --orb-imbalance, --orb-cells, --color orb-domain) without --orb-domains switches ORB on with
 // defaultOrbDomainCount(N) = min(64, N) domains, and while ORB is on the bodies are coloured by domain unless --color
-// says otherwise; --orb-cells or --color orb-domain with an explicit --orb-domains 0 is a usage error.
+// says otherwise. Any of those flags with an explicit --orb-domains 0 is a usage error naming both, since ORB off
+// would silently ignore them.
 #include "AccuracyCommand.hpp"
 #include "BenchCommand.hpp"
 #include "ViewSettings.hpp"
