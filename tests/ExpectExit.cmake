@@ -1,4 +1,5 @@
-# Script mode: runs EXE with ARGS, passes when the exit status is EXPECT and the output contains MATCH.
+# Script mode: runs EXE with ARGS, passes when the exit status is EXPECT and the output contains MATCH (and, when
+# given, matches the regular expression MATCH_REGEX).
 # With EXPECT_FILE, that file is removed first and must exist afterwards (a file the run is meant to write).
 if(DEFINED EXPECT_FILE)
   file(REMOVE ${EXPECT_FILE})
@@ -17,6 +18,9 @@ endif()
 string(FIND "${out}${err}" "${MATCH}" found)
 if(found EQUAL -1)
   message(FATAL_ERROR "output does not mention '${MATCH}'\nstdout: ${out}\nstderr: ${err}")
+endif()
+if(DEFINED MATCH_REGEX AND NOT "${out}${err}" MATCHES "${MATCH_REGEX}")
+  message(FATAL_ERROR "output does not match '${MATCH_REGEX}'\nstdout: ${out}\nstderr: ${err}")
 endif()
 if(DEFINED EXPECT_FILE AND NOT EXISTS ${EXPECT_FILE})
   message(FATAL_ERROR "the run did not write ${EXPECT_FILE}\nstdout: ${out}\nstderr: ${err}")
