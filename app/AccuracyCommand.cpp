@@ -15,7 +15,8 @@
 namespace gravlab {
 namespace {
 
-/// The comma-separated entries of text; an empty entry is an error naming flag.
+/// The comma-separated entries of text; an empty entry is an error naming flag and giving example (for numbers, with
+/// what each entry allows).
 std::vector<std::string> splitList(const std::string& flag, const std::string& text, const std::string& example) {
     std::vector<std::string> entries;
     std::size_t start = 0;
@@ -49,22 +50,24 @@ void addListOptions(CLI::App& command, AccuracyOptions& options) {
             "--bodies",
             [&options](const std::string& text) {
                 options.bodyCounts.clear();
-                for (const std::string& entry : splitList("--bodies", text, "100000,1000000"))
+                for (const std::string& entry :
+                     splitList("--bodies", text, "100000,1000000, each " + describeRange(kBodyCountRange)))
                     options.bodyCounts.push_back(
                         std::uint64_t(parseNumberForFlag("bodies", kBodyCountRange, entry, NumberKind::Whole)));
             },
-            "comma-separated body counts")
+            "comma-separated body counts, each " + describeRange(kBodyCountRange))
         ->default_str("100000,1000000");
     command
         .add_option_function<std::string>(
             "--thetas",
             [&options](const std::string& text) {
                 options.openingAngles.clear();
-                for (const std::string& entry : splitList("--thetas", text, "0.3,0.5,0.7,1.0"))
+                for (const std::string& entry :
+                     splitList("--thetas", text, "0.3,0.5,0.7,1.0, each " + describeRange(kOpeningAngleRange)))
                     options.openingAngles.push_back(
                         parseNumberForFlag("thetas", kOpeningAngleRange, entry, NumberKind::Real));
             },
-            "comma-separated opening angles, each 0.1 to 1.5")
+            "comma-separated opening angles, each " + describeRange(kOpeningAngleRange))
         ->default_str("0.3,0.5,0.7,1.0");
 }
 

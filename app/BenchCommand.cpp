@@ -377,6 +377,12 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
                     "solver steps: re-partition every K steps, migrate in between");
     bench->add_flag("--positions-only", options.orbPositionsOnly,
                     "with --orb: build over uniform random positions alone (count balance), for up to 2^32 - 1 bodies");
+    // Which range --bodies has depends on flags that may follow it, so the text is checked again once all are parsed.
+    bench->final_callback([bench, &options] {
+        const CLI::Option* bodies = bench->get_option("--bodies");
+        if (bodies->count() > 0 && !(options.orb && options.orbPositionsOnly))
+            parseNumberForFlag("bodies", kBenchStateBodyRange, bodies->results().back(), NumberKind::Whole);
+    });
     return bench;
 }
 

@@ -29,8 +29,11 @@ namespace gravlab {
 inline constexpr ParamRange kBenchStepRange{"steps", 1.0, 1e4, true, "timed steps"};
 inline constexpr ParamRange kBenchWarmupRange{"warmup", 1.0, 1e3, true, "warm-up steps before timing"};
 inline constexpr ParamRange kBenchDomainRange{"domains", 1.0, double(1 << 20), true, "ORB domains"};
-/// --bodies is parsed in this range; above kBodyCountRange only with --orb --positions-only.
+/// --bodies is parsed in this range; above kBenchStateBodyRange only with --orb --positions-only.
 inline constexpr ParamRange kBenchBodyRange{"bodies", 1.0, 4294967295.0, true, "number of bodies"};
+/// --bodies when the full body state is generated (every run but --orb --positions-only).
+inline constexpr ParamRange kBenchStateBodyRange{"bodies", 1.0, double(kMaxBodyCount), true,
+                                                 "number of bodies; up to 4294967295 with --orb --positions-only"};
 inline constexpr int kFlopsPerInteraction = 20;
 
 struct BenchOptions {

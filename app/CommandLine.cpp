@@ -7,27 +7,20 @@
 #include <Scenarios.hpp>
 #include <Simulation.hpp>
 #include <algorithm>
+#include <vector>
 
 namespace gravlab {
 namespace {
 
-/// Flags whose text is converted here (see the design note) or through the sim's name parsers.
+/// Flags converted after parsing through the sim's name parsers, and --steps-per-frame before it becomes optional.
 struct RawOptions {
     std::string scenario;
-    std::string bodies;
-    std::string seed;
     std::string solver;
     std::string backend;
-    std::string frames;
-    std::string width;
-    std::string height;
-    std::string stepsPerFrame;
     std::string color;
     std::string overlayDepth;
-    std::string orbDomains;
     std::string orbBalance;
-    std::string orbEvery;
-    std::string orbImbalance;
+    int stepsPerFrame = 1;
     bool listScenarios = false;
 };
 
@@ -46,25 +39,25 @@ void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
     app.add_option("--scenario", raw.scenario, "initial conditions (see the list below)")
         ->type_name("NAME")
         ->default_str(defaults.scenario);
-    app.add_option("--bodies", raw.bodies, "number of bodies, " + describeRange(kBodyCountRange))
+    addNumberOption(app, kBodyCountRange, NumberKind::Whole, params.bodyCount, "number of bodies")
         ->type_name("N")
         ->default_str(std::to_string(defaults.bodyCount) + " on the CPU, " + std::to_string(kDefaultCudaBodyCount) +
                       " on a GPU");
-    app.add_option("--seed", raw.seed, "seed of the scenario's random sampling, any whole number >= 0")
+    app.add_option_function<std::string>(
+           "--seed",
+           [&params](const std::string& text) {
+               params.seed = rethrowForFlag("seed", [&] { return parseSeed(text); });
+           },
+           "seed of the scenario's random sampling, any whole number >= 0")
         ->type_name("N")
         ->default_str(std::to_string(defaults.seed));
-    app.add_option("--dt", params.timeStep, "leapfrog time step in N-body time units, " + describeRange(kTimeStepRange))
-        ->capture_default_str();
-    app.add_option("--softening", params.softeningLength,
-                   "Plummer softening length in N-body length units, " + describeRange(kSofteningRange))
-        ->capture_default_str();
-    app.add_option("--G", params.gravitationalConstant,
-                   "gravitational constant, " + describeRange(kGravitationalConstantRange))
-        ->capture_default_str();
-    app.add_option("--theta", params.openingAngle,
-                   "Barnes-Hut opening angle of the tree solver (smaller: more accurate, slower), " +
-                       describeRange(kOpeningAngleRange))
-        ->capture_default_str();
+    addNumberOption(app, kTimeStepRange, NumberKind::Real, params.timeStep, "leapfrog time step in N-body time units");
+    addNumberOption(app, kSofteningRange, NumberKind::Real, params.softeningLength,
+                    "Plummer softening length in N-body length units");
+    addNumberOption(app, kGravitationalConstantRange, NumberKind::Real, params.gravitationalConstant,
+                    "gravitational constant");
+    addNumberOption(app, kOpeningAngleRange, NumberKind::Real, params.openingAngle,
+                    "Barnes-Hut opening angle of the tree solver (smaller: more accurate, slower)");
     app.add_option("--solver", raw.solver, "force solver: " + solversHelpText())
         ->type_name("NAME")
         ->default_str(defaults.solver + " on the CPU, " + std::string(kDefaultGpuSolver) + " on a GPU; " +
@@ -75,24 +68,21 @@ void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
 }
 
 void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& options, RawOptions& raw) {
-    app.add_option("--steps-per-frame", raw.stepsPerFrame,
-                   "simulation steps per frame, " + describeRange(kStepsPerFrameRange))
+    addNumberOption(app, kStepsPerFrameRange, NumberKind::Whole, raw.stepsPerFrame, "simulation steps per frame")
         ->type_name("N")
         ->default_str("1 in a window, " + std::to_string(AppOptions::kHeadlessStepsPerFrame) + " headless");
     app.add_flag("--headless", options.headless, "render PNG frames through EGL instead of opening a window");
-    app.add_option("--frames", raw.frames, "frames to render (implies --headless), " + describeRange(kFrameCountRange))
-        ->type_name("N")
-        ->default_str(std::to_string(defaults.frameCount));
+    addNumberOption(app, kFrameCountRange, NumberKind::Whole, options.frameCount,
+                    "frames to render (implies --headless)")
+        ->type_name("N");
     app.add_option("--out", options.outputFolder,
                    "folder for frame_00000.png, ... (created if missing; implies --headless)")
         ->type_name("DIR")
         ->default_str(defaults.outputFolder.string());
-    app.add_option("--width", raw.width, "image or window width in pixels, " + describeRange(kWidthRange))
-        ->type_name("N")
-        ->default_str(std::to_string(defaults.width));
-    app.add_option("--height", raw.height, "image or window height in pixels, " + describeRange(kHeightRange))
-        ->type_name("N")
-        ->default_str(std::to_string(defaults.height));
+    addNumberOption(app, kWidthRange, NumberKind::Whole, options.width, "image or window width in pixels")
+        ->type_name("N");
+    addNumberOption(app, kHeightRange, NumberKind::Whole, options.height, "image or window height in pixels")
+        ->type_name("N");
     app.add_option("--color", raw.color,
                    "what colours the bodies: component (the scenario's colours), leaf-depth (depth of each body's "
                    "octree leaf; tree solver only) or orb-domain (each body's ORB domain; implies ORB)")
@@ -106,91 +96,101 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
 }
 
 void addOrbOptions(CLI::App& app, AppOptions& options, RawOptions& raw) {
-    const OrbParams defaults;
+    OrbParams& orb = options.simulation.orb;
     const std::string defaultCount = std::to_string(kDefaultOrbDomainCount);
-    app.add_option("--orb-domains", raw.orbDomains,
-                   "split the bodies into D domains by orthogonal recursive bisection (ORB), " +
-                       describeRange(kOrbDomainRange) + " and at most --bodies; 0 = off. The other ORB flags " +
-                       "switch ORB on with min(" + defaultCount + ", N) domains; while ORB is on, bodies are " +
-                       "coloured by domain unless --color is given")
+    addNumberOption(app, kOrbDomainRange, NumberKind::Whole, orb.domainCount,
+                    "split the bodies into D domains by orthogonal recursive bisection (ORB). The other ORB flags "
+                    "without it switch ORB on with min(" +
+                        defaultCount +
+                        ", N) domains; while ORB is on, bodies are coloured by domain unless --color is given. 0 = "
+                        "off, at most --bodies")
         ->type_name("D")
         ->default_str("0 (off)");
     app.add_option("--orb-balance", raw.orbBalance,
                    "what ORB balances between domains: count (bodies) or work (force interactions)")
         ->type_name("NAME")
-        ->default_str(std::string(toString(defaults.balance)));
-    app.add_option("--orb-every", raw.orbEvery,
-                   "full ORB re-partition every K steps (1 = every step); in between, bodies migrate between fixed "
-                   "cells, " +
-                       describeRange(kOrbRebuildIntervalRange))
-        ->type_name("K")
-        ->default_str(std::to_string(defaults.rebuildInterval));
-    app.add_option("--orb-imbalance", raw.orbImbalance,
-                   "re-partition early when the largest domain over the mean passes X, " +
-                       describeRange(kOrbImbalanceLimitRange))
-        ->type_name("X")
-        ->default_str(formatNumber(defaults.imbalanceLimit));
+        ->default_str(std::string(toString(orb.balance)));
+    addNumberOption(app, kOrbRebuildIntervalRange, NumberKind::Whole, orb.rebuildInterval,
+                    "full ORB re-partition every K steps (1 = every step); in between, bodies migrate between fixed "
+                    "cells")
+        ->type_name("K");
+    addNumberOption(app, kOrbImbalanceLimitRange, NumberKind::Real, orb.imbalanceLimit,
+                    "re-partition early when the largest domain over the mean passes X")
+        ->type_name("X");
     app.add_flag("--orb-cells", options.orbCells,
                  "draw the ORB cells (the domains) as wireframe boxes in their bodies' colours, in the window and in "
                  "headless frames");
 }
 
-/// The ORB flags' values and the defaults of the design note; throws InvalidParameterError for a bad value.
+/// One ORB flag the command line gave besides --orb-domains, as a sentence names it and as the user would drop it.
+struct OrbFlagGiven {
+    std::string field;   ///< "orb-every"
+    std::string setting; ///< "orb-every = 5", "color = 'orb-domain'"
+    std::string flag;    ///< "--orb-every", "--color orb-domain"
+};
+
+/// The ORB flags given besides --orb-domains, in the order they are named; values as typed.
+std::vector<OrbFlagGiven> orbFlagsGiven(const CLI::App& app, const RawOptions& raw, const AppOptions& options) {
+    std::vector<OrbFlagGiven> given;
+    if (options.orbCells)
+        given.push_back({"orb-cells", "orb-cells", "--orb-cells"});
+    if (options.colorMode == ColorMode::OrbDomain)
+        given.push_back({"color", "color = 'orb-domain'", "--color orb-domain"});
+    if (app.count("--orb-balance") > 0)
+        given.push_back({"orb-balance", "orb-balance = '" + raw.orbBalance + "'", "--orb-balance"});
+    for (const char* field : {"orb-every", "orb-imbalance"}) {
+        const CLI::Option* option = app.get_option(std::string("--") + field);
+        if (option->count() > 0)
+            given.push_back({field, std::string(field) + " = " + option->results().back(), std::string("--") + field});
+    }
+    return given;
+}
+
+/// "a", "a and b", "a, b and c" of the member of each flag.
+std::string joined(const std::vector<OrbFlagGiven>& flags, std::string OrbFlagGiven::*member) {
+    std::string text;
+    for (std::size_t i = 0; i < flags.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == flags.size() ? " and " : ", ") + flags[i].*member;
+    return text;
+}
+
+/// The ORB balance and the defaults of the design note; throws InvalidParameterError for a bad value, and for ORB
+/// flags given with an explicit --orb-domains 0, which would otherwise be ignored without a word.
 void completeOrbOptions(const CLI::App& app, const RawOptions& raw, AppOptions& options) {
     OrbParams& orb = options.simulation.orb;
     if (app.count("--orb-balance") > 0)
         orb.balance = parseOrbBalance(raw.orbBalance);
-    if (app.count("--orb-every") > 0)
-        orb.rebuildInterval =
-            static_cast<std::uint32_t>(parseNumberInRange(kOrbRebuildIntervalRange, raw.orbEvery, NumberKind::Whole));
-    if (app.count("--orb-imbalance") > 0)
-        orb.imbalanceLimit = parseNumberInRange(kOrbImbalanceLimitRange, raw.orbImbalance, NumberKind::Real);
-    const bool colorGiven = app.count("--color") > 0;
-    const bool wantsDomainsShown = options.orbCells || options.colorMode == ColorMode::OrbDomain;
+    const std::vector<OrbFlagGiven> given = orbFlagsGiven(app, raw, options);
     if (app.count("--orb-domains") > 0) {
-        orb.domainCount =
-            static_cast<std::uint32_t>(parseNumberInRange(kOrbDomainRange, raw.orbDomains, NumberKind::Whole));
-        if (orb.domainCount == 0 && wantsDomainsShown) {
-            const std::string field = options.orbCells ? "orb-cells" : "color";
-            const std::string what = options.orbCells ? "orb-cells" : "color = 'orb-domain'";
-            throw InvalidParameterError(field, what +
-                                                   " needs ORB domains, but orb-domains = 0 switches ORB off: give "
-                                                   "--orb-domains 1 or more, or leave it out for min(" +
-                                                   std::to_string(kDefaultOrbDomainCount) + ", N) domains");
+        if (orb.domainCount == 0 && !given.empty()) {
+            const std::string flags = joined(given, &OrbFlagGiven::flag);
+            throw InvalidParameterError(
+                given.front().field, joined(given, &OrbFlagGiven::setting) + (given.size() == 1 ? " needs" : " need") +
+                                         " ORB domains, but orb-domains = 0 switches ORB off: give --orb-domains 1 "
+                                         "or more, leave --orb-domains out for min(" +
+                                         std::to_string(kDefaultOrbDomainCount) + ", N) domains, or drop " + flags);
         }
-    } else if (wantsDomainsShown || app.count("--orb-balance") > 0 || app.count("--orb-every") > 0 ||
-               app.count("--orb-imbalance") > 0) {
+    } else if (!given.empty()) {
         orb.domainCount = defaultOrbDomainCount(options.simulation.bodyCount);
     }
-    if (orb.domainCount > 0 && !colorGiven)
+    if (orb.domainCount > 0 && app.count("--color") == 0)
         options.colorMode = ColorMode::OrbDomain;
 }
 
-/// Converts the raw texts and validates everything; throws InvalidParameterError for the first bad value.
+/// Converts the names and validates everything; throws InvalidParameterError for the first bad value. The numbers
+/// arrived while CLI11 parsed (addNumberOption).
 void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& options) {
     SimParams& params = options.simulation;
     if (app.count("--scenario") > 0)
         params.scenario = raw.scenario;
     options.bodyCountGiven = app.count("--bodies") > 0;
     options.solverGiven = app.count("--solver") > 0;
-    if (app.count("--bodies") > 0)
-        params.bodyCount =
-            static_cast<std::uint64_t>(parseNumberInRange(kBodyCountRange, raw.bodies, NumberKind::Whole));
-    if (app.count("--seed") > 0)
-        params.seed = parseSeed(raw.seed);
     if (app.count("--solver") > 0)
         params.solver = findSolver(raw.solver).name;
     if (app.count("--backend") > 0)
         params.backend = parseBackendKind(raw.backend);
     if (app.count("--steps-per-frame") > 0)
-        options.stepsPerFrame =
-            static_cast<int>(parseNumberInRange(kStepsPerFrameRange, raw.stepsPerFrame, NumberKind::Whole));
-    if (app.count("--frames") > 0)
-        options.frameCount = static_cast<int>(parseNumberInRange(kFrameCountRange, raw.frames, NumberKind::Whole));
-    if (app.count("--width") > 0)
-        options.width = static_cast<int>(parseNumberInRange(kWidthRange, raw.width, NumberKind::Whole));
-    if (app.count("--height") > 0)
-        options.height = static_cast<int>(parseNumberInRange(kHeightRange, raw.height, NumberKind::Whole));
+        options.stepsPerFrame = raw.stepsPerFrame;
     if (app.count("--color") > 0)
         options.colorMode = parseColorMode(raw.color);
     if (app.count("--overlay-depth") > 0)

@@ -1,15 +1,18 @@
 #pragma once
 // The gravlab command line: flags to AppOptions, or an exit status and a message.
 //
-// Design note: parsing is a pure function (no printing, no exit()) so the tests drive it directly. Every simulation
-// value goes through validateSimParams and every app value through checkInRange with the ranges below, so a bad value
-// always produces one sentence naming the flag, the value and what is allowed, and exit status 2. CLI11's own errors
-// (unknown flag, missing value, text where a number belongs) also give status 2. Whole numbers are parsed here rather
-// than by CLI11, which would wrap "--bodies -5" into a huge unsigned count instead of reporting the -5.
+// Design note: parsing is a pure function (no printing, no exit()) so the tests drive it directly. Every number, here
+// and in the subcommands, is read from its text by addNumberOption (OptionParsing.hpp) with the ranges below or
+// SimParams', so a bad value always produces one sentence naming the flag, quoting the value as typed and stating what
+// is allowed, and exit status 2; validateSimParams then checks what ranges alone cannot (domains against bodies).
+// CLI11 never converts a number itself: it reads "" as 0, reports "abc" without the range, wraps "--bodies -5" into a
+// huge unsigned count, and a double shows "1.0000000001" as "1". CLI11's own errors (unknown flag, missing value)
+// also give status 2.
 // ORB: --orb-domains D sets the domain count (0: off). Any other ORB flag (--orb-balance, --orb-every,
 // --orb-imbalance, --orb-cells, --color orb-domain) without --orb-domains switches ORB on with
 // defaultOrbDomainCount(N) = min(64, N) domains, and while ORB is on the bodies are coloured by domain unless --color
-// says otherwise; --orb-cells or --color orb-domain with an explicit --orb-domains 0 is a usage error.
+// says otherwise. Any of those flags with an explicit --orb-domains 0 is a usage error naming both, since ORB off
+// would silently ignore them.
 #include "AccuracyCommand.hpp"
 #include "BenchCommand.hpp"
 #include "ViewSettings.hpp"

@@ -5,6 +5,7 @@
 #include "OutputFolder.hpp"
 #include "ViewerApp.hpp"
 
+#include <RenderMemory.hpp>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -69,7 +70,9 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
     // Refuse an unusable --out before spending time on the initial conditions.
     if (options.headless)
         prepareOutputFolder(options.outputFolder);
-    Simulation simulation(withLaunchDefaults(options));
+    // The memory check counts what rendering will hold next to the bodies, so a run too large to draw is refused
+    // before anything is generated (InsufficientMemoryError, exit status 2).
+    Simulation simulation(withLaunchDefaults(options), renderMemory());
     err << "gravlab: " << simulation.params().scenario << ", " << simulation.bodyCount() << " bodies, solver "
         << simulation.params().solver << ", on " << simulation.backend().description() << '\n';
     noteTreeOnlyOptions(options, findSolver(simulation.params().solver), err);

@@ -4,8 +4,9 @@
 // Design note: numbers are read with std::strtod so that "4096", "1e6" and "0.5" all work; the whole text must be
 // consumed, the value must be finite, whole when asked for, and inside its ParamRange (sim/SimParams.hpp), whose
 // table also feeds the help texts. Every refusal is an InvalidParameterError naming the range's field and quoting the
-// value as typed ("1e12", not "1e+12") with what is allowed, so the main command line (which prefixes "--field: ")
-// and the subcommands (which turn it into CLI::ValidationError through rethrowForFlag) give the same sentences.
+// value as typed ("1e12", not "1e+12") with what is allowed. The main command line and the subcommands both add their
+// numeric flags through addNumberOption, which turns a refusal into CLI::ValidationError("--flag", sentence), so every
+// flag gives the same sentences.
 #include <CLI/CLI.hpp>
 #include <SimParams.hpp>
 #include <cstdint>
@@ -35,7 +36,7 @@ double parseNumberInRange(const ParamRange& range, const std::string& text, Numb
 std::uint64_t parseSeed(const std::string& text);
 
 /// Returns convert(); an InvalidParameterError it throws becomes CLI::ValidationError("--" + flag, message), which
-/// CLI11 reports as a usage error naming the flag. For option callbacks of the subcommands.
+/// CLI11 reports as a usage error naming the flag. For option callbacks.
 template <typename Convert> auto rethrowForFlag(std::string_view flag, Convert&& convert) -> decltype(convert()) {
     try {
         return std::forward<Convert>(convert)();
@@ -44,15 +45,15 @@ template <typename Convert> auto rethrowForFlag(std::string_view flag, Convert&&
     }
 }
 
-/// parseNumberInRange for a subcommand's option: a refusal is a CLI::ValidationError naming "--" + flag.
+/// parseNumberInRange for an option's callback: a refusal is a CLI::ValidationError naming "--" + flag.
 inline double parseNumberForFlag(std::string_view flag, const ParamRange& range, const std::string& text,
                                  NumberKind kind) {
     return rethrowForFlag(flag, [&] { return parseNumberInRange(range, text, kind); });
 }
 
-/// Adds the subcommand option "--" + range.name: its text goes through parseNumberForFlag into target (as Number);
-/// the help is `what` followed by the range, and the default shown is target's value when the option is added.
-/// range must outlive command (the ranges are constants).
+/// Adds the option "--" + range.name: its text goes through parseNumberForFlag into target (as Number);
+/// the help is `what` followed by the range, the value is shown as INT or FLOAT (by kind) and the default is target's
+/// value when the option is added. range must outlive command (the ranges are constants).
 template <typename Number>
 CLI::Option* addNumberOption(CLI::App& command, const ParamRange& range, NumberKind kind, Number& target,
                              const std::string& what) {
@@ -64,6 +65,7 @@ CLI::Option* addNumberOption(CLI::App& command, const ParamRange& range, NumberK
                 target = static_cast<Number>(parseNumberForFlag(flag, range, text, kind));
             },
             what + ", " + describeRange(range))
+        ->type_name(kind == NumberKind::Whole ? "INT" : "FLOAT") // CLI11 would call the text option TEXT
         ->default_str(formatNumber(double(target)));
 }
 

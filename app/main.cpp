@@ -1,8 +1,10 @@
 // gravlab: parse the command line, run the window or headless mode, and turn every failure into a message and an
-// exit status (0 success, 1 failure while running, 2 usage error) instead of a crash.
+// exit status (0 success, 1 failure while running, 2 usage error or a run refused for lack of memory) instead of a
+// crash.
 #include "CommandLine.hpp"
 #include "Launch.hpp"
 
+#include <MemoryBudget.hpp>
 #include <iostream>
 
 int main(int argc, char** argv) {
@@ -23,6 +25,10 @@ int main(int argc, char** argv) {
         return 2;
     } catch (const InvalidParameterError& error) {
         std::cerr << "gravlab: error: --" << error.field() << ": " << error.what() << '\n';
+        return 2;
+    } catch (const InsufficientMemoryError& error) {
+        // Refused before anything was allocated: a request to change (fewer bodies), like a bad value.
+        std::cerr << "gravlab: error: " << error.what() << '\n';
         return 2;
     } catch (const std::exception& error) {
         std::cerr << "gravlab: error: " << error.what() << '\n';

@@ -25,6 +25,10 @@ namespace gravlab {
 
 class BodyVertexFeed {
 public:
+    /// Host bytes per body of the staging array: every frame on the host-copy path, and once for the camera fit
+    /// (copyToHost) on the interop path, so it is always there.
+    static constexpr std::size_t kHostStagingBytesPerBody = sizeof(RenderVertex);
+
     /// log receives the one line that says interop is unavailable, if it is.
     explicit BodyVertexFeed(std::ostream& log);
     ~BodyVertexFeed();

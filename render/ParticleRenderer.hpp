@@ -42,6 +42,10 @@ struct ParticleView {
 
 class ParticleRenderer {
 public:
+    /// Bytes per body of the vertex buffer: one RenderVertex. It lives where the GL keeps buffers: host memory under
+    /// a software GL (Mesa's llvmpipe), the GPU's under a hardware driver (where CUDA-GL interop writes it).
+    static constexpr std::size_t kVertexBytesPerBody = sizeof(RenderVertex);
+
     explicit ParticleRenderer(std::size_t initialCapacity = 1024);
 
     /// Makes room for at least capacity vertices; growing replaces the buffer and discards its contents.

@@ -16,6 +16,9 @@ struct Bodies {
     std::vector<float> mass;       ///< masses, N-body mass units (> 0)
     std::vector<float> colorKey;   ///< render scalar in [0, 1], chosen by the scenario
 
+    /// Host bytes per body of the eight arrays above (memory estimates, MemoryBudget.hpp).
+    static constexpr std::size_t kBytesPerBody = 8 * sizeof(float);
+
     std::size_t size() const { return x.size(); }
     void resize(std::size_t count) {
         for (auto* component : {&x, &y, &z, &vx, &vy, &vz, &mass, &colorKey})

@@ -26,6 +26,15 @@ namespace gravlab {
 
 class CpuBackend final : public SimulationBackend {
 public:
+    /// Host bytes per body of a run on this backend (for MemoryBudget.hpp): what stays allocated between steps, and
+    /// the most a load or a step allocates on top of it for a while.
+    struct HostBytesPerBody {
+        std::uint64_t resident = 0;
+        std::uint64_t transient = 0;
+    };
+    /// Counted from the members below and the octree's and ORB's buffers, for params' solver and ORB setting.
+    static HostBytesPerBody hostBytesPerBody(const SimParams& params);
+
     CpuBackend() = default;
     /// why: a note appended to description(), e.g. why the CUDA backend was not chosen.
     explicit CpuBackend(std::string why) : m_why(std::move(why)) {}

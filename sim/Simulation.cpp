@@ -80,10 +80,16 @@ ParamsChange& ParamsChange::operator|=(const ParamsChange& other) {
     return *this;
 }
 
-Simulation::Simulation(const SimParams& params) : Simulation(params, createBackend) {}
+Simulation::Simulation(const SimParams& params, const CompanionMemory& companion, const MemorySource& memory)
+    : Simulation(params, createBackend, companion, memory) {}
 
-Simulation::Simulation(const SimParams& params, BackendFactory makeBackend)
-    : m_makeBackend(std::move(makeBackend)), m_params(validated(params)), m_backend(m_makeBackend(m_params)) {
+Simulation::Simulation(const SimParams& params, BackendFactory makeBackend, const CompanionMemory& companion,
+                       const MemorySource& memory)
+    : m_makeBackend(std::move(makeBackend)), m_params(validated(params)), m_companion(companion), m_memory(&memory),
+      m_backend(m_makeBackend(m_params)) {
+    // The backend holds no bodies yet: a run that cannot fit is refused before the scenario is generated.
+    m_deviceFootprint = deviceFootprintFor(m_params);
+    requireMemoryFor(m_params, m_deviceFootprint, m_companion, *m_memory);
     reset();
 }
 
@@ -91,6 +97,15 @@ ParamsChange Simulation::setParams(const SimParams& params) {
     validateSimParams(params);
     const ParamsChange change = changeBetween(m_params, params);
     const bool reinitialise = change.reinitialised;
+    // Only the backend and ORB decide the device's share; asking again on every dt change would query the driver.
+    const bool placementMayChange =
+        params.backend != m_params.backend || (params.orb.domainCount > 0) != (m_params.orb.domainCount > 0);
+    const std::optional<DeviceFootprint> footprint =
+        placementMayChange ? deviceFootprintFor(params) : m_deviceFootprint;
+    const MemoryEstimate held = estimateMemory(m_params, m_deviceFootprint, m_companion);
+    const MemoryEstimate requested = estimateMemory(params, footprint, m_companion);
+    if (requested.hostBytes > held.hostBytes || requested.deviceBytes > held.deviceBytes)
+        requireMemoryFor(params, footprint, m_companion, *m_memory, held);
     // Prepare: a new backend and the state it starts from. Anything that throws here leaves the simulation as it
     // was (load() keeps a backend's previous state when it fails).
     std::unique_ptr<SimulationBackend> replacement;
@@ -112,6 +127,7 @@ ParamsChange Simulation::setParams(const SimParams& params) {
         m_stepCountAtLoad = m_stepCount;
     }
     m_params = params;
+    m_deviceFootprint = footprint;
     if (reinitialise)
         restartClockAndEnergy();
     else if (change.energyFunctionChanged)

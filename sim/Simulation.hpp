@@ -17,9 +17,15 @@
 // through setParams() uses the same factory.
 // ORB domains (params.orb) are brought up to date whenever bodies are loaded and after every setParams(), through the
 // backend's updateOrbDomains(), so a paused view and a first frame show them without a step.
+// Memory: the constructor, and setParams() whenever the estimate grows (more bodies, another backend or solver, ORB
+// switched on), check the run against the available memory first (MemoryBudget.hpp), counting what the caller keeps
+// next to the bodies (CompanionMemory: the render side's buffers), and refuse with InsufficientMemoryError before any
+// body is generated.
 #include "Diagnostics.hpp"
+#include "MemoryBudget.hpp"
 #include "SimParams.hpp"
 #include "SimulationBackend.hpp"
+#include "SystemMemory.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -76,14 +82,20 @@ using BackendFactory = std::function<std::unique_ptr<SimulationBackend>(const Si
 
 class Simulation {
 public:
-    /// Validates params, creates the backend (params.backend) and loads the scenario.
-    explicit Simulation(const SimParams& params);
+    /// Validates params, creates the backend (params.backend), checks the run's memory and loads the scenario.
+    /// companion: what the caller holds per body and in all next to the bodies, for every memory check. memory: where
+    /// the available bytes come from; it must outlive the simulation. Throws InsufficientMemoryError (naming N, the
+    /// bytes needed and available) before generating any body when the run does not fit.
+    explicit Simulation(const SimParams& params, const CompanionMemory& companion = {},
+                        const MemorySource& memory = systemMemory());
     /// As above, with backends (the first one and any later switch) made by makeBackend.
-    Simulation(const SimParams& params, BackendFactory makeBackend);
+    Simulation(const SimParams& params, BackendFactory makeBackend, const CompanionMemory& companion = {},
+               const MemorySource& memory = systemMemory());
 
     const SimParams& params() const { return m_params; }
-    /// Validates, then applies; re-initialises when scenario, bodyCount or seed changed. Returns what the edit
-    /// implies (see ParamsChange). When it throws, nothing has changed.
+    /// Validates, checks the memory when the estimate grows, then applies; re-initialises when scenario, bodyCount or
+    /// seed changed. Returns what the edit implies (see ParamsChange). A refusal (InvalidParameterError,
+    /// InsufficientMemoryError, ...) leaves the simulation unchanged.
     ParamsChange setParams(const SimParams& params);
     /// Regenerates the scenario's initial conditions; time and step count return to zero.
     void reset();
@@ -114,6 +126,9 @@ private:
 
     BackendFactory m_makeBackend;
     SimParams m_params;
+    CompanionMemory m_companion;
+    const MemorySource* m_memory;
+    std::optional<DeviceFootprint> m_deviceFootprint; ///< where the current bodies live: nullopt on the CPU
     std::unique_ptr<SimulationBackend> m_backend;
     std::size_t m_bodyCount = 0;
     double m_time = 0;

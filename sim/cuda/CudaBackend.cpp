@@ -289,4 +289,8 @@ std::unique_ptr<SimulationBackend> createCudaBackend(const SimParams&) {
     return std::make_unique<CudaBackend>();
 }
 
+std::uint64_t cudaDeviceBytesPerBody(const SimParams& params) {
+    return CudaBackend::kDeviceBytesPerBody + (params.orb.domainCount > 0 ? OrbDomainsGpu::kBytesPerBody : 0);
+}
+
 } // namespace gravlab

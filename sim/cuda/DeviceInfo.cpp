@@ -2,7 +2,6 @@
 
 #include "CudaCheck.hpp"
 
-#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -68,18 +67,6 @@ void requireDeviceMemoryForBodies(std::uint64_t bodyCount, std::uint64_t bytesPe
                              formatBytes(static_cast<double>(kDeviceReserveBytes)) + " of scratch), but " +
                              device.name + " has " + formatBytes(static_cast<double>(available)) +
                              " available; at most " + std::to_string(usable / bytesPerBody) + " bodies fit");
-}
-
-std::string formatBytes(double bytes) {
-    const char* units[] = {"bytes", "kB", "MB", "GB", "TB", "PB", "EB"};
-    int unit = 0;
-    while (bytes >= 1000.0 && unit < 6) {
-        bytes /= 1000.0;
-        ++unit;
-    }
-    char text[32];
-    std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.2f %s", bytes, units[unit]);
-    return text;
 }
 
 } // namespace gravlab

@@ -6,6 +6,7 @@
 // detected)". The memory check compares the bytes a body count needs with the device's free memory before anything
 // is allocated, so an impossible N is refused with a sentence naming N and the memory, not with a failed cudaMalloc
 // halfway through loading.
+#include <MemoryBudget.hpp> // formatBytes
 #include <cstdint>
 #include <string>
 
@@ -35,8 +36,5 @@ std::uint64_t deviceBytesNeeded(std::uint64_t bodyCount, std::uint64_t bytesPerB
 /// (memory the caller holds now and will release first); the message names the body count, the memory needed and
 /// available, and the largest body count that fits.
 void requireDeviceMemoryForBodies(std::uint64_t bodyCount, std::uint64_t bytesPerBody, std::uint64_t heldBytes = 0);
-
-/// "1.23 GB", "512.0 MB": decimal units, as nvidia-smi's neighbours in a message would read.
-std::string formatBytes(double bytes);
 
 } // namespace gravlab

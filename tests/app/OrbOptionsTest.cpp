@@ -1,7 +1,7 @@
 // The ORB flags: values reach SimParams::orb and AppOptions unchanged; bad values exit 2 with one sentence naming the
-// flag and the value (out of range, not whole, more domains than bodies, an unknown balance, cells or domain colours
-// with ORB switched off); and the documented defaults: any ORB flag without --orb-domains gives min(64, N) domains,
-// and ORB colours bodies by domain unless --color says otherwise.
+// flag and the value (out of range, not whole, more domains than bodies, an unknown balance, any other ORB flag with
+// ORB switched off by --orb-domains 0); and the documented defaults: any ORB flag without --orb-domains gives
+// min(64, N) domains, and ORB colours bodies by domain unless --color says otherwise.
 #include <CommandLine.hpp>
 #include <TestSupport.hpp>
 #include <gtest/gtest.h>
@@ -134,7 +134,22 @@ INSTANTIATE_TEST_SUITE_P(
         BadOrbValue{{"--orb-imbalance", "nan"}, "--orb-imbalance", {"'nan'"}},
         BadOrbValue{{"--orb-cells", "--orb-domains", "0"}, "--orb-cells", {"orb-domains = 0", "switches ORB off"}},
         BadOrbValue{{"--color", "orb-domain", "--orb-domains", "0"}, "--color", {"'orb-domain'", "orb-domains = 0"}},
-        BadOrbValue{{"--color", "orb"}, "--color", {"'orb'", "'orb-domain'"}}));
+        BadOrbValue{{"--color", "orb"}, "--color", {"'orb'", "'orb-domain'"}},
+        // ORB switched off explicitly while another ORB flag asks for something ORB does: both flags are named.
+        BadOrbValue{{"--orb-domains", "0", "--orb-every", "5"},
+                    "--orb-every",
+                    {"orb-every = 5 needs ORB domains", "orb-domains = 0 switches ORB off", "--orb-domains 1 or more",
+                     "drop --orb-every"}},
+        BadOrbValue{{"--orb-balance", "work", "--orb-domains", "0"},
+                    "--orb-balance",
+                    {"orb-balance = 'work' needs", "orb-domains = 0", "drop --orb-balance"}},
+        BadOrbValue{{"--orb-domains", "0", "--orb-imbalance", "2.50"},
+                    "--orb-imbalance",
+                    {"orb-imbalance = 2.50 needs", "orb-domains = 0", "drop --orb-imbalance"}},
+        BadOrbValue{
+            {"--orb-domains", "0", "--orb-every", "5", "--orb-imbalance", "2"},
+            "--orb-every",
+            {"orb-every = 5 and orb-imbalance = 2 need", "orb-domains = 0", "drop --orb-every and --orb-imbalance"}}));
 
 TEST(OrbOptions, HelpListsTheOrbFlags) {
     const CommandLineOutcome outcome = parse({"--help"});
