@@ -176,7 +176,7 @@ BenchResult measure(const BenchOptions& options) {
         result.fastestStepMs = *std::min_element(stepMs.begin(), stepMs.end());
         result.treeCells = backend.treeCellCount();
         result.walkGroups = backend.treeWalkGroupCount();
-        result.orb = backend.orbStatus();
+        result.orb = backend.visuals().orbStatus();
     }
     result.date = todayUtc();
     const double n = double(options.bodyCount);

@@ -51,7 +51,7 @@ void updateOverlay(const Simulation& simulation, const TreeDepthRange& depths, T
     overlay.enabled = true;
     overlay.depths = depths;
     feed.invalidate();
-    feed.update(simulation.backend(), treeCellQueryFor(overlay, std::nullopt), scene.treeOverlay());
+    feed.update(simulation.visuals(), treeCellQueryFor(overlay, std::nullopt), scene.treeOverlay());
 }
 
 std::string overlaySummary(const HeadlessSettings& settings, const TreeOverlayFeed& feed) {
@@ -64,7 +64,7 @@ std::string overlaySummary(const HeadlessSettings& settings, const TreeOverlayFe
 
 /// The ORB domains of the last frame, when ORB ran: their count, balance and, with --orb-cells, the boxes drawn.
 std::string orbSummary(const Simulation& simulation, const HeadlessSettings& settings, const SceneRenderer& scene) {
-    const OrbStatus status = simulation.backend().orbStatus();
+    const OrbStatus status = simulation.visuals().orbStatus();
     if (status.domainCount == 0)
         return {};
     char text[200];
@@ -105,11 +105,11 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     BodyVertexFeed feed(progress);
     TreeOverlayFeed overlayFeed;
     OrbCellFeed orbFeed;
-    simulation.backend().setColorMode(settings.colorMode);
+    simulation.visuals().setColorMode(settings.colorMode);
     buildTreeForFirstFrame(simulation, settings);
-    feed.update(simulation.backend(), simulation.bodyCount(), scene.particles());
+    feed.update(simulation.visuals(), scene.particles());
 
-    const SceneBounds bounds = robustBounds(feed.copyToHost(simulation.backend(), simulation.bodyCount()));
+    const SceneBounds bounds = robustBounds(feed.copyToHost(simulation.visuals()));
     OrbitCamera camera;
     camera.fit(bounds, static_cast<float>(settings.width) / static_cast<float>(settings.height));
     FrameLook look;
@@ -122,7 +122,7 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
         try {
             if (frame > 0) {
                 simulation.step(settings.stepsPerFrame);
-                feed.update(simulation.backend(), simulation.bodyCount(), scene.particles());
+                feed.update(simulation.visuals(), scene.particles());
             }
             if (settings.overlayDepths)
                 updateOverlay(simulation, *settings.overlayDepths, overlayFeed, scene);
@@ -131,9 +131,9 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
                 // As in the window: re-estimated from the host copy when there is one, else the camera fit's.
                 if (const auto vertices = feed.hostVertices(); vertices && frame > 0)
                     orbFocus = robustBounds(*vertices);
-                orbFeed.update(simulation.backend(), false, scene.orbOverlay(), regionOfInterest(orbFocus));
+                orbFeed.update(simulation.visuals(), false, scene.orbOverlay(), regionOfInterest(orbFocus));
             }
-            look.palette = bodyPaletteFor(settings.colorMode, simulation.backend().orbStatus().domainCount > 0);
+            look.palette = bodyPaletteFor(settings.colorMode, simulation.visuals().orbStatus().domainCount > 0);
             scene.render(camera, look, {target.framebuffer(), target.width(), target.height()});
             writePng(settings.outputFolder / frameFileName(frame, frameCount), target.readPixels());
         } catch (const std::exception& error) {

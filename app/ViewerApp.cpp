@@ -35,8 +35,8 @@ ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     m_look.treeOverlay.opacity = m_treeOverlay.opacity;
     m_look.orbOverlay.opacity = m_orbOverlay.opacity;
     m_onCudaBackend = cudaBackendWouldBeChosen(m_simulation.params());
-    m_simulation.backend().setColorMode(m_colorMode);
-    m_feed.update(m_simulation.backend(), m_simulation.bodyCount(), m_scene.particles());
+    m_simulation.visuals().setColorMode(m_colorMode);
+    m_feed.update(m_simulation.visuals(), m_scene.particles());
     m_verticesStale = false;
     refitCamera();
     measureEnergyIfCheap();
@@ -99,7 +99,7 @@ void ViewerApp::pickAt(const glm::vec2& cursor) {
     request.cursor = cursor;
     request.viewportSize = m_events.windowSize();
     const std::optional<PickedBody> picked =
-        pickNearestBody(m_feed.copyToHost(m_simulation.backend(), m_simulation.bodyCount()), request);
+        pickNearestBody(m_feed.copyToHost(m_simulation.visuals()), request);
     if (picked)
         m_picked = PickedPoint{{picked->position.x, picked->position.y, picked->position.z}, m_simulation.stepCount()};
     else
@@ -119,7 +119,7 @@ void ViewerApp::advanceSimulation() {
     }
     refreshEnergyIfDue();
     if (m_verticesStale) {
-        m_feed.update(m_simulation.backend(), m_simulation.bodyCount(), m_scene.particles());
+        m_feed.update(m_simulation.visuals(), m_scene.particles());
         m_overlayFeed.invalidate(); // whatever made the vertices stale may have rebuilt the tree
         m_orbFeed.invalidate();     // ... or re-partitioned the domains
         m_verticesStale = false;
@@ -142,18 +142,18 @@ void ViewerApp::updateTreeOverlay() {
     std::optional<std::array<float, 3>> pickedPoint;
     if (m_picked)
         pickedPoint = m_picked->position;
-    m_overlayFeed.update(m_simulation.backend(), treeCellQueryFor(m_treeOverlay, pickedPoint), overlay);
+    m_overlayFeed.update(m_simulation.visuals(), treeCellQueryFor(m_treeOverlay, pickedPoint), overlay);
 }
 
 void ViewerApp::updateOrbOverlay() {
-    m_look.palette = bodyPaletteFor(m_colorMode, m_simulation.backend().orbStatus().domainCount > 0);
+    m_look.palette = bodyPaletteFor(m_colorMode, m_simulation.visuals().orbStatus().domainCount > 0);
     if (m_orbOverlay.showCells) {
         // Fresh cells get a fresh region: on the host-copy path from a sample of the vertices already on the host;
         // with interop the camera fit's bounds are kept, since reading the vertices back would cost a full copy.
         if (m_orbFeed.stale())
             if (const auto vertices = m_feed.hostVertices())
                 m_orbFocus = robustBounds(*vertices);
-        m_orbFeed.update(m_simulation.backend(), m_orbOverlay.innerCells, m_scene.orbOverlay(),
+        m_orbFeed.update(m_simulation.visuals(), m_orbOverlay.innerCells, m_scene.orbOverlay(),
                          regionOfInterest(m_orbFocus));
     }
     else if (m_scene.orbOverlay().boxCount() > 0)
@@ -195,7 +195,7 @@ void ViewerApp::drawFrame() {
     const OrbPanelRequests orbRequests = m_orbPanel.draw({.orb = m_simulation.params().orb,
                                                           .bodyCount = m_simulation.bodyCount(),
                                                           .overlay = m_orbOverlay,
-                                                          .status = m_simulation.backend().orbStatus(),
+                                                          .status = m_simulation.visuals().orbStatus(),
                                                           .boxCount = m_scene.orbOverlay().boxCount()});
     m_imgui.endFrame();
     applyPanelRequests(requests);
@@ -259,7 +259,7 @@ void ViewerApp::switchOrbOnIfOff() {
 }
 
 void ViewerApp::applyColorMode() {
-    m_simulation.backend().setColorMode(m_colorMode);
+    m_simulation.visuals().setColorMode(m_colorMode);
     m_verticesStale = true;
 }
 
@@ -274,9 +274,9 @@ void ViewerApp::applyParams(const SimParams& requested) {
     try {
         m_simulation.setParams(params);
         // The backend may be a new one (a backend switch), which starts in its default colour mode.
-        m_simulation.backend().setColorMode(m_colorMode);
+        m_simulation.visuals().setColorMode(m_colorMode);
         if (reinitialises) // the vertex buffer grows here, and may not fit on the GPU
-            m_feed.update(m_simulation.backend(), m_simulation.bodyCount(), m_scene.particles());
+            m_feed.update(m_simulation.visuals(), m_scene.particles());
         m_lastError.clear();
     } catch (const std::exception& error) {
         // Invalid values, an unavailable backend or a body count the GPU cannot draw: go back to what ran before.
@@ -318,7 +318,7 @@ void ViewerApp::resetSimulation() {
 }
 
 void ViewerApp::refitCamera() {
-    const SceneBounds bounds = robustBounds(m_feed.copyToHost(m_simulation.backend(), m_simulation.bodyCount()));
+    const SceneBounds bounds = robustBounds(m_feed.copyToHost(m_simulation.visuals()));
     const FramebufferSize size = m_window.framebufferSize();
     const float aspect = size.height > 0 ? static_cast<float>(size.width) / static_cast<float>(size.height) : 1.0f;
     m_camera.fit(bounds, aspect);

@@ -10,10 +10,10 @@
 // memory) also puts the copy back before it propagates.
 // SolverKind::Tree builds, summarizes and walks the CPU octree (phases "build", "summary", "force", "integrate");
 // Direct and DirectSymmetric both run the direct sum (the pair-once variant only pays off on the GPU). The octree of
-// the last tree evaluation stays for the overlay (collectTreeCells) and the leaf-depth colours; it describes the
-// current positions, since every step ends with a force evaluation, and it is dropped whenever the state or the
-// solver changes. Non-finite positions are never handed to the octree: the tree path then yields NaN accelerations,
-// so the step's finiteness check reports and rolls back.
+// the last tree evaluation stays for what is drawn (visuals(): the overlay's cells and the leaf-depth colours); it
+// describes the current positions, since every step ends with a force evaluation, and it is dropped whenever the
+// state or the solver changes. Non-finite positions are never handed to the octree: the tree path then yields NaN
+// accelerations, so the step's finiteness check reports and rolls back.
 #include "DirectSumCpu.hpp"
 #include "OctreeCpu.hpp"
 #include "OrbDomainsCpu.hpp"
@@ -37,14 +37,14 @@ public:
     void readBodies(Bodies& out) const override;
     Diagnostics diagnostics(const SimParams& params) const override;
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
-    void writeRenderVertices(std::span<RenderVertex> out) const override;
     std::vector<PhaseTiming> lastStepTimings() const override;
-    void setColorMode(ColorMode mode) override { m_colorMode = mode; }
-    void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
     void updateOrbDomains(const SimParams& params) override;
-    void collectOrbCells(std::vector<OrbCell>& out) const override { out = m_orb.cells(); }
-    /// As of the end of the last step(), load() or updateOrbDomains() (the panel asks every frame: no O(N) here).
-    OrbStatus orbStatus() const override { return m_orbStatus; }
+    VisualSource& visuals() override { return m_visuals; }
+    const VisualSource& visuals() const override { return m_visuals; }
+
+    // The visual source holds a reference to this backend.
+    CpuBackend(const CpuBackend&) = delete;
+    CpuBackend& operator=(const CpuBackend&) = delete;
 
 private:
     /// What cached accelerations were computed with.
@@ -73,6 +73,26 @@ private:
     ForceTimes stepOnce(const ForceSettings& settings, const SimParams& params, double& integrateMs, double& orbMs);
     void dropCachedForces();
 
+    /// What is drawn of the backend's host state; the colour mode is its own.
+    class Visuals final : public VisualSource {
+    public:
+        explicit Visuals(const CpuBackend& backend) : m_backend(backend) {}
+        std::size_t vertexCount() const override { return m_backend.m_bodies.size(); }
+        /// out must hold exactly vertexCount() vertices.
+        void writeVertices(std::span<RenderVertex> out) const override;
+        void setColorMode(ColorMode mode) override { m_colorMode = mode; }
+        ColorMode colorMode() const override { return m_colorMode; }
+        bool drawsTreeCells() const override { return m_backend.m_treeValid; }
+        void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
+        void collectOrbCells(std::vector<OrbCell>& out) const override { out = m_backend.m_orb.cells(); }
+        /// As of the end of the last step(), load() or updateOrbDomains() (the panel asks every frame: no O(N) here).
+        OrbStatus orbStatus() const override { return m_backend.m_orbStatus; }
+
+    private:
+        const CpuBackend& m_backend;
+        ColorMode m_colorMode = ColorMode::Component;
+    };
+
     std::string m_why;
     Bodies m_bodies;
     Vec3Arrays<float> m_accelerations;
@@ -81,11 +101,11 @@ private:
     ForceSettings m_accelerationsSettings;
     OctreeCpu m_tree;
     bool m_treeValid = false; ///< m_tree was built from the current positions
-    ColorMode m_colorMode = ColorMode::Component;
     OrbDomainsCpu m_orb;
     OrbStatus m_orbStatus; ///< m_orb.status(m_work) when the domains or the work last changed
     std::uint64_t m_stepsSinceLoad = 0;
     std::vector<PhaseTiming> m_lastTimings;
+    Visuals m_visuals{*this};
 };
 
 } // namespace gravlab
