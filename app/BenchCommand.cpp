@@ -5,11 +5,8 @@
 #include <Scenarios.hpp>
 
 #if defined(GRAVLAB_HAS_CUDA)
-#include <CudaBackend.hpp>
-#include <CudaCheck.hpp>
-#include <CudaStream.hpp>
-#include <DeviceBodies.hpp>
-#include <OrbGpu.hpp>
+#include <DeviceBench.hpp>
+#include <DeviceInfo.hpp>
 #endif
 
 #include <algorithm>
@@ -125,12 +122,6 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
             << result.orb.imbalance.work << " work\n";
 }
 
-std::uint64_t freeDeviceBytes() {
-    std::size_t freeBytes = 0, totalBytes = 0;
-    CUDA_CHECK(cudaMemGetInfo(&freeBytes, &totalBytes));
-    return freeBytes;
-}
-
 /// Median of each phase over the steps, in the order the backend names them.
 std::vector<PhaseTiming> medianPhases(const std::vector<std::vector<PhaseTiming>>& steps) {
     std::vector<PhaseTiming> medians = steps.front();
@@ -144,40 +135,33 @@ std::vector<PhaseTiming> medianPhases(const std::vector<std::vector<PhaseTiming>
 }
 
 BenchResult measure(const BenchOptions& options) {
-    requireDeviceMemoryForBodies(options.bodyCount, CudaBackend::kDeviceBytesPerBody);
-    const Bodies bodies = generateScenario(options.scenario, options.bodyCount, options.seed);
-    const std::uint64_t freeBefore = freeDeviceBytes();
-    BenchResult result;
-    {
-        CudaBackend backend;
-        backend.load(bodies);
-        SimParams params;
-        params.solver = options.solver;
-        params.openingAngle = options.openingAngle;
-        params.orb.domainCount = options.stepOrbDomains;
-        params.orb.rebuildInterval = options.stepOrbEvery;
-        params.orb.balance = options.orbBalance;
-        backend.step(params, options.warmupStepCount);
+    SimParams params;
+    params.scenario = options.scenario;
+    params.bodyCount = options.bodyCount;
+    params.seed = options.seed;
+    params.solver = options.solver;
+    params.openingAngle = options.openingAngle;
+    params.orb.domainCount = options.stepOrbDomains;
+    params.orb.rebuildInterval = options.stepOrbEvery;
+    params.orb.balance = options.orbBalance;
+    const DeviceStepTimes times = timeDeviceSteps(params, options.warmupStepCount, options.stepCount);
 
-        std::vector<double> stepMs;
-        std::vector<std::vector<PhaseTiming>> phases;
-        for (int step = 0; step < options.stepCount; ++step) {
-            backend.step(params, 1);
-            phases.push_back(backend.lastStepTimings());
-            double total = 0;
-            for (const PhaseTiming& timing : phases.back())
-                total += timing.milliseconds;
-            stepMs.push_back(total);
-        }
-        result.peakDeviceBytes = freeBefore - std::min(freeBefore, freeDeviceBytes());
-        result.gpu = backend.description();
-        result.medianPhases = medianPhases(phases);
-        result.medianStepMs = median(stepMs);
-        result.fastestStepMs = *std::min_element(stepMs.begin(), stepMs.end());
-        result.treeCells = backend.treeCellCount();
-        result.walkGroups = backend.treeWalkGroupCount();
-        result.orb = backend.orbStatus();
+    BenchResult result;
+    std::vector<double> stepMs;
+    for (const std::vector<PhaseTiming>& phases : times.steps) {
+        double total = 0;
+        for (const PhaseTiming& timing : phases)
+            total += timing.milliseconds;
+        stepMs.push_back(total);
     }
+    result.peakDeviceBytes = times.peakDeviceBytes;
+    result.gpu = times.gpu;
+    result.medianPhases = medianPhases(times.steps);
+    result.medianStepMs = median(stepMs);
+    result.fastestStepMs = *std::min_element(stepMs.begin(), stepMs.end());
+    result.treeCells = times.treeCells;
+    result.walkGroups = times.walkGroups;
+    result.orb = times.orb;
     result.date = todayUtc();
     const double n = double(options.bodyCount);
     result.bodyStepsPerSecond = n / (result.medianStepMs * 1e-3);
@@ -198,88 +182,27 @@ struct OrbBenchResult {
     OrbImbalance imbalance;
 };
 
-/// The device's copy bandwidth: median of 5 device-to-device copies of 1 GiB (read + write counted).
-double measureCopyBandwidth(cudaStream_t stream) {
-    constexpr std::size_t kBytes = std::size_t(1) << 30;
-    DeviceBuffer<unsigned char> source(kBytes), target(kBytes);
-    source.zero(stream);
-    CudaEvent start, stop;
-    std::vector<double> ms;
-    for (int run = 0; run < 6; ++run) {
-        start.record(stream);
-        target.copyFrom(source, stream);
-        stop.record(stream);
-        if (run > 0)
-            ms.push_back(elapsedMilliseconds(start, stop));
-    }
-    return 2.0 * double(kBytes) / (median(ms) * 1e-3);
-}
-
-/// Exponential weights with mean 1 (splitmix64 of the seed and the index), in acceleration.w.
-std::vector<float4> benchWeights(std::uint64_t count, std::uint64_t seed) {
-    std::vector<float4> acceleration(count);
-    for (std::uint64_t i = 0; i < count; ++i) {
-        std::uint64_t bits = seed + 0x9e3779b97f4a7c15ull * (i + 1);
-        bits = (bits ^ (bits >> 30)) * 0xbf58476d1ce4e5b9ull;
-        bits = (bits ^ (bits >> 27)) * 0x94d049bb133111ebull;
-        bits ^= bits >> 31;
-        const double uniform = (double(bits >> 11) + 0.5) / 9007199254740992.0; // in (0, 1)
-        acceleration[i] = float4{0.0f, 0.0f, 0.0f, float(-std::log(uniform))};
-    }
-    return acceleration;
-}
-
-template <typename BuildOnce> std::vector<double> timeBuilds(const BenchOptions& options, BuildOnce&& buildOnce) {
-    std::vector<double> buildMs;
-    for (int run = 0; run < options.warmupStepCount + options.stepCount; ++run) {
-        const double ms = buildOnce();
-        if (run >= options.warmupStepCount)
-            buildMs.push_back(ms);
-    }
-    return buildMs;
-}
-
 OrbBenchResult measureOrb(const BenchOptions& options) {
-    const OrbCutFinder finder = options.orbBisection ? OrbCutFinder::Bisection : OrbCutFinder::RadixSelect;
-    const std::uint64_t n = options.bodyCount;
-    CudaStream stream;
-    OrbGpu orb(finder);
+    DeviceOrbBench bench;
+    bench.bodyCount = options.bodyCount;
+    bench.domainCount = options.domainCount;
+    bench.bisection = options.orbBisection;
+    bench.balance = options.orbBalance;
+    bench.positionsOnly = options.orbPositionsOnly;
+    bench.scenario = options.scenario;
+    bench.seed = options.seed;
+    bench.warmupBuildCount = options.warmupStepCount;
+    bench.buildCount = options.stepCount;
+    const DeviceOrbBuildTimes times = timeDeviceOrbBuilds(bench);
+
     OrbBenchResult result;
-    std::vector<double> buildMs;
-    if (options.orbPositionsOnly) {
-        requireDeviceMemoryForBodies(n, 3 * sizeof(float) + OrbGpu::kScratchBytesPerBody);
-        DeviceBuffer<float> x(n), y(n), z(n);
-        buildMs = timeBuilds(options, [&] {
-            launchOrbUniformPositions(x.data(), y.data(), z.data(), n, options.seed, stream.get());
-            orb.buildPositions(x.data(), y.data(), z.data(), n, options.domainCount, stream.get());
-            return orb.lastBuildMilliseconds();
-        });
-        result.imbalance = orb.imbalance(stream.get());
-    } else {
-        const bool work = options.orbBalance == OrbBalance::Work;
-        // The bodies twice (a pristine copy restores the order before each build) plus the build's scratch.
-        requireDeviceMemoryForBodies(n, 2 * DeviceBodies::kBytesPerBody + OrbGpu::kScratchBytesPerBody +
-                                            (work ? OrbGpu::kWorkScratchBytesPerBody : 0));
-        DeviceBodies pristine, device;
-        uploadBodies(generateScenario(options.scenario, n, options.seed), pristine, stream.get());
-        pristine.acceleration.upload(benchWeights(n, options.seed), stream.get());
-        device.resize(n);
-        buildMs = timeBuilds(options, [&] {
-            device.positionMass.copyFrom(pristine.positionMass, stream.get());
-            device.velocityColor.copyFrom(pristine.velocityColor, stream.get());
-            device.acceleration.copyFrom(pristine.acceleration, stream.get());
-            orb.build(device, options.domainCount, options.orbBalance, stream.get());
-            return orb.lastBuildMilliseconds();
-        });
-        result.imbalance = orb.imbalance(device, OrbBalance::Work, stream.get());
-    }
-    result.gpu = queryCurrentDevice().name;
-    result.medianMs = median(buildMs);
-    result.fastestMs = *std::min_element(buildMs.begin(), buildMs.end());
-    result.splitLevels = orb.levelBegin().size() - 2;
-    result.bytesPerBody =
-        OrbGpu::modelledBytesPerBody(result.splitLevels, finder, options.orbBalance, options.orbPositionsOnly);
-    result.copyBandwidth = measureCopyBandwidth(stream.get());
+    result.gpu = times.gpu;
+    result.medianMs = median(times.buildMilliseconds);
+    result.fastestMs = *std::min_element(times.buildMilliseconds.begin(), times.buildMilliseconds.end());
+    result.splitLevels = times.splitLevels;
+    result.bytesPerBody = times.bytesPerBody;
+    result.copyBandwidth = times.copyBandwidth;
+    result.imbalance = times.imbalance;
     return result;
 }
 

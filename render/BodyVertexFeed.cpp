@@ -6,7 +6,6 @@
 #if defined(GRAVLAB_HAS_CUDA)
 #include "CudaGlInterop.hpp"
 
-#include <CudaBackend.hpp>
 #include <optional>
 #endif
 
@@ -26,21 +25,21 @@ BodyVertexFeed::BodyVertexFeed(std::ostream& log) : m_log(log), m_interop(std::m
 
 BodyVertexFeed::~BodyVertexFeed() = default;
 
-void BodyVertexFeed::update(const SimulationBackend& backend, std::size_t bodyCount, ParticleRenderer& renderer) {
-    if (tryInterop(backend, bodyCount, renderer)) {
+void BodyVertexFeed::update(const VisualSource& source, ParticleRenderer& renderer) {
+    if (tryInterop(source, renderer)) {
         m_stagingCurrent = false;
         return;
     }
-    m_staging.resize(bodyCount);
-    backend.writeRenderVertices(m_staging);
+    m_staging.resize(source.vertexCount());
+    source.writeVertices(m_staging);
     renderer.upload(m_staging);
     m_stagingCurrent = true;
 }
 
-std::span<const RenderVertex> BodyVertexFeed::copyToHost(const SimulationBackend& backend, std::size_t bodyCount) {
-    if (!m_stagingCurrent || m_staging.size() != bodyCount) {
-        m_staging.resize(bodyCount);
-        backend.writeRenderVertices(m_staging);
+std::span<const RenderVertex> BodyVertexFeed::copyToHost(const VisualSource& source) {
+    if (!m_stagingCurrent || m_staging.size() != source.vertexCount()) {
+        m_staging.resize(source.vertexCount());
+        source.writeVertices(m_staging);
     }
     return m_staging;
 }
@@ -52,11 +51,11 @@ std::optional<std::span<const RenderVertex>> BodyVertexFeed::hostVertices() cons
 }
 
 #if defined(GRAVLAB_HAS_CUDA)
-bool BodyVertexFeed::tryInterop(const SimulationBackend& backend, std::size_t bodyCount, ParticleRenderer& renderer) {
-    const auto* cuda = dynamic_cast<const CudaBackend*>(&backend);
-    if (cuda == nullptr || m_interop->unavailable)
+bool BodyVertexFeed::tryInterop(const VisualSource& source, ParticleRenderer& renderer) {
+    if (!source.canWriteVerticesOnDevice() || m_interop->unavailable)
         return false;
-    renderer.reserve(bodyCount);
+    const std::size_t vertexCount = source.vertexCount();
+    renderer.reserve(vertexCount);
     if (!m_interop->buffer || m_interop->registeredGeneration != renderer.storageGeneration()) {
         m_interop->buffer.reset();
         std::string reason;
@@ -70,15 +69,15 @@ bool BodyVertexFeed::tryInterop(const SimulationBackend& backend, std::size_t bo
         }
         m_interop->registeredGeneration = renderer.storageGeneration();
     }
-    ScopedCudaGlMap mapped(*m_interop->buffer, cuda->stream());
-    cuda->writeRenderVerticesDevice(mapped.vertices(), mapped.capacity(), cuda->stream());
+    ScopedCudaGlMap mapped(*m_interop->buffer, source.deviceStream());
+    source.writeVerticesOnDevice(mapped.vertices(), mapped.capacity(), source.deviceStream());
     mapped.unmap();
-    renderer.setVertexCount(bodyCount);
+    renderer.setVertexCount(vertexCount);
     m_path = "CUDA-GL interop";
     return true;
 }
 #else
-bool BodyVertexFeed::tryInterop(const SimulationBackend&, std::size_t, ParticleRenderer&) {
+bool BodyVertexFeed::tryInterop(const VisualSource&, ParticleRenderer&) {
     return false;
 }
 #endif

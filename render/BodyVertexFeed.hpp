@@ -1,19 +1,21 @@
 #pragma once
 // Moves the simulation's current positions into the particle vertex buffer, once per drawn frame.
 //
-// Design note: this is the single place where body data crosses from sim to GL, by one of two paths.
-//   interop    (CUDA backend, and the GL buffer could be registered with CUDA): the buffer is mapped, the backend
-//              writes RenderVertex into it on the device, and it is unmapped before any draw reads it. No host round
-//              trip. The registration is redone whenever the renderer replaced its buffer (storageGeneration()).
+// Design note: this is the single place where body data crosses from sim to GL, by one of two paths, both offered by
+// the simulation's VisualSource (the feed never learns which backend it talks to).
+//   interop    (a source that can write on the device, i.e. the CUDA backend, and the GL buffer could be registered
+//              with CUDA): the buffer is mapped on the source's stream, the source writes RenderVertex into it on the
+//              device, and it is unmapped before any draw reads it. No host round trip. The registration is redone
+//              whenever the renderer replaced its buffer (storageGeneration()).
 //   host copy  (CPU backend, or registration failed: WSL2 and hybrid-graphics laptops report
-//              cudaErrorOperatingSystem, Mesa's software GL is on no CUDA device): the backend writes into a reused
+//              cudaErrorOperatingSystem, Mesa's software GL is on no CUDA device): the source writes into a reused
 //              host staging array, uploaded with one glNamedBufferSubData.
 // A failed registration is logged once (one line on the log stream) and reported by path(), which the panel shows;
 // the feed then stays on the host copy and keeps running. Camera framing needs positions on the host; with interop
 // they are copied only when asked for (copyToHost), not every frame.
 #include "ParticleRenderer.hpp"
 
-#include <SimulationBackend.hpp>
+#include <VisualSource.hpp>
 #include <iosfwd>
 #include <memory>
 #include <optional>
@@ -35,10 +37,10 @@ public:
     BodyVertexFeed(const BodyVertexFeed&) = delete;
     BodyVertexFeed& operator=(const BodyVertexFeed&) = delete;
 
-    /// Puts bodyCount vertices of backend into renderer, through interop when possible.
-    void update(const SimulationBackend& backend, std::size_t bodyCount, ParticleRenderer& renderer);
-    /// The vertices on the host: the last host-copy upload, or a fresh copy from backend on the interop path.
-    std::span<const RenderVertex> copyToHost(const SimulationBackend& backend, std::size_t bodyCount);
+    /// Puts the source's vertexCount() vertices into renderer, through interop when possible.
+    void update(const VisualSource& source, ParticleRenderer& renderer);
+    /// The vertices on the host: the last host-copy upload, or a fresh copy from source on the interop path.
+    std::span<const RenderVertex> copyToHost(const VisualSource& source);
     /// The vertices of the last update when it took the host-copy path (already on the host, so free to read);
     /// nullopt on the interop path, where reading them would cost a full device-to-host copy.
     std::optional<std::span<const RenderVertex>> hostVertices() const;
@@ -47,7 +49,7 @@ public:
 
 private:
     struct Interop;
-    bool tryInterop(const SimulationBackend& backend, std::size_t bodyCount, ParticleRenderer& renderer);
+    bool tryInterop(const VisualSource& source, ParticleRenderer& renderer);
 
     std::ostream& m_log;
     std::vector<RenderVertex> m_staging;

@@ -1,12 +1,38 @@
+// CUDA-GL interop: registration, mapping and unmapping of a GL buffer, with the runtime's errors turned into
+// sentences.
 #include "CudaGlInterop.hpp"
 
-#include <CudaCheck.hpp>
 #include <algorithm>
+#include <cstdio>
 #include <cuda_gl_interop.h>
+#include <stdexcept>
 #include <utility>
 
 namespace gravlab {
 namespace {
+
+/// "cudaErrorOperatingSystem (OS call failed or operation not supported on this OS)": name and CUDA's description.
+std::string describeCudaError(cudaError_t error) {
+    return std::string(cudaGetErrorName(error)) + " (" + cudaGetErrorString(error) + ")";
+}
+
+/// Throws std::runtime_error "CUDA error: <what> failed: <error>" when error != cudaSuccess. (sim's CUDA_CHECK lives
+/// behind the simulation's private headers, which render does not see.)
+void throwOnCudaError(cudaError_t error, const char* what) {
+    if (error != cudaSuccess)
+        throw std::runtime_error("CUDA error: " + std::string(what) + " failed: " + describeCudaError(error));
+}
+
+/// For destructors: prints the failure to stderr instead of throwing.
+void logCudaFailure(cudaError_t error, const char* what) noexcept {
+    if (error != cudaSuccess)
+        std::fprintf(stderr, "gravlab: CUDA error in %s (ignored during cleanup): %s: %s\n", what,
+                     cudaGetErrorName(error), cudaGetErrorString(error));
+}
+
+cudaStream_t cudaStreamOf(StreamHandle stream) {
+    return static_cast<cudaStream_t>(stream.value);
+}
 
 /// Why the current GL context cannot share buffers with the current CUDA device, or "" when it can.
 std::string glContextMismatch() {
@@ -18,7 +44,7 @@ std::string glContextMismatch() {
         return "the OpenGL context is not on a CUDA device (cudaGLGetDevices: " + describeCudaError(error) + ")";
     }
     int cudaDevice = 0;
-    CUDA_CHECK(cudaGetDevice(&cudaDevice));
+    throwOnCudaError(cudaGetDevice(&cudaDevice), "cudaGetDevice");
     const int* begin = glDevices;
     const int* end = glDevices + std::min(glDeviceCount, 8u);
     if (std::find(begin, end, cudaDevice) == end)
@@ -65,16 +91,16 @@ void CudaGlBuffer::release() noexcept {
     m_buffer = 0;
 }
 
-ScopedCudaGlMap::ScopedCudaGlMap(CudaGlBuffer& buffer, cudaStream_t stream)
+ScopedCudaGlMap::ScopedCudaGlMap(CudaGlBuffer& buffer, StreamHandle stream)
     : m_resource(buffer.resource()), m_stream(stream) {
-    CUDA_CHECK(cudaGraphicsMapResources(1, &m_resource, m_stream));
+    throwOnCudaError(cudaGraphicsMapResources(1, &m_resource, cudaStreamOf(m_stream)), "cudaGraphicsMapResources");
     m_mapped = true;
     void* pointer = nullptr;
     std::size_t bytes = 0;
     const cudaError_t error = cudaGraphicsResourceGetMappedPointer(&pointer, &bytes, m_resource);
     if (error != cudaSuccess) {
         unmap();
-        CUDA_CHECK(error);
+        throwOnCudaError(error, "cudaGraphicsResourceGetMappedPointer");
     }
     m_vertices = static_cast<RenderVertex*>(pointer);
     m_capacity = bytes / sizeof(RenderVertex);
@@ -82,7 +108,8 @@ ScopedCudaGlMap::ScopedCudaGlMap(CudaGlBuffer& buffer, cudaStream_t stream)
 
 ScopedCudaGlMap::~ScopedCudaGlMap() {
     if (m_mapped)
-        logCudaFailure(cudaGraphicsUnmapResources(1, &m_resource, m_stream), "cudaGraphicsUnmapResources");
+        logCudaFailure(cudaGraphicsUnmapResources(1, &m_resource, cudaStreamOf(m_stream)),
+                       "cudaGraphicsUnmapResources");
 }
 
 void ScopedCudaGlMap::unmap() {
@@ -90,7 +117,7 @@ void ScopedCudaGlMap::unmap() {
         return;
     m_mapped = false;
     m_vertices = nullptr;
-    CUDA_CHECK(cudaGraphicsUnmapResources(1, &m_resource, m_stream));
+    throwOnCudaError(cudaGraphicsUnmapResources(1, &m_resource, cudaStreamOf(m_stream)), "cudaGraphicsUnmapResources");
 }
 
 } // namespace gravlab

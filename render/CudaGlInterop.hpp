@@ -9,13 +9,17 @@
 // use. Registration fails on some systems (WSL2 and hybrid-graphics laptops report cudaErrorOperatingSystem; Mesa's
 // software GL is on no CUDA device): tryRegister() then returns nothing and a one-line reason, and the caller falls
 // back to a device-to-host copy. Only compiled when GRAVLAB_HAS_CUDA is defined. GL objects must outlive their
-// registration: destroy the CudaGlBuffer first, while the context is current.
+// registration: destroy the CudaGlBuffer first, while the context is current. The stream comes as the VisualSource's
+// opaque StreamHandle and the resource is only forward-declared, so this header pulls in no CUDA header: the CUDA
+// runtime is seen by CudaGlInterop.cpp alone.
 #include <Bodies.hpp>
+#include <VisualSource.hpp>
 #include <cstddef>
-#include <cuda_runtime_api.h>
 #include <glad/gl.h>
 #include <optional>
 #include <string>
+
+struct cudaGraphicsResource; // the CUDA runtime's type behind cudaGraphicsResource_t
 
 namespace gravlab {
 
@@ -32,21 +36,21 @@ public:
     CudaGlBuffer& operator=(CudaGlBuffer&& other) noexcept;
 
     GLuint glBuffer() const { return m_buffer; }
-    cudaGraphicsResource_t resource() const { return m_resource; }
+    cudaGraphicsResource* resource() const { return m_resource; }
 
 private:
-    CudaGlBuffer(GLuint buffer, cudaGraphicsResource_t resource) : m_buffer(buffer), m_resource(resource) {}
+    CudaGlBuffer(GLuint buffer, cudaGraphicsResource* resource) : m_buffer(buffer), m_resource(resource) {}
     void release() noexcept;
 
     GLuint m_buffer = 0;
-    cudaGraphicsResource_t m_resource = nullptr;
+    cudaGraphicsResource* m_resource = nullptr;
 };
 
 /// The buffer mapped for CUDA for the lifetime of this object (or until unmap()).
 class ScopedCudaGlMap {
 public:
-    /// Maps on stream; throws std::runtime_error naming the CUDA error on failure.
-    ScopedCudaGlMap(CudaGlBuffer& buffer, cudaStream_t stream);
+    /// Maps on stream (a cudaStream_t as a StreamHandle); throws std::runtime_error naming the CUDA error on failure.
+    ScopedCudaGlMap(CudaGlBuffer& buffer, StreamHandle stream);
     ~ScopedCudaGlMap();
     ScopedCudaGlMap(const ScopedCudaGlMap&) = delete;
     ScopedCudaGlMap& operator=(const ScopedCudaGlMap&) = delete;
@@ -59,8 +63,8 @@ public:
     void unmap();
 
 private:
-    cudaGraphicsResource_t m_resource;
-    cudaStream_t m_stream;
+    cudaGraphicsResource* m_resource;
+    StreamHandle m_stream;
     RenderVertex* m_vertices = nullptr;
     std::size_t m_capacity = 0;
     bool m_mapped = false;

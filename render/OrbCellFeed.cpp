@@ -3,13 +3,13 @@
 
 namespace gravlab {
 
-bool OrbCellFeed::update(const SimulationBackend& backend, bool includeInnerCells, OrbOverlayRenderer& renderer,
+bool OrbCellFeed::update(const VisualSource& source, bool includeInnerCells, OrbOverlayRenderer& renderer,
                          const std::optional<AxisBox>& region) {
     const bool collect = !m_current || m_includedInnerCells != includeInnerCells;
     if (!collect && m_region == region)
         return false;
     if (collect)
-        backend.collectOrbCells(m_cells);
+        source.collectOrbCells(m_cells);
     renderer.upload(m_cells, includeInnerCells, region);
     m_includedInnerCells = includeInnerCells;
     m_region = region;

@@ -1,18 +1,18 @@
 #pragma once
-// Moves ORB cells from the simulation backend into the ORB overlay, at most once per frame and only when they can
-// have changed.
+// Moves ORB cells from the simulation's visual source into the ORB overlay, at most once per frame and only when they
+// can have changed.
 //
-// Design note: the cells are those of the backend's current domains, which change only when the simulation stepped
+// Design note: the cells are those of the current ORB domains, which change only when the simulation stepped
 // (a rebuild, or migration's effect on the imbalance that triggers one), was reset or re-initialised, or when the ORB
 // settings changed; the caller says so with invalidate(). A change of what is drawn (inner cells on or off) is noticed
-// here. Otherwise the boxes in the GL buffer stay valid and nothing is asked of the backend, so a paused view costs
+// here. Otherwise the boxes in the GL buffer stay valid and nothing is asked of the source, so a paused view costs
 // nothing per frame. The host array is reused between queries. Cells are at most 2 x 1024 - 1, so a query is cheap.
 // The caller also passes the region of interest the boxes are clipped to (BoxClipping.hpp); a new region re-uploads
-// the cells already held without asking the backend. stale() tells the caller when a collection is due, so that it
+// the cells already held without asking the source. stale() tells the caller when a collection is due, so that it
 // can refresh the region (a robust estimate over a sample of the bodies) only then.
 #include "OrbOverlayRenderer.hpp"
 
-#include <SimulationBackend.hpp>
+#include <VisualSource.hpp>
 #include <optional>
 #include <vector>
 
@@ -20,14 +20,14 @@ namespace gravlab {
 
 class OrbCellFeed {
 public:
-    /// The domains may have changed: the next update() asks the backend again.
+    /// The domains may have changed: the next update() asks the source again.
     void invalidate() { m_current = false; }
-    /// Whether the next update() will ask the backend (invalidated, cleared, or never collected).
+    /// Whether the next update() will ask the source (invalidated, cleared, or never collected).
     bool stale() const { return !m_current; }
-    /// Collects the backend's cells when invalidated or when includeInnerCells changed, and uploads them into
+    /// Collects the source's cells when invalidated or when includeInnerCells changed, and uploads them into
     /// renderer, clipped to region (none: whole). A changed region alone re-uploads the cells held. Returns whether it
     /// collected.
-    bool update(const SimulationBackend& backend, bool includeInnerCells, OrbOverlayRenderer& renderer,
+    bool update(const VisualSource& source, bool includeInnerCells, OrbOverlayRenderer& renderer,
                 const std::optional<AxisBox>& region = std::nullopt);
     /// Removes every box from renderer (cells switched off); the next update() collects again.
     void clear(OrbOverlayRenderer& renderer);

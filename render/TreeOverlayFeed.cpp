@@ -12,11 +12,10 @@ bool sameQuery(const TreeCellQuery& a, const TreeCellQuery& b) {
 
 } // namespace
 
-bool TreeOverlayFeed::update(const SimulationBackend& backend, const TreeCellQuery& query,
-                             TreeOverlayRenderer& renderer) {
+bool TreeOverlayFeed::update(const VisualSource& source, const TreeCellQuery& query, TreeOverlayRenderer& renderer) {
     if (m_current && m_lastQuery && sameQuery(*m_lastQuery, query))
         return false;
-    backend.collectTreeCells(query, m_cells);
+    source.collectTreeCells(query, m_cells);
     renderer.upload(m_cells);
     m_lastQuery = query;
     m_current = true;

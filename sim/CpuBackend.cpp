@@ -220,28 +220,29 @@ void CpuBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& o
     out = m_accelerations;
 }
 
-void CpuBackend::writeRenderVertices(std::span<RenderVertex> out) const {
-    if (out.size() != m_bodies.size())
+void CpuBackend::Visuals::writeVertices(std::span<RenderVertex> out) const {
+    const Bodies& bodies = m_backend.m_bodies;
+    if (out.size() != bodies.size())
         throw std::invalid_argument("render vertices: buffer holds " + std::to_string(out.size()) + " vertices for " +
-                                    std::to_string(m_bodies.size()) + " bodies");
-    const auto count = std::int64_t(m_bodies.size());
+                                    std::to_string(bodies.size()) + " bodies");
+    const auto count = std::int64_t(bodies.size());
 #pragma omp parallel for schedule(static) if (parallel : count >= kMinBodiesForParallelStreaming)
     for (std::int64_t k = 0; k < count; ++k) {
         const auto i = std::size_t(k);
-        out[i] = {m_bodies.x[i], m_bodies.y[i], m_bodies.z[i], m_bodies.colorKey[i]};
+        out[i] = {bodies.x[i], bodies.y[i], bodies.z[i], bodies.colorKey[i]};
     }
     std::vector<std::uint8_t> leafDepth;
-    if (m_colorMode == ColorMode::LeafDepth && m_solver && m_solver->leafDepths(leafDepth)) {
+    if (m_colorMode == ColorMode::LeafDepth && m_backend.m_solver && m_backend.m_solver->leafDepths(leafDepth)) {
         for (std::size_t i = 0; i < leafDepth.size(); ++i)
             out[i].colorScalar = std::min(float(leafDepth[i]) / float(kMaxTreeDepthForColor), 1.0f);
-    } else if (m_colorMode == ColorMode::OrbDomain && m_orb.active()) {
-        m_orb.writeDomainColors(out);
+    } else if (m_colorMode == ColorMode::OrbDomain && m_backend.m_orb.active()) {
+        m_backend.m_orb.writeDomainColors(out);
     }
 }
 
-void CpuBackend::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
-    if (m_solver)
-        m_solver->collectTreeCells(query, out);
+void CpuBackend::Visuals::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
+    if (m_backend.m_solver)
+        m_backend.m_solver->collectTreeCells(query, out);
     else
         out.clear();
 }

@@ -46,14 +46,14 @@ public:
     void readBodies(Bodies& out) const override;
     Diagnostics diagnostics(const SimParams& params) const override;
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
-    void writeRenderVertices(std::span<RenderVertex> out) const override;
     std::vector<PhaseTiming> lastStepTimings() const override;
-    void setColorMode(ColorMode mode) override { m_colorMode = mode; }
-    void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
     void updateOrbDomains(const SimParams& params) override;
-    void collectOrbCells(std::vector<OrbCell>& out) const override { out = m_orb.cells(); }
-    /// As of the end of the last step(), load() or updateOrbDomains() (the panel asks every frame: no O(N) here).
-    OrbStatus orbStatus() const override { return m_orbStatus; }
+    VisualSource& visuals() override { return m_visuals; }
+    const VisualSource& visuals() const override { return m_visuals; }
+
+    // The visual source holds a reference to this backend.
+    CpuBackend(const CpuBackend&) = delete;
+    CpuBackend& operator=(const CpuBackend&) = delete;
 
 private:
     /// What cached accelerations were computed with.
@@ -73,6 +73,28 @@ private:
     void stepOnce(const ForceSettings& settings, const SimParams& params, std::vector<PhaseTiming>& times);
     void dropCachedForces();
 
+    /// What is drawn of the backend's host state; the colour mode is its own.
+    class Visuals final : public VisualSource {
+    public:
+        explicit Visuals(const CpuBackend& backend) : m_backend(backend) {}
+        std::size_t vertexCount() const override { return m_backend.m_bodies.size(); }
+        /// out must hold exactly vertexCount() vertices.
+        void writeVertices(std::span<RenderVertex> out) const override;
+        void setColorMode(ColorMode mode) override { m_colorMode = mode; }
+        ColorMode colorMode() const override { return m_colorMode; }
+        bool drawsTreeCells() const override {
+            return m_backend.m_solverInfo && m_backend.m_solverInfo->drawsTreeCells && m_backend.m_accelerationsValid;
+        }
+        void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
+        void collectOrbCells(std::vector<OrbCell>& out) const override { out = m_backend.m_orb.cells(); }
+        /// As of the end of the last step(), load() or updateOrbDomains() (the panel asks every frame: no O(N) here).
+        OrbStatus orbStatus() const override { return m_backend.m_orbStatus; }
+
+    private:
+        const CpuBackend& m_backend;
+        ColorMode m_colorMode = ColorMode::Component;
+    };
+
     std::string m_why;
     Bodies m_bodies;
     Vec3Arrays<float> m_accelerations;
@@ -81,11 +103,11 @@ private:
     ForceSettings m_accelerationsSettings;
     std::unique_ptr<CpuForceSolver> m_solver;
     const SolverInfo* m_solverInfo = nullptr; ///< what m_solver is
-    ColorMode m_colorMode = ColorMode::Component;
     OrbDomainsCpu m_orb;
     OrbStatus m_orbStatus; ///< m_orb.status(m_work) when the domains or the work last changed
     std::uint64_t m_stepsSinceLoad = 0;
     std::vector<PhaseTiming> m_lastTimings;
+    Visuals m_visuals{*this};
 };
 
 } // namespace gravlab

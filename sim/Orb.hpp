@@ -85,7 +85,7 @@ struct OrbImbalance {
     double work = 1;   ///< largest weight sum / mean weight sum (equal to memory when every body weighs 1)
 };
 
-/// What a backend's ORB domains look like now (SimulationBackend::orbStatus()).
+/// What a backend's ORB domains look like now (VisualSource::orbStatus()).
 struct OrbStatus {
     std::uint32_t domainCount = 0;      ///< 0 when ORB is off
     OrbImbalance imbalance;             ///< of the current domains, after the last step's migration

@@ -117,6 +117,10 @@ public:
 
     SimulationBackend& backend() { return *m_backend; }
     const SimulationBackend& backend() const { return *m_backend; }
+    /// What is drawn of the current state: the backend's visual source. A new backend (setParams() switching backends)
+    /// brings a new one, in the default colour mode.
+    VisualSource& visuals() { return m_backend->visuals(); }
+    const VisualSource& visuals() const { return m_backend->visuals(); }
 
 private:
     /// Time, step count and energy baseline for a state just loaded from the scenario.

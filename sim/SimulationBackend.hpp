@@ -3,14 +3,13 @@
 //
 // Design note: Simulation owns one backend. A backend owns the current body state (host vectors for the CPU,
 // device buffers for CUDA) and the accelerations from the last force evaluation, so consecutive KDK steps need one
-// force evaluation each. Backends never touch GL: the renderer either gets a host copy of the vertices
-// (writeRenderVertices) or, with CUDA-GL interop, a device pointer the backend writes into.
+// force evaluation each. This interface is physics only: what is drawn (vertices and their colours, octree and ORB
+// cells) is offered by the backend's VisualSource (visuals()), and backends never touch GL.
 #include "Bodies.hpp"
 #include "Diagnostics.hpp"
-#include "Orb.hpp"
 #include "SimParams.hpp"
 #include "SolverRegistry.hpp"
-#include "TreeView.hpp"
+#include "VisualSource.hpp"
 
 #include <cstdint>
 #include <span>
@@ -66,27 +65,15 @@ public:
     /// Accelerations (with G) of the current state by params' solver, in the order readBodies() returns the bodies;
     /// computes them first when the cached ones are stale. For accuracy reports and tests.
     virtual void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) = 0;
-    /// Positions and colour scalars of all bodies, for the CPU upload path.
-    virtual void writeRenderVertices(std::span<RenderVertex> out) const = 0;
     /// Per-phase times of the last step() call.
     virtual std::vector<PhaseTiming> lastStepTimings() const = 0;
-    /// What writeRenderVertices puts in colorScalar from now on. Backends without a tree ignore LeafDepth.
-    virtual void setColorMode(ColorMode mode) { (void)mode; }
-    /// Octree cells of the last force evaluation that match query, into out (cleared first). Solvers that build no
-    /// tree leave out empty.
-    virtual void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
-        (void)query;
-        out.clear();
-    }
     /// Brings the ORB domains up to params.orb now, without stepping (step() does it itself after every drift): a full
     /// re-partition when the domain count, the balance or the body count differ from the current domains', nothing
     /// otherwise. For a paused view whose ORB settings changed.
     virtual void updateOrbDomains(const SimParams& params) { (void)params; }
-    /// Cells of the current ORB domains (as the last step() or updateOrbDomains() left them), breadth first as
-    /// OrbCpu::cells(), into out (cleared first); empty when ORB is off.
-    virtual void collectOrbCells(std::vector<OrbCell>& out) const { out.clear(); }
-    /// Domain count, imbalance and migration of the current ORB domains.
-    virtual OrbStatus orbStatus() const { return {}; }
+    /// What is drawn of the current state: vertices, colour mode, octree and ORB cells. Lives as long as the backend.
+    virtual VisualSource& visuals() = 0;
+    virtual const VisualSource& visuals() const = 0;
 };
 
 } // namespace gravlab

@@ -22,7 +22,7 @@ struct OrbPanelView {
     const OrbParams& orb;              ///< the simulation's current ORB parameters
     std::uint64_t bodyCount = 0;       ///< caps the domain count
     const OrbOverlaySettings& overlay; ///< whether and how the cells are drawn
-    OrbStatus status;                  ///< the backend's current domains (backend.orbStatus())
+    OrbStatus status;                  ///< the current domains (Simulation::visuals().orbStatus())
     std::size_t boxCount = 0;          ///< boxes the overlay draws (the domains, and inner cells when shown)
 };
 

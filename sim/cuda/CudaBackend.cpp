@@ -232,53 +232,64 @@ Diagnostics CudaBackend::diagnostics(const SimParams& params) const {
                                     gravityOf(params), m_stream.get());
 }
 
-void CudaBackend::writeVertices(RenderVertex* vertices, cudaStream_t stream) const {
-    if (m_colorMode == ColorMode::OrbDomain && m_orbDomains.active())
-        m_orbDomains.writeDomainVertices(m_bodies, vertices, stream);
-    else if (m_colorMode == ColorMode::LeafDepth && m_solver &&
-             m_solver->writeLeafDepthVertices(m_bodies.positionMass.data(), vertices, m_bodies.size(), stream))
+void CudaBackend::Visuals::writeOnStream(RenderVertex* vertices, cudaStream_t stream) const {
+    const DeviceBodies& bodies = m_backend.m_bodies;
+    if (m_colorMode == ColorMode::OrbDomain && m_backend.m_orbDomains.active())
+        m_backend.m_orbDomains.writeDomainVertices(bodies, vertices, stream);
+    else if (m_colorMode == ColorMode::LeafDepth && m_backend.m_solver &&
+             m_backend.m_solver->writeLeafDepthVertices(bodies.positionMass.data(), vertices, bodies.size(), stream))
         return;
     else
-        launchWriteRenderVertices(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), vertices,
-                                  m_bodies.size(), stream);
+        launchWriteRenderVertices(bodies.positionMass.data(), bodies.velocityColor.data(), vertices, bodies.size(),
+                                  stream);
 }
 
-void CudaBackend::writeRenderVertices(std::span<RenderVertex> out) const {
+void CudaBackend::Visuals::writeVertices(std::span<RenderVertex> out) const {
     static_assert(sizeof(RenderVertex) == sizeof(float4));
-    const std::size_t count = m_bodies.size();
+    const std::size_t count = m_backend.m_bodies.size();
     if (out.size() < count)
-        throw std::invalid_argument("writeRenderVertices: room for " + std::to_string(out.size()) +
+        throw std::invalid_argument("writeVertices: room for " + std::to_string(out.size()) +
                                     " vertices, the simulation has " + std::to_string(count) + " bodies");
     if (count == 0)
         return;
-    writeVertices(reinterpret_cast<RenderVertex*>(m_bodyScratch.data()), m_stream.get());
-    CUDA_CHECK(cudaMemcpyAsync(out.data(), m_bodyScratch.data(), count * sizeof(RenderVertex), cudaMemcpyDeviceToHost,
-                               m_stream.get()));
-    m_stream.synchronize();
+    const cudaStream_t stream = m_backend.m_stream.get();
+    DeviceBuffer<float4>& staging = m_backend.m_bodyScratch;
+    writeOnStream(reinterpret_cast<RenderVertex*>(staging.data()), stream);
+    CUDA_CHECK(
+        cudaMemcpyAsync(out.data(), staging.data(), count * sizeof(RenderVertex), cudaMemcpyDeviceToHost, stream));
+    m_backend.m_stream.synchronize();
 }
 
-void CudaBackend::writeRenderVerticesDevice(RenderVertex* vertices, std::size_t capacity, cudaStream_t stream) const {
-    if (capacity < m_bodies.size())
-        throw std::invalid_argument("writeRenderVerticesDevice: the vertex buffer holds " + std::to_string(capacity) +
-                                    " vertices, the simulation has " + std::to_string(m_bodies.size()) + " bodies");
+void CudaBackend::Visuals::writeVerticesOnDevice(RenderVertex* vertices, std::size_t capacity,
+                                                 StreamHandle streamHandle) const {
+    const std::size_t count = m_backend.m_bodies.size();
+    if (capacity < count)
+        throw std::invalid_argument("writeVerticesOnDevice: the vertex buffer holds " + std::to_string(capacity) +
+                                    " vertices, the simulation has " + std::to_string(count) + " bodies");
     // The write runs on the caller's stream, where the GL buffer was mapped (mapping orders only that stream after
     // GL), after the last step; the next step waits for the write before it moves the bodies.
-    if (stream != m_stream.get()) {
-        m_stateReady.record(m_stream.get());
-        CUDA_CHECK(cudaStreamWaitEvent(stream, m_stateReady.get(), 0));
+    const auto stream = static_cast<cudaStream_t>(streamHandle.value);
+    const cudaStream_t own = m_backend.m_stream.get();
+    if (stream != own) {
+        m_backend.m_stateReady.record(own);
+        CUDA_CHECK(cudaStreamWaitEvent(stream, m_backend.m_stateReady.get(), 0));
     }
-    writeVertices(vertices, stream);
-    if (stream != m_stream.get()) {
-        m_verticesWritten.record(stream);
-        CUDA_CHECK(cudaStreamWaitEvent(m_stream.get(), m_verticesWritten.get(), 0));
+    writeOnStream(vertices, stream);
+    if (stream != own) {
+        m_backend.m_verticesWritten.record(stream);
+        CUDA_CHECK(cudaStreamWaitEvent(own, m_backend.m_verticesWritten.get(), 0));
     }
 }
 
-void CudaBackend::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
-    if (m_solver)
-        m_solver->collectTreeCells(query, out, m_stream.get());
+void CudaBackend::Visuals::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
+    if (m_backend.m_solver)
+        m_backend.m_solver->collectTreeCells(query, out, m_backend.m_stream.get());
     else
         out.clear();
+}
+
+void CudaBackend::Visuals::collectOrbCells(std::vector<OrbCell>& out) const {
+    out = m_backend.m_orbDomains.cells(m_backend.m_stream.get());
 }
 
 std::vector<SolverStatistic> CudaBackend::solverStatistics() const {

@@ -14,9 +14,9 @@
 // the domain-major order its re-partitions and migrations give them (docs/ARCHITECTURE.md, "Body order"): the tree
 // solver sorts a copy of the positions (in the scratch array) and writes each acceleration back to its body through its
 // permutation. A rolled-back step also drops the domains (the saved copy predates any migration), so the next step
-// re-partitions. Rendering takes either a host copy (writeRenderVertices, staged in the scratch array the tree uses for
-// its permutation) or, through CUDA-GL interop, a device pointer into the mapped GL buffer (writeRenderVerticesDevice),
-// which never leaves the GPU.
+// re-partitions. What is drawn is offered by visuals(): a host copy of the vertices (writeVertices, staged in the
+// scratch array the tree uses for its permutation) or, through CUDA-GL interop, a write into a device pointer to the
+// mapped GL buffer (writeVerticesOnDevice), which never leaves the GPU.
 #include "CudaStream.hpp"
 #include "DeviceBodies.hpp"
 #include "DeviceInfo.hpp"
@@ -54,20 +54,14 @@ public:
     /// out follows the order readBodies() returns (only ORB re-partitions and migrations reorder the bodies).
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     Diagnostics diagnostics(const SimParams& params) const override;
-    void writeRenderVertices(std::span<RenderVertex> out) const override;
     std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
-    void setColorMode(ColorMode mode) override { m_colorMode = mode; }
-    /// Cells of the last tree evaluation, copied from the device on each call (call it when the overlay changes or a
-    /// frame needs it, not more).
-    void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
     void updateOrbDomains(const SimParams& params) override;
-    /// Cells of the current domains, copied from the device on each call.
-    void collectOrbCells(std::vector<OrbCell>& out) const override { out = m_orbDomains.cells(m_stream.get()); }
-    OrbStatus orbStatus() const override { return m_orbDomains.status(); }
+    VisualSource& visuals() override { return m_visuals; }
+    const VisualSource& visuals() const override { return m_visuals; }
 
-    /// Interop path: writes bodyCount() vertices into vertices, a device pointer (a mapped GL buffer) with room for
-    /// capacity vertices, queued on stream after all work queued so far on the backend's stream.
-    void writeRenderVerticesDevice(RenderVertex* vertices, std::size_t capacity, cudaStream_t stream) const;
+    // The visual source holds a reference to this backend.
+    CudaBackend(const CudaBackend&) = delete;
+    CudaBackend& operator=(const CudaBackend&) = delete;
 
     /// The solver of the last step or readAccelerations (null before the first), for tests that reach into it.
     CudaForceSolver* solver() { return m_solver.get(); }
@@ -80,6 +74,34 @@ public:
     std::uint64_t allocatedBytes() const;
 
 private:
+    /// What is drawn of the device state; the colour mode is its own. Tree and ORB cells are copied from the device on
+    /// each call (call it when the overlay changes or a frame needs it, not more).
+    class Visuals final : public VisualSource {
+    public:
+        explicit Visuals(const CudaBackend& backend) : m_backend(backend) {}
+        std::size_t vertexCount() const override { return m_backend.m_bodies.size(); }
+        void writeVertices(std::span<RenderVertex> out) const override;
+        bool canWriteVerticesOnDevice() const override { return true; }
+        /// The backend's stream.
+        StreamHandle deviceStream() const override { return {m_backend.m_stream.get()}; }
+        void writeVerticesOnDevice(RenderVertex* vertices, std::size_t capacity, StreamHandle stream) const override;
+        void setColorMode(ColorMode mode) override { m_colorMode = mode; }
+        ColorMode colorMode() const override { return m_colorMode; }
+        bool drawsTreeCells() const override {
+            return m_backend.m_solverInfo && m_backend.m_solverInfo->drawsTreeCells && m_backend.m_accelerationsCurrent;
+        }
+        void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
+        void collectOrbCells(std::vector<OrbCell>& out) const override;
+        OrbStatus orbStatus() const override { return m_backend.m_orbDomains.status(); }
+
+    private:
+        /// bodyCount vertices in the colour mode's colours into vertices (a device pointer), queued on stream.
+        void writeOnStream(RenderVertex* vertices, cudaStream_t stream) const;
+
+        const CudaBackend& m_backend;
+        ColorMode m_colorMode = ColorMode::Component;
+    };
+
     struct ForceSettings {
         const SolverInfo* solver;
         GravityParams gravity;
@@ -95,7 +117,6 @@ private:
     /// Evaluates forces for params; returns 0, or the count of bodies with non-finite positions the tree found.
     unsigned refreshAccelerations(const SimParams& params);
     bool accelerationsCurrentFor(const SimParams& params) const;
-    void writeVertices(RenderVertex* vertices, cudaStream_t stream) const;
     /// The step's ORB update, after the drift and before the force evaluation (which follows the new order).
     void updateOrbAfterDrift(const SimParams& params);
     void saveState();
@@ -119,14 +140,14 @@ private:
     std::size_t m_integratePhase = 0;
     std::size_t m_orbPhase = 0;
     OrbDomainsGpu m_orbDomains;
-    mutable CudaEvent m_stateReady;      ///< interop: the caller's stream waits for the last step
-    mutable CudaEvent m_verticesWritten; ///< interop: the next step waits for the vertex write
+    mutable CudaEvent m_stateReady;      ///< device vertex write: the caller's stream waits for the last step
+    mutable CudaEvent m_verticesWritten; ///< device vertex write: the next step waits for it
     PhaseTimeline m_timeline{0};
     std::vector<PhaseTiming> m_lastTimings;
-    ColorMode m_colorMode = ColorMode::Component;
     bool m_accelerationsCurrent = false;
     ForceSettings m_accelerationSettings{};
     std::uint64_t m_stepsTaken = 0;
+    Visuals m_visuals{*this};
 };
 
 } // namespace gravlab

@@ -105,11 +105,11 @@ inline std::uint64_t expectDomainsKeepEveryBodyOnce(SimulationBackend& withOrb, 
     std::uint64_t migrated = 0;
     for (int step = 1; step <= stepCount; ++step) {
         withOrb.step(params, 1);
-        migrated += withOrb.orbStatus().migratedLastStep;
+        migrated += withOrb.visuals().orbStatus().migratedLastStep;
         if (step % checkEvery != 0 && step > 10)
             continue;
         withOrb.readBodies(state);
-        withOrb.collectOrbCells(cells);
+        withOrb.visuals().collectOrbCells(cells);
         EXPECT_TRUE(labelsArePermutation(state)) << "after step " << step;
         EXPECT_TRUE(cellsDescribeBodies(cells, state)) << "after step " << step;
         if (::testing::Test::HasFailure())

@@ -179,7 +179,7 @@ TEST_F(CudaDeviceTest, HostRenderVerticesAreTheBodyPositions) {
     Bodies state;
     gpu.readBodies(state);
     std::vector<RenderVertex> vertices(state.size(), RenderVertex{NAN, NAN, NAN, NAN});
-    gpu.writeRenderVertices(vertices);
+    gpu.visuals().writeVertices(vertices);
     for (std::size_t i = 0; i < state.size(); ++i) {
         ASSERT_EQ(vertices[i].x, state.x[i]) << "body " << i;
         ASSERT_EQ(vertices[i].y, state.y[i]) << "body " << i;

@@ -1,4 +1,5 @@
-// CUDA-GL interop on a headless EGL context: the mapped GL buffer receives exactly the device state.
+// CUDA-GL interop on a headless EGL context: the mapped GL buffer receives exactly the device state, written through
+// the backend's VisualSource as BodyVertexFeed does.
 #include "GpuTestSupport.hpp"
 
 #include <CudaBackend.hpp>
@@ -28,7 +29,10 @@ TEST_F(CudaDeviceTest, InteropBufferHoldsExactlyTheDevicePositions) {
     gpu.load(generateScenario("galaxy-collision", 100'003, seed));
     SimParams params;
     gpu.step(params, 2);
-    const std::size_t count = gpu.bodyCount();
+    const VisualSource& visuals = gpu.visuals();
+    ASSERT_TRUE(visuals.canWriteVerticesOnDevice());
+    const std::size_t count = visuals.vertexCount();
+    ASSERT_EQ(count, gpu.bodyCount());
 
     const std::vector<RenderVertex> poison(count + 5, RenderVertex{NAN, NAN, NAN, NAN});
     GlBuffer buffer = createBuffer();
@@ -38,9 +42,9 @@ TEST_F(CudaDeviceTest, InteropBufferHoldsExactlyTheDevicePositions) {
         std::string reason;
         std::optional<CudaGlBuffer> registered = CudaGlBuffer::tryRegister(buffer.id(), reason);
         ASSERT_TRUE(registered.has_value()) << reason;
-        ScopedCudaGlMap map(*registered, gpu.stream());
+        ScopedCudaGlMap map(*registered, visuals.deviceStream());
         ASSERT_GE(map.capacity(), count);
-        gpu.writeRenderVerticesDevice(map.vertices(), map.capacity(), gpu.stream());
+        visuals.writeVerticesOnDevice(map.vertices(), map.capacity(), visuals.deviceStream());
         map.unmap();
     }
     std::vector<RenderVertex> fromGl(count);

@@ -110,7 +110,7 @@ TEST_F(OrbMigrationGpu, TheBackendKeepsEveryBodyOnceThroughA1000StepCollapse) {
     withOrb.load(cube);
     without.load(cube);
     const std::uint64_t migrated = test::expectDomainsKeepEveryBodyOnce(withOrb, without, params, 1000, 50);
-    EXPECT_EQ(withOrb.orbStatus().rebuilds, 4u); // steps 1, 301, 601 and 901
+    EXPECT_EQ(withOrb.visuals().orbStatus().rebuilds, 4u); // steps 1, 301, 601 and 901
     EXPECT_GT(migrated, cube.size() / 10) << "the collapse must move bodies across cells";
 }
 

@@ -87,13 +87,14 @@ TEST_F(CudaDeviceTest, TreeLeafDepthColours) {
     CudaBackend backend;
     backend.load(generateScenario("plummer", 30000, seed));
     backend.step(treeParams(0.5), 2);
+    EXPECT_TRUE(backend.visuals().drawsTreeCells());
     Bodies bodies;
     backend.readBodies(bodies);
     OctreeSnapshot tree;
     backend.downloadTree(tree);
     std::vector<RenderVertex> vertices(bodies.size(), RenderVertex{NAN, NAN, NAN, NAN});
-    backend.setColorMode(ColorMode::LeafDepth);
-    backend.writeRenderVertices(vertices);
+    backend.visuals().setColorMode(ColorMode::LeafDepth);
+    backend.visuals().writeVertices(vertices);
     float lowest = 1.0f, highest = 0.0f;
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         const float expected = std::min(float(tree.leafDepthOfBodies[i]) / float(kMaxTreeDepthForColor), 1.0f);
@@ -112,23 +113,24 @@ TEST_F(CudaDeviceTest, TreeLeafDepthColours) {
         path.maxDepth = kTreeMaxDepth;
         path.containingPoint = std::array<float, 3>{bodies.x[i], bodies.y[i], bodies.z[i]};
         std::vector<TreeCellBox> cells;
-        backend.collectTreeCells(path, cells);
+        backend.visuals().collectTreeCells(path, cells);
         ASSERT_FALSE(cells.empty());
         const float expected = std::min(float(cells.back().depth) / float(kMaxTreeDepthForColor), 1.0f);
         ASSERT_FLOAT_EQ(vertices[i].colorScalar, expected) << "body " << i;
     }
 
-    backend.setColorMode(ColorMode::Component);
-    backend.writeRenderVertices(vertices);
+    backend.visuals().setColorMode(ColorMode::Component);
+    backend.visuals().writeVertices(vertices);
     for (std::size_t i = 0; i < bodies.size(); ++i)
         ASSERT_EQ(vertices[i].colorScalar, bodies.colorKey[i]);
 
     SimParams direct = treeParams(0.5);
     direct.solver = SolverKind::Direct;
-    backend.setColorMode(ColorMode::LeafDepth);
+    backend.visuals().setColorMode(ColorMode::LeafDepth);
     backend.step(direct, 1);
+    EXPECT_FALSE(backend.visuals().drawsTreeCells()) << "the direct solver builds no tree";
     backend.readBodies(bodies);
-    backend.writeRenderVertices(vertices);
+    backend.visuals().writeVertices(vertices);
     for (std::size_t i = 0; i < bodies.size(); ++i)
         ASSERT_EQ(vertices[i].colorScalar, bodies.colorKey[i]);
 }

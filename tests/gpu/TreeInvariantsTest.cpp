@@ -66,7 +66,7 @@ std::vector<TreeCellBox> allCellBoxes(const CudaBackend& backend, std::size_t ce
     everything.maxDepth = kTreeMaxDepth;
     everything.maxCells = cellCount;
     std::vector<TreeCellBox> boxes;
-    backend.collectTreeCells(everything, boxes);
+    backend.visuals().collectTreeCells(everything, boxes);
     return boxes;
 }
 
@@ -207,7 +207,7 @@ TEST_F(CudaDeviceTest, TreeCellQueriesForTheOverlay) {
     levels.minDepth = 2;
     levels.maxDepth = 4;
     std::vector<TreeCellBox> boxes;
-    backend.collectTreeCells(levels, boxes);
+    backend.visuals().collectTreeCells(levels, boxes);
     ASSERT_EQ(boxes.size(), tree.levelBegin[5] - tree.levelBegin[2]);
     for (std::size_t k = 0; k < boxes.size(); ++k) {
         ASSERT_TRUE(boxes[k].depth >= 2 && boxes[k].depth <= 4);
@@ -216,7 +216,7 @@ TEST_F(CudaDeviceTest, TreeCellQueriesForTheOverlay) {
         }
     }
     levels.maxCells = 10;
-    backend.collectTreeCells(levels, boxes);
+    backend.visuals().collectTreeCells(levels, boxes);
     EXPECT_EQ(boxes.size(), 10u);
 
     Bodies bodies;
@@ -226,7 +226,7 @@ TEST_F(CudaDeviceTest, TreeCellQueriesForTheOverlay) {
     path.minDepth = 0;
     path.maxDepth = kTreeMaxDepth;
     path.containingPoint = std::array<float, 3>{bodies.x[picked], bodies.y[picked], bodies.z[picked]};
-    backend.collectTreeCells(path, boxes);
+    backend.visuals().collectTreeCells(path, boxes);
     ASSERT_FALSE(boxes.empty());
     for (std::size_t k = 0; k < boxes.size(); ++k) {
         EXPECT_EQ(boxes[k].depth, int(k));
@@ -235,13 +235,13 @@ TEST_F(CudaDeviceTest, TreeCellQueriesForTheOverlay) {
     EXPECT_EQ(boxes.back().depth, int(tree.leafDepthOfBodies[picked]));
 
     path.containingPoint = std::array<float, 3>{tree.frame.lowX - 1.0f, tree.frame.lowY, tree.frame.lowZ};
-    backend.collectTreeCells(path, boxes);
+    backend.visuals().collectTreeCells(path, boxes);
     EXPECT_TRUE(boxes.empty());
 
     SimParams direct = treeParams(0.5);
     direct.solver = SolverKind::Direct;
     backend.step(direct, 1);
-    backend.collectTreeCells(levels, boxes);
+    backend.visuals().collectTreeCells(levels, boxes);
     EXPECT_TRUE(boxes.empty());
 }
 

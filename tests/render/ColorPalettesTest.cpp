@@ -7,6 +7,7 @@
 #include <ColorPalettes.hpp>
 #include <Orb.hpp>
 #include <ParticleRenderer.hpp>
+#include <SimParams.hpp>
 #include <cmath>
 #include <random>
 

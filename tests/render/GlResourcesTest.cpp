@@ -47,11 +47,12 @@ TEST_F(GlResources, ParticleBufferHoldsTheUploadedVerticesAndGrowsIntoANewGenera
     EXPECT_THROW(renderer.setVertexCount(renderer.capacity() + 1), std::out_of_range);
 }
 
-/// A backend that holds fixed vertices: what a real backend's writeRenderVertices would produce.
-class FixedVerticesBackend final : public InertBackend {
+/// A visual source that holds fixed vertices: what a real backend's writeVertices would produce.
+class FixedVertices final : public InertVisuals {
 public:
-    explicit FixedVerticesBackend(std::vector<RenderVertex> vertices) : m_vertices(std::move(vertices)) {}
-    void writeRenderVertices(std::span<RenderVertex> out) const override {
+    explicit FixedVertices(std::vector<RenderVertex> vertices) : m_vertices(std::move(vertices)) {}
+    std::size_t vertexCount() const override { return m_vertices.size(); }
+    void writeVertices(std::span<RenderVertex> out) const override {
         std::copy_n(m_vertices.begin(), out.size(), out.begin());
     }
 
@@ -67,17 +68,17 @@ TEST_F(GlResources, BodyVertexFeedCopiesTheBackendsVerticesIntoTheBuffer) {
     std::vector<RenderVertex> vertices(std::uniform_int_distribution<std::size_t>(1, 5000)(random));
     for (RenderVertex& v : vertices)
         v = {value(random), value(random), value(random), value(random)};
-    const FixedVerticesBackend backend(vertices);
+    const FixedVertices source(vertices);
     ParticleRenderer renderer(1);
     std::ostringstream log;
     BodyVertexFeed feed(log);
 
-    feed.update(backend, vertices.size(), renderer);
+    feed.update(source, renderer);
 
     ASSERT_EQ(renderer.vertexCount(), vertices.size());
     EXPECT_EQ(feed.path(), "host copy");
     EXPECT_TRUE(log.str().empty()) << log.str();
-    const std::span<const RenderVertex> onHost = feed.copyToHost(backend, vertices.size());
+    const std::span<const RenderVertex> onHost = feed.copyToHost(source);
     ASSERT_EQ(onHost.size(), vertices.size());
     std::vector<RenderVertex> readBack(vertices.size());
     glGetNamedBufferSubData(renderer.vertexBuffer(), 0, GLsizeiptr(readBack.size() * sizeof(RenderVertex)),

@@ -39,9 +39,9 @@ TEST_F(OrbClipping, AFarReachingDomainIsDrawnOnlyInsideTheRegionWithItsCutFaceFa
     const glm::vec3 lower = c + glm::vec3(-0.5f, -0.6f + jitter(random), -0.45f + jitter(random));
     const glm::vec3 upper = c + glm::vec3(500.0f, 0.55f + jitter(random), 0.4f + jitter(random));
     const float cutX = c.x + 300.0f;
-    const KnownOrbBackend backend({orbCell(lower, upper, 1, 0, 0, 2),
-                                   orbCell(lower, {cutX, upper.y, upper.z}, -1, -1, 0, 1),
-                                   orbCell({cutX, lower.y, lower.z}, upper, -1, -1, 1, 1)});
+    const KnownOrbVisuals source({orbCell(lower, upper, 1, 0, 0, 2),
+                                  orbCell(lower, {cutX, upper.y, upper.z}, -1, -1, 0, 1),
+                                  orbCell({cutX, lower.y, lower.z}, upper, -1, -1, 1, 1)});
 
     const int width = std::uniform_int_distribution<int>(260, 340)(random);
     const int height = std::uniform_int_distribution<int>(200, 260)(random);
@@ -54,12 +54,12 @@ TEST_F(OrbClipping, AFarReachingDomainIsDrawnOnlyInsideTheRegionWithItsCutFaceFa
 
     SceneRenderer renderer;
     OrbCellFeed feed;
-    ASSERT_TRUE(feed.update(backend, false, renderer.orbOverlay(), region));
+    ASSERT_TRUE(feed.update(source, false, renderer.orbOverlay(), region));
     EXPECT_EQ(renderer.orbOverlay().boxCount(), 1u) << "leaf 1 lies outside the region";
     EXPECT_EQ(renderer.orbOverlay().skippedBoxCount(), 1u);
     EXPECT_EQ(renderer.orbOverlay().clippedBoxCount(), 1u);
     EXPECT_EQ(renderer.orbOverlay().domainCount(), 2u);
-    EXPECT_FALSE(feed.update(backend, false, renderer.orbOverlay(), region)) << "same region: nothing to redo";
+    EXPECT_FALSE(feed.update(source, false, renderer.orbOverlay(), region)) << "same region: nothing to redo";
 
     const OffscreenTarget target(width, height);
     FrameLook look;
@@ -149,14 +149,14 @@ TEST_F(OrbClipping, AFarReachingDomainIsDrawnOnlyInsideTheRegionWithItsCutFaceFa
 }
 
 TEST_F(OrbClipping, ANewRegionReUploadsTheHeldCellsWithoutAskingTheBackend) {
-    const KnownOrbBackend backend({orbCell({-1, -1, -1}, {100, 1, 1}, -1, -1, 0, 1)});
+    const KnownOrbVisuals source({orbCell({-1, -1, -1}, {100, 1, 1}, -1, -1, 0, 1)});
     OrbOverlayRenderer overlay;
     OrbCellFeed feed;
-    EXPECT_TRUE(feed.update(backend, false, overlay));
+    EXPECT_TRUE(feed.update(source, false, overlay));
     EXPECT_EQ(overlay.clippedBoxCount(), 0u) << "no region: drawn whole";
-    EXPECT_FALSE(feed.update(backend, false, overlay, AxisBox{{-2, -2, -2}, {2, 2, 2}}));
+    EXPECT_FALSE(feed.update(source, false, overlay, AxisBox{{-2, -2, -2}, {2, 2, 2}}));
     EXPECT_EQ(overlay.clippedBoxCount(), 1u);
-    EXPECT_FALSE(feed.update(backend, false, overlay, AxisBox{{200, -2, -2}, {300, 2, 2}}));
+    EXPECT_FALSE(feed.update(source, false, overlay, AxisBox{{200, -2, -2}, {300, 2, 2}}));
     EXPECT_EQ(overlay.boxCount(), 0u);
     EXPECT_EQ(overlay.skippedBoxCount(), 1u);
     EXPECT_FALSE(feed.stale());

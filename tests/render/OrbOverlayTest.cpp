@@ -1,7 +1,7 @@
-// ORB cells through the real frame path (OrbCellFeed -> SceneRenderer into an OffscreenTarget): a fake backend returns
-// a known bisection (three domains, random cuts), and the test projects every leaf's corners with its own matrices to
-// find where the edges must land. Each domain's edges carry that domain's palette colour, nothing is lit away from
-// the edges, inner cells are drawn only on request, and the feed collects again only when told to.
+// ORB cells through the real frame path (OrbCellFeed -> SceneRenderer into an OffscreenTarget): a fake visual source
+// returns a known bisection (three domains, random cuts), and the test projects every leaf's corners with its own
+// matrices to find where the edges must land. Each domain's edges carry that domain's palette colour, nothing is lit
+// away from the edges, inner cells are drawn only on request, and the feed collects again only when told to.
 #include "RenderTestSupport.hpp"
 
 #include <ColorPalettes.hpp>
@@ -36,7 +36,7 @@ TEST_F(OrbOverlay, EachDomainsEdgesAreLitInItsPaletteColourAndNothingElsewhere) 
     const float cutX = std::uniform_real_distribution<float>(-0.3f, 0.3f)(random);
     const float cutY = std::uniform_real_distribution<float>(-0.3f, 0.3f)(random);
     const std::vector<OrbCell> cells = threeDomains(lower, upper, cutX, cutY);
-    const KnownOrbBackend backend(cells);
+    const KnownOrbVisuals source(cells);
     const OrbitCamera camera = randomCameraAtEightUnits(random);
     const int width = std::uniform_int_distribution<int>(180, 320)(random);
     const int height = std::uniform_int_distribution<int>(121, 240)(random);
@@ -44,7 +44,7 @@ TEST_F(OrbOverlay, EachDomainsEdgesAreLitInItsPaletteColourAndNothingElsewhere) 
 
     SceneRenderer renderer;
     OrbCellFeed feed;
-    ASSERT_TRUE(feed.update(backend, false, renderer.orbOverlay()));
+    ASSERT_TRUE(feed.update(source, false, renderer.orbOverlay()));
     EXPECT_EQ(renderer.orbOverlay().boxCount(), 3u) << "leaves only: inner cells were not asked for";
     const OffscreenTarget target(width, height);
     FrameLook look;
@@ -122,28 +122,28 @@ TEST_F(OrbOverlay, InnerCellsAreDrawnOnlyOnRequestAndFaintWhite) {
 }
 
 TEST_F(OrbOverlay, FeedCollectsAgainOnlyWhenInvalidatedOrTheInnerCellChoiceChanged) {
-    const KnownOrbBackend backend(threeDomains({-1, -1, -1}, {1, 1, 1}, 0.0f, 0.0f));
+    const KnownOrbVisuals source(threeDomains({-1, -1, -1}, {1, 1, 1}, 0.0f, 0.0f));
     OrbOverlayRenderer overlay;
     OrbCellFeed feed;
-    EXPECT_TRUE(feed.update(backend, false, overlay));
-    EXPECT_FALSE(feed.update(backend, false, overlay)) << "nothing changed: no collection expected";
-    EXPECT_EQ(backend.collectCount, 1);
+    EXPECT_TRUE(feed.update(source, false, overlay));
+    EXPECT_FALSE(feed.update(source, false, overlay)) << "nothing changed: no collection expected";
+    EXPECT_EQ(source.collectCount, 1);
     EXPECT_EQ(feed.cellCount(), 5u);
-    EXPECT_TRUE(feed.update(backend, true, overlay));
+    EXPECT_TRUE(feed.update(source, true, overlay));
     EXPECT_EQ(overlay.boxCount(), 5u);
     feed.invalidate();
-    EXPECT_TRUE(feed.update(backend, true, overlay)) << "after a step the domains must be collected again";
-    EXPECT_EQ(backend.collectCount, 3);
+    EXPECT_TRUE(feed.update(source, true, overlay)) << "after a step the domains must be collected again";
+    EXPECT_EQ(source.collectCount, 3);
     feed.clear(overlay);
     EXPECT_EQ(overlay.boxCount(), 0u);
-    EXPECT_TRUE(feed.update(backend, true, overlay)) << "after clear() the next update must collect";
+    EXPECT_TRUE(feed.update(source, true, overlay)) << "after clear() the next update must collect";
 }
 
 TEST_F(OrbOverlay, ABackendWithoutDomainsDrawsNothing) {
-    const InertBackend backend;
+    const InertVisuals source;
     SceneRenderer renderer;
     OrbCellFeed feed;
-    feed.update(backend, true, renderer.orbOverlay());
+    feed.update(source, true, renderer.orbOverlay());
     EXPECT_EQ(renderer.orbOverlay().boxCount(), 0u);
     const OffscreenTarget target(64, 48);
     renderer.render(OrbitCamera{}, FrameLook{}, {target.framebuffer(), 64, 48});

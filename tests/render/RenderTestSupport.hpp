@@ -1,12 +1,12 @@
 #pragma once
 // Shared helpers of the render tests: the headless context fixture, an independent projection of world points to
-// pixels and of boxes to their edges, reading PNG files back with stb_image, and a backend test double that holds
-// nothing.
+// pixels and of boxes to their edges, reading PNG files back with stb_image, and a visual source test double that
+// holds nothing.
 #include <HeadlessContext.hpp>
 #include <Image.hpp>
 #include <OrbitCamera.hpp>
-#include <SimulationBackend.hpp>
 #include <TestSupport.hpp>
+#include <VisualSource.hpp>
 #include <array>
 #include <cstdint>
 #include <filesystem>
@@ -58,24 +58,23 @@ struct LoadedImage {
 /// Reads a PNG with stb_image (independent of the code that wrote it); fails the test when it cannot.
 LoadedImage loadPng(const std::filesystem::path& path);
 
-/// A backend with no bodies and no tree; test doubles derive from it and override what their test feeds the renderer.
-class InertBackend : public SimulationBackend {
-    Device device() const override { return Device::Cpu; }
+/// A visual source with no bodies, no tree and no ORB domains; test doubles derive from it and override what their
+/// test feeds the renderer.
+class InertVisuals : public VisualSource {
 public:
-    std::string description() const override { return "inert (test)"; }
-    void load(const Bodies&) override {}
-    void step(const SimParams&, int) override {}
-    void readBodies(Bodies& out) const override { out.resize(0); }
-    Diagnostics diagnostics(const SimParams&) const override { return {}; }
-    void readAccelerations(const SimParams&, Vec3Arrays<float>& out) override { out.resize(0); }
-    void writeRenderVertices(std::span<RenderVertex>) const override {}
-    std::vector<PhaseTiming> lastStepTimings() const override { return {}; }
+    std::size_t vertexCount() const override { return 0; }
+    void writeVertices(std::span<RenderVertex>) const override {}
+    void setColorMode(ColorMode mode) override { m_colorMode = mode; }
+    ColorMode colorMode() const override { return m_colorMode; }
+
+private:
+    ColorMode m_colorMode = ColorMode::Component;
 };
 
-/// A backend whose ORB domains are a fixed list of cells; it counts how often it is asked for them.
-class KnownOrbBackend final : public InertBackend {
+/// A visual source whose ORB domains are a fixed list of cells; it counts how often it is asked for them.
+class KnownOrbVisuals final : public InertVisuals {
 public:
-    explicit KnownOrbBackend(std::vector<OrbCell> cells) : m_cells(std::move(cells)) {}
+    explicit KnownOrbVisuals(std::vector<OrbCell> cells) : m_cells(std::move(cells)) {}
     void collectOrbCells(std::vector<OrbCell>& out) const override {
         ++collectCount;
         out = m_cells;

@@ -1,5 +1,5 @@
 // The octree overlay through the real frame path (TreeOverlayFeed -> SceneRenderer into an OffscreenTarget): a fake
-// backend returns known cells, and the test computes from the camera matrices, independently of the shader, where
+// visual source returns known cells, and the test computes from the camera matrices, independently of the shader, where
 // each cube edge must land. Lit edges there, black everywhere else (so cells outside the queried depth range are not
 // drawn), the depth palette's ends, the picked body's white marker, and the feed's rule for when it queries again.
 #include "RenderTestSupport.hpp"
@@ -17,11 +17,11 @@ namespace {
 
 using TreeOverlay = HeadlessGlTest;
 
-/// A backend whose "tree" is a fixed list of cells; it answers queries by the depth range and point as documented in
-/// TreeView.hpp, and remembers how often and with what it was asked.
-class KnownCellsBackend final : public InertBackend {
+/// A visual source whose "tree" is a fixed list of cells; it answers queries by the depth range and point as documented
+/// in TreeView.hpp, and remembers how often and with what it was asked.
+class KnownCellsVisuals final : public InertVisuals {
 public:
-    explicit KnownCellsBackend(std::vector<TreeCellBox> cells) : m_cells(std::move(cells)) {}
+    explicit KnownCellsVisuals(std::vector<TreeCellBox> cells) : m_cells(std::move(cells)) {}
     void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override {
         ++queryCount;
         lastQuery = query;
@@ -50,11 +50,11 @@ std::vector<Segment> projectedEdges(const TreeCellBox& cell, const OrbitCamera& 
     return projectedBoxEdges(centre - cell.halfSize, centre + cell.halfSize, camera, width, height);
 }
 
-/// Renders backend's cells for query (and no bodies) and reads the frame back.
-ImageRgba8 renderOverlay(const SimulationBackend& backend, const TreeCellQuery& query, const OrbitCamera& camera,
-                         int width, int height, SceneRenderer& renderer) {
+/// Renders source's cells for query (and no bodies) and reads the frame back.
+ImageRgba8 renderOverlay(const VisualSource& source, const TreeCellQuery& query, const OrbitCamera& camera, int width,
+                         int height, SceneRenderer& renderer) {
     TreeOverlayFeed feed;
-    feed.update(backend, query, renderer.treeOverlay());
+    feed.update(source, query, renderer.treeOverlay());
     const OffscreenTarget target(width, height);
     renderer.render(camera, FrameLook{}, {target.framebuffer(), width, height});
     return target.readPixels();
@@ -77,14 +77,14 @@ TEST_F(TreeOverlay, DrawsLitEdgesWhereTheQueriedCellProjectsAndNothingElsewhere)
     const TreeCellBox wanted{offset(random), offset(random), offset(random),
                              std::uniform_real_distribution<float>(0.4f, 0.9f)(random), 3};
     // Cells outside the queried depths: a large root whose edges cross the image, and a small deep cell.
-    const KnownCellsBackend backend({{0.2f, -0.1f, 0.1f, 1.8f, 0}, wanted, {1.1f, -0.9f, 0.7f, 0.1f, 6}});
+    const KnownCellsVisuals source({{0.2f, -0.1f, 0.1f, 1.8f, 0}, wanted, {1.1f, -0.9f, 0.7f, 0.1f, 6}});
     const OrbitCamera camera = randomCameraAtEightUnits(random);
     const int width = std::uniform_int_distribution<int>(150, 320)(random);
     const int height = std::uniform_int_distribution<int>(101, 240)(random);
     SCOPED_TRACE("size " + std::to_string(width) + "x" + std::to_string(height));
     SceneRenderer renderer;
-    const ImageRgba8 image = renderOverlay(backend, depthQuery(2, 4), camera, width, height, renderer);
-    ASSERT_EQ(backend.queryCount, 1);
+    const ImageRgba8 image = renderOverlay(source, depthQuery(2, 4), camera, width, height, renderer);
+    ASSERT_EQ(source.queryCount, 1);
     EXPECT_EQ(renderer.treeOverlay().cellCount(), 1u);
 
     const std::vector<Segment> edges = projectedEdges(wanted, camera, width, height);
@@ -129,9 +129,9 @@ TEST_F(TreeOverlay, ShallowestCellsAreGreenAndDeepestMagenta) {
     camera.setDistance(8.0f);
     const TreeCellBox shallow{-1.2f, 0.0f, 0.0f, 0.6f, 2};
     const TreeCellBox deep{1.2f, 0.0f, 0.0f, 0.6f, 7};
-    const KnownCellsBackend backend({shallow, deep});
+    const KnownCellsVisuals source({shallow, deep});
     SceneRenderer renderer;
-    const ImageRgba8 image = renderOverlay(backend, depthQuery(0, 24), camera, 240, 160, renderer);
+    const ImageRgba8 image = renderOverlay(source, depthQuery(0, 24), camera, 240, 160, renderer);
 
     // The middle of each cube's front bottom edge (along x), off any corner where edges overlap.
     const auto middleOfBottomEdge = [&](const TreeCellBox& cell) {
@@ -170,45 +170,45 @@ TEST_F(TreeOverlay, PickedBodysMarkerIsWhiteAndOpaque) {
 }
 
 TEST_F(TreeOverlay, FeedQueriesAgainOnlyWhenTheQueryChangedOrItWasInvalidated) {
-    const KnownCellsBackend backend(
+    const KnownCellsVisuals source(
         {{0, 0, 0, 1, 0}, {0.5f, 0.5f, 0.5f, 0.5f, 1}, {-0.5f, 0.5f, 0.5f, 0.5f, 1}, {0.75f, 0.75f, 0.75f, 0.25f, 2}});
     TreeOverlayRenderer renderer;
     TreeOverlayFeed feed;
     TreeCellQuery query = depthQuery(0, 1);
 
-    EXPECT_TRUE(feed.update(backend, query, renderer));
-    EXPECT_FALSE(feed.update(backend, query, renderer)) << "same query, same tree: no new query expected";
-    EXPECT_EQ(backend.queryCount, 1);
+    EXPECT_TRUE(feed.update(source, query, renderer));
+    EXPECT_FALSE(feed.update(source, query, renderer)) << "same query, same tree: no new query expected";
+    EXPECT_EQ(source.queryCount, 1);
     EXPECT_EQ(renderer.cellCount(), 3u);
 
     query.maxDepth = 2;
-    EXPECT_TRUE(feed.update(backend, query, renderer));
+    EXPECT_TRUE(feed.update(source, query, renderer));
     EXPECT_EQ(renderer.cellCount(), 4u);
     query.containingPoint = std::array<float, 3>{0.9f, 0.9f, 0.9f};
-    EXPECT_TRUE(feed.update(backend, query, renderer));
-    EXPECT_EQ(backend.lastQuery.containingPoint, query.containingPoint);
+    EXPECT_TRUE(feed.update(source, query, renderer));
+    EXPECT_EQ(source.lastQuery.containingPoint, query.containingPoint);
     EXPECT_EQ(renderer.cellCount(), 3u) << "the path to (0.9, 0.9, 0.9) has one cell at each depth 0, 1, 2";
-    EXPECT_EQ(backend.queryCount, 3);
+    EXPECT_EQ(source.queryCount, 3);
 
     feed.invalidate();
-    EXPECT_TRUE(feed.update(backend, query, renderer)) << "after a step the same query must be asked again";
-    EXPECT_EQ(backend.queryCount, 4);
+    EXPECT_TRUE(feed.update(source, query, renderer)) << "after a step the same query must be asked again";
+    EXPECT_EQ(source.queryCount, 4);
 
     query.maxCells = 2;
-    feed.update(backend, query, renderer);
+    feed.update(source, query, renderer);
     EXPECT_TRUE(feed.capped());
     EXPECT_EQ(feed.cellCount(), 2u);
 
     feed.clear(renderer);
     EXPECT_EQ(renderer.cellCount(), 0u);
-    EXPECT_TRUE(feed.update(backend, query, renderer)) << "after clear() the next update must query";
+    EXPECT_TRUE(feed.update(source, query, renderer)) << "after clear() the next update must query";
 }
 
 TEST_F(TreeOverlay, ABackendWithoutATreeDrawsNothing) {
-    const InertBackend backend;
+    const InertVisuals source;
     SceneRenderer renderer;
     OrbitCamera camera;
-    const ImageRgba8 image = renderOverlay(backend, TreeCellQuery{}, camera, 64, 48, renderer);
+    const ImageRgba8 image = renderOverlay(source, TreeCellQuery{}, camera, 64, 48, renderer);
     EXPECT_EQ(renderer.treeOverlay().cellCount(), 0u);
     int brightest = 0;
     for (std::size_t i = 0; i < image.pixels.size(); i += 4)

@@ -14,6 +14,15 @@
 namespace gravlab {
 namespace {
 
+/// Draws nothing: the report never asks what is drawn.
+class NoVisuals final : public VisualSource {
+public:
+    std::size_t vertexCount() const override { return 0; }
+    void writeVertices(std::span<RenderVertex>) const override {}
+    void setColorMode(ColorMode) override {}
+    ColorMode colorMode() const override { return ColorMode::Component; }
+};
+
 /// Holds bodies and answers readAccelerations with a_ref,i + e_i |a_ref,i| u_i (u_i a random unit vector), so body
 /// i's relative error is exactly e_i. Like a tree solver that sorts its bodies, it reverses their order (and the
 /// errors with them) when it computes accelerations: the report must pair accelerations with readBodies' order.
@@ -28,8 +37,9 @@ public:
     void step(const SimParams&, int) override {}
     void readBodies(Bodies& out) const override { out = m_bodies; }
     Diagnostics diagnostics(const SimParams&) const override { return {}; }
-    void writeRenderVertices(std::span<RenderVertex>) const override {}
     std::vector<PhaseTiming> lastStepTimings() const override { return {}; }
+    VisualSource& visuals() override { return m_visuals; }
+    const VisualSource& visuals() const override { return m_visuals; }
 
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override {
         lastSolver = params.solver;
@@ -64,6 +74,7 @@ private:
     Bodies m_bodies;
     std::vector<double> m_errors;
     std::mt19937_64& m_random;
+    NoVisuals m_visuals;
 };
 
 // The fake's accelerations are rounded to float, which moves each error by at most ~2 float epsilons of |a| (1.2e-7

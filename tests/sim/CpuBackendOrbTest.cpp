@@ -2,8 +2,8 @@
 // asked for (a paused view), colours follow the domain whose box holds each body, switching ORB off restores the
 // scenario's colours, and the step timings report the ORB phase.
 #include "CpuBackend.hpp"
-#include "Simulation.hpp"
 #include "SimTestSupport.hpp"
+#include "Simulation.hpp"
 
 #include <OrbDomainChecks.hpp>
 #include <algorithm>
@@ -36,13 +36,13 @@ TEST(CpuBackendOrb, DomainsExistBeforeAnyStepAndDescribeTheBodies) {
     SCOPED_TRACE(simtest::seedTrace(params.seed));
     Simulation simulation(params);
     std::vector<OrbCell> cells;
-    simulation.backend().collectOrbCells(cells);
+    simulation.visuals().collectOrbCells(cells);
     ASSERT_EQ(cells.size(), 2u * 13 - 1);
     Bodies bodies;
     simulation.backend().readBodies(bodies);
     EXPECT_TRUE(test::cellsDescribeBodies(cells, bodies));
-    EXPECT_EQ(simulation.backend().orbStatus().domainCount, 13u);
-    EXPECT_LE(simulation.backend().orbStatus().imbalance.memory, 1.0 + 13.0 / 4000.0);
+    EXPECT_EQ(simulation.visuals().orbStatus().domainCount, 13u);
+    EXPECT_LE(simulation.visuals().orbStatus().imbalance.memory, 1.0 + 13.0 / 4000.0);
 }
 
 TEST(CpuBackendOrb, DomainColoursFollowTheBoxThatHoldsEachBody) {
@@ -50,11 +50,11 @@ TEST(CpuBackendOrb, DomainColoursFollowTheBoxThatHoldsEachBody) {
     SCOPED_TRACE(simtest::seedTrace(params.seed));
     Simulation simulation(params);
     simulation.step(3);
-    simulation.backend().setColorMode(ColorMode::OrbDomain);
+    simulation.visuals().setColorMode(ColorMode::OrbDomain);
     std::vector<RenderVertex> vertices(simulation.bodyCount());
-    simulation.backend().writeRenderVertices(vertices);
+    simulation.visuals().writeVertices(vertices);
     std::vector<OrbCell> cells;
-    simulation.backend().collectOrbCells(cells);
+    simulation.visuals().collectOrbCells(cells);
     for (std::size_t i = 0; i < vertices.size(); ++i) {
         const bool someHolderMatches = std::any_of(cells.begin(), cells.end(), [&](const OrbCell& cell) {
             return cell.isLeaf() && boxHolds(cell, vertices[i]) &&
@@ -72,12 +72,12 @@ TEST(CpuBackendOrb, SwitchingOrbOffRestoresTheScenarioColours) {
     params.orb.domainCount = 0;
     simulation.setParams(params);
     std::vector<OrbCell> cells;
-    simulation.backend().collectOrbCells(cells);
+    simulation.visuals().collectOrbCells(cells);
     EXPECT_TRUE(cells.empty());
-    EXPECT_EQ(simulation.backend().orbStatus().domainCount, 0u);
-    simulation.backend().setColorMode(ColorMode::OrbDomain);
+    EXPECT_EQ(simulation.visuals().orbStatus().domainCount, 0u);
+    simulation.visuals().setColorMode(ColorMode::OrbDomain);
     std::vector<RenderVertex> vertices(simulation.bodyCount());
-    simulation.backend().writeRenderVertices(vertices);
+    simulation.visuals().writeVertices(vertices);
     Bodies bodies;
     simulation.backend().readBodies(bodies);
     for (std::size_t i = 0; i < vertices.size(); ++i)
@@ -114,7 +114,7 @@ OrbImbalance imbalanceAfterSteps(OrbBalance balance, std::uint64_t seed) {
     params.orb.rebuildInterval = 1;
     Simulation simulation(params);
     simulation.step(3);
-    return simulation.backend().orbStatus().imbalance;
+    return simulation.visuals().orbStatus().imbalance;
 }
 
 TEST(CpuBackendOrb, WorkBalanceEvensOutTheTreeWalkAtTheCostOfMemoryBalance) {

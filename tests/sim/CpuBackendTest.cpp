@@ -62,7 +62,7 @@ TEST(CpuBackend, WritesRenderVerticesAndReportsItself) {
     CpuBackend backend;
     backend.load(bodies);
     std::vector<RenderVertex> vertices(50);
-    backend.writeRenderVertices(vertices);
+    backend.visuals().writeVertices(vertices);
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         EXPECT_EQ(vertices[i].x, bodies.x[i]);
         EXPECT_EQ(vertices[i].y, bodies.y[i]);
@@ -70,7 +70,11 @@ TEST(CpuBackend, WritesRenderVerticesAndReportsItself) {
         EXPECT_EQ(vertices[i].colorScalar, bodies.colorKey[i]);
     }
     std::vector<RenderVertex> tooFew(49);
-    EXPECT_THROW(backend.writeRenderVertices(tooFew), std::invalid_argument);
+    EXPECT_THROW(backend.visuals().writeVertices(tooFew), std::invalid_argument);
+    EXPECT_EQ(backend.visuals().vertexCount(), bodies.size());
+    EXPECT_FALSE(backend.visuals().canWriteVerticesOnDevice()) << "the bodies live on the host";
+    EXPECT_THROW(backend.visuals().writeVerticesOnDevice(vertices.data(), vertices.size(), StreamHandle{}),
+                 std::logic_error);
 
     EXPECT_NE(backend.description().find("CPU (OpenMP, "), std::string::npos) << backend.description();
     backend.step(SimParams{}, 3);

@@ -112,7 +112,7 @@ bool contains(const TreeCellBox& box, const simtest::Vec3& point, double toleran
 /// 1: a saturated colour reads as kMaxTreeDepthForColor, a lower bound of the depth).
 std::vector<int> leafDepthsFromColors(const CpuBackend& backend, std::size_t count) {
     std::vector<RenderVertex> vertices(count);
-    backend.writeRenderVertices(vertices);
+    backend.visuals().writeVertices(vertices);
     std::vector<int> depths;
     for (const RenderVertex& vertex : vertices) {
         const float scaled = vertex.colorScalar * float(kMaxTreeDepthForColor);
@@ -132,10 +132,10 @@ TEST(CpuBackendTree, LeafDepthColoursAreWholeDepthsAndFallBackWithoutTree) {
     for (std::size_t i = 0; i < bodies.size(); ++i)
         bodies.colorKey[i] = 0.01f + float(i % 7) * 0.1f;
     CpuBackend backend;
-    backend.setColorMode(ColorMode::LeafDepth);
+    backend.visuals().setColorMode(ColorMode::LeafDepth);
     backend.load(bodies);
     std::vector<RenderVertex> vertices(bodies.size());
-    backend.writeRenderVertices(vertices);
+    backend.visuals().writeVertices(vertices);
     EXPECT_EQ(vertices[3].colorScalar, bodies.colorKey[3]) << "no tree yet: component colours";
 
     backend.step(treeParams(0.5), 1);
@@ -151,7 +151,7 @@ TEST(CpuBackendTree, LeafDepthColoursAreWholeDepthsAndFallBackWithoutTree) {
     backend.load(coincident);
     backend.step(treeParams(0.5), 1);
     std::vector<RenderVertex> deep(coincident.size());
-    backend.writeRenderVertices(deep);
+    backend.visuals().writeVertices(deep);
     const float expected = std::min(float(kOctreeMaxDepth) / float(kMaxTreeDepthForColor), 1.0f);
     for (const RenderVertex& vertex : deep)
         ASSERT_EQ(vertex.colorScalar, expected);
@@ -160,11 +160,12 @@ TEST(CpuBackendTree, LeafDepthColoursAreWholeDepthsAndFallBackWithoutTree) {
     SimParams direct = treeParams(0.5);
     direct.solver = SolverKind::Direct;
     backend.step(direct, 1);
-    backend.writeRenderVertices(vertices);
+    backend.visuals().writeVertices(vertices);
     EXPECT_EQ(vertices[3].colorScalar, bodies.colorKey[3]) << "no tree with the direct solver: component colours";
     std::vector<TreeCellBox> cells;
-    backend.collectTreeCells({}, cells);
+    backend.visuals().collectTreeCells({}, cells);
     EXPECT_TRUE(cells.empty());
+    EXPECT_FALSE(backend.visuals().drawsTreeCells()) << "the direct solver builds no tree";
 }
 
 TEST(CpuBackendTree, CellQueriesHonourDepthRangeLimitAndPoint) {
@@ -173,12 +174,15 @@ TEST(CpuBackendTree, CellQueriesHonourDepthRangeLimitAndPoint) {
     std::mt19937_64 random(seed);
     const std::size_t count = 4000;
     CpuBackend backend;
-    backend.setColorMode(ColorMode::LeafDepth);
+    backend.visuals().setColorMode(ColorMode::LeafDepth);
     backend.load(simtest::variedMassPlummer(count, random));
     std::vector<TreeCellBox> cells;
-    backend.collectTreeCells({}, cells);
+    backend.visuals().collectTreeCells({}, cells);
     EXPECT_TRUE(cells.empty()) << "no tree before the first tree evaluation";
+    EXPECT_FALSE(backend.visuals().drawsTreeCells());
     backend.step(treeParams(0.5), 1);
+    EXPECT_TRUE(backend.visuals().drawsTreeCells());
+    EXPECT_EQ(backend.visuals().colorMode(), ColorMode::LeafDepth);
     Bodies bodies;
     backend.readBodies(bodies);
     const std::vector<int> leafDepth = leafDepthsFromColors(backend, count);
@@ -186,7 +190,7 @@ TEST(CpuBackendTree, CellQueriesHonourDepthRangeLimitAndPoint) {
     TreeCellQuery range;
     range.minDepth = 2;
     range.maxDepth = 4;
-    backend.collectTreeCells(range, cells);
+    backend.visuals().collectTreeCells(range, cells);
     ASSERT_FALSE(cells.empty());
     for (std::size_t k = 0; k < cells.size(); ++k) {
         EXPECT_GE(cells[k].depth, 2);
@@ -209,7 +213,7 @@ TEST(CpuBackendTree, CellQueriesHonourDepthRangeLimitAndPoint) {
     std::vector<TreeCellBox> firstFive;
     TreeCellQuery limited = range;
     limited.maxCells = 5;
-    backend.collectTreeCells(limited, firstFive);
+    backend.visuals().collectTreeCells(limited, firstFive);
     ASSERT_EQ(firstFive.size(), 5u);
     for (std::size_t k = 0; k < 5; ++k)
         EXPECT_EQ(firstFive[k].centerX, cells[k].centerX);
@@ -225,7 +229,7 @@ TEST(CpuBackendTree, CellQueriesHonourDepthRangeLimitAndPoint) {
     TreeCellQuery path;
     path.maxDepth = kOctreeMaxDepth;
     path.containingPoint = std::array<float, 3>{bodies.x[body], bodies.y[body], bodies.z[body]};
-    backend.collectTreeCells(path, cells);
+    backend.visuals().collectTreeCells(path, cells);
     ASSERT_EQ(cells.size(), std::size_t(leafDepth[body] + 1)) << "body " << body;
     for (std::size_t k = 0; k < cells.size(); ++k) {
         EXPECT_EQ(cells[k].depth, int(k));
@@ -233,10 +237,10 @@ TEST(CpuBackendTree, CellQueriesHonourDepthRangeLimitAndPoint) {
     }
     path.minDepth = 1;
     path.maxDepth = 2;
-    backend.collectTreeCells(path, cells);
+    backend.visuals().collectTreeCells(path, cells);
     EXPECT_EQ(cells.size(), std::size_t(std::min(leafDepth[body], 2))) << "depth range on the path";
     path.containingPoint = std::array<float, 3>{1e6f, 0, 0};
-    backend.collectTreeCells(path, cells);
+    backend.visuals().collectTreeCells(path, cells);
     EXPECT_TRUE(cells.empty()) << "a point outside the root lies in no cell";
 }
 

@@ -156,7 +156,7 @@ TEST(OrbMigrationCpu, ACollapsingClusterKeepsEveryBodyOnceOver1000Steps) {
     withOrb.load(cube);
     without.load(cube);
     const std::uint64_t migrated = test::expectDomainsKeepEveryBodyOnce(withOrb, without, params, 1000, 10);
-    EXPECT_EQ(withOrb.orbStatus().rebuilds, 4u); // steps 1, 251, 501 and 751
+    EXPECT_EQ(withOrb.visuals().orbStatus().rebuilds, 4u); // steps 1, 251, 501 and 751
     EXPECT_GT(migrated, cube.size() / 10) << "the collapse must move bodies across cells";
 }
 

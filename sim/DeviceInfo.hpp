@@ -5,8 +5,9 @@
 // person can act on, e.g. "no CUDA device: cudaGetDeviceCount returned cudaErrorNoDevice (no CUDA-capable device is
 // detected)". The memory check compares the bytes a body count needs with the device's free memory before anything
 // is allocated, so an impossible N is refused with a sentence naming N and the memory, not with a failed cudaMalloc
-// halfway through loading.
-#include <MemoryBudget.hpp> // formatBytes
+// halfway through loading. This header names no CUDA type, so code that must not see CUDA headers (the backend choice,
+// the command line) can ask; the functions are defined only in builds with the CUDA core (GRAVLAB_HAS_CUDA).
+#include "MemoryBudget.hpp" // formatBytes
 #include <cstdint>
 #include <string>
 
