@@ -188,7 +188,7 @@ SimParams paramsFor(const AccuracyOptions& options, const std::string& scenario,
     params.bodyCount = bodyCount;
     params.seed = options.seed;
     params.softeningLength = options.softeningLength;
-    params.solver = SolverKind::Tree;
+    params.solver = "tree";
     params.backend = options.backend;
     return params;
 }

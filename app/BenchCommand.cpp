@@ -67,9 +67,9 @@ double bytesPerBody(const BenchOptions& options, const BenchResult& result) {
 }
 
 void printJson(const BenchOptions& options, const BenchResult& result, std::ostream& out) {
-    const bool tree = options.solver == SolverKind::Tree;
+    const bool tree = options.solver == "tree";
     out << std::setprecision(6) << "{\"gpu\": \"" << jsonEscaped(result.gpu) << "\", \"date\": \"" << result.date
-        << "\", \"solver\": \"" << toString(options.solver) << "\", \"scenario\": \"" << jsonEscaped(options.scenario)
+        << "\", \"solver\": \"" << options.solver << "\", \"scenario\": \"" << jsonEscaped(options.scenario)
         << "\", \"bodies\": " << options.bodyCount << ", \"steps\": " << options.stepCount
         << ", \"warmupSteps\": " << options.warmupStepCount << ", \"medianStepMs\": " << result.medianStepMs
         << ", \"fastestStepMs\": " << result.fastestStepMs << ", \"bodyStepsPerSecond\": " << result.bodyStepsPerSecond
@@ -94,8 +94,8 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
 }
 
 void printText(const BenchOptions& options, const BenchResult& result, std::ostream& out) {
-    out << std::setprecision(4) << "gravlab bench: solver " << toString(options.solver);
-    if (options.solver == SolverKind::Tree)
+    out << std::setprecision(4) << "gravlab bench: solver " << options.solver;
+    if (options.solver == "tree")
         out << " (theta " << options.openingAngle << ")";
     out << ", scenario " << options.scenario << ", N = " << options.bodyCount << ", median of " << options.stepCount
         << " steps after " << options.warmupStepCount << " warm-up steps\n"
@@ -107,7 +107,7 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
     out << "\nbody-steps/s: " << result.bodyStepsPerSecond << "\n"
         << "peak device memory: " << formatBytes(double(result.peakDeviceBytes)) << " ("
         << bytesPerBody(options, result) << " bytes per body)\n";
-    if (options.solver == SolverKind::Tree)
+    if (options.solver == "tree")
         out << "octree cells: " << result.treeCells << " (" << double(result.treeCells) / double(options.bodyCount)
             << " per body), walk groups: " << result.walkGroups << " ("
             << double(options.bodyCount) / double(std::max<std::size_t>(result.walkGroups, 1)) << " bodies each)\n";
@@ -165,7 +165,7 @@ BenchResult measure(const BenchOptions& options) {
     result.date = todayUtc();
     const double n = double(options.bodyCount);
     result.bodyStepsPerSecond = n / (result.medianStepMs * 1e-3);
-    if (options.solver != SolverKind::Tree) {
+    if (options.solver != "tree") {
         result.interactionsPerSecond = n * n / (result.medianStepMs * 1e-3);
         result.gflops = result.interactionsPerSecond * kFlopsPerInteraction * 1e-9;
     }
@@ -256,10 +256,10 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
         ->add_option_function<std::string>(
             "--solver",
             [&options](const std::string& text) {
-                options.solver = rethrowForFlag("solver", [&] { return parseSolverKind(text); });
+                options.solver = rethrowForFlag("solver", [&] { return std::string(findSolver(text).name); });
             },
             "direct, direct-symmetric or tree")
-        ->default_str(std::string(toString(options.solver)));
+        ->default_str(std::string(options.solver));
     addNumberOption(*bench, kBenchBodyRange, NumberKind::Whole, options.bodyCount,
                     "number of bodies; above 2^28 only with --orb --positions-only (the GPU's memory may allow fewer)");
     addNumberOption(*bench, kBenchStepRange, NumberKind::Whole, options.stepCount, "timed steps");

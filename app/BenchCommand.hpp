@@ -37,7 +37,7 @@ inline constexpr ParamRange kBenchStateBodyRange{"bodies", 1.0, double(kMaxBodyC
 inline constexpr int kFlopsPerInteraction = 20;
 
 struct BenchOptions {
-    SolverKind solver = SolverKind::Direct;
+    std::string solver = "direct";
     std::uint64_t bodyCount = 262144;
     int stepCount = 20;        ///< timed steps; kBenchStepRange
     int warmupStepCount = 3;   ///< kBenchWarmupRange

@@ -9,7 +9,7 @@ namespace gravlab {
 FramePipeline::FramePipeline(std::ostream& log) : m_vertices(log) {}
 
 void FramePipeline::refreshVertices(const Simulation& simulation) {
-    m_vertices.update(simulation.backend(), simulation.bodyCount(), m_scene.particles());
+    m_vertices.update(simulation.visuals(), m_scene.particles());
 }
 
 SceneBounds FramePipeline::fitCamera(const Simulation& simulation, OrbitCamera& camera, float aspect) {
@@ -23,7 +23,7 @@ SceneBounds FramePipeline::fitCamera(const Simulation& simulation, OrbitCamera& 
 void FramePipeline::updateOverlays(const Simulation& simulation, const OverlayView& view) {
     updateTreeOverlay(simulation, view);
     updateOrbOverlay(simulation, view);
-    m_look.palette = bodyPaletteFor(view.colorMode, simulation.backend().orbStatus().domainCount > 0);
+    m_look.palette = bodyPaletteFor(view.colorMode, simulation.visuals().orbStatus().domainCount > 0);
 }
 
 void FramePipeline::updateTreeOverlay(const Simulation& simulation, const OverlayView& view) {
@@ -38,7 +38,7 @@ void FramePipeline::updateTreeOverlay(const Simulation& simulation, const Overla
         m_treeCells.clear(overlay);
         return;
     }
-    m_treeCells.update(simulation.backend(), treeCellQueryFor(view.tree, view.pickedPoint), overlay);
+    m_treeCells.update(simulation.visuals(), treeCellQueryFor(view.tree, view.pickedPoint), overlay);
 }
 
 void FramePipeline::updateOrbOverlay(const Simulation& simulation, const OverlayView& view) {
@@ -48,7 +48,7 @@ void FramePipeline::updateOrbOverlay(const Simulation& simulation, const Overlay
         if (m_orbCells.stale())
             if (const auto vertices = m_vertices.hostVertices())
                 m_orbFocus = robustBounds(*vertices);
-        m_orbCells.update(simulation.backend(), view.orb.innerCells, m_scene.orbOverlay(),
+        m_orbCells.update(simulation.visuals(), view.orb.innerCells, m_scene.orbOverlay(),
                           regionOfInterest(m_orbFocus));
     } else if (m_scene.orbOverlay().boxCount() > 0) {
         m_orbCells.clear(m_scene.orbOverlay());
@@ -60,7 +60,7 @@ void FramePipeline::render(const OrbitCamera& camera, const RenderTarget& target
 }
 
 std::span<const RenderVertex> FramePipeline::hostVertices(const Simulation& simulation) {
-    return m_vertices.copyToHost(simulation.backend(), simulation.bodyCount());
+    return m_vertices.copyToHost(simulation.visuals());
 }
 
 } // namespace gravlab

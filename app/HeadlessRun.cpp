@@ -69,7 +69,7 @@ std::string overlaySummary(const HeadlessSettings& settings, const TreeOverlayFe
 
 /// The ORB domains of the last frame, when ORB ran: their count, balance and, with --orb-cells, the boxes drawn.
 std::string orbSummary(const Simulation& simulation, const HeadlessSettings& settings, const SceneRenderer& scene) {
-    const OrbStatus status = simulation.backend().orbStatus();
+    const OrbStatus status = simulation.visuals().orbStatus();
     if (status.domainCount == 0)
         return {};
     char text[200];

@@ -150,7 +150,7 @@ void ViewerApp::drawFrame() {
     const OrbPanelRequests orbRequests = m_orbPanel.draw({.orb = simulation.params().orb,
                                                           .bodyCount = simulation.bodyCount(),
                                                           .overlay = m_orbOverlay,
-                                                          .status = simulation.backend().orbStatus(),
+                                                          .status = simulation.visuals().orbStatus(),
                                                           .boxCount = m_pipeline.scene().orbOverlay().boxCount()});
     m_imgui.endFrame();
     applyPanelRequests(requests);

@@ -6,7 +6,6 @@
 #include "CpuBackend.hpp"
 
 #include "Leapfrog.hpp"
-#include "MortonKeys.hpp"
 #include "Parallel.hpp"
 #include "SolverRegistration.hpp"
 #include "Stopwatch.hpp"
@@ -51,18 +50,9 @@ void checkConsistentSizes(const Bodies& bodies) {
 CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& params) {
     // Between steps: the state, the accelerations and the work weights.
     HostBytesPerBody bytes{Bodies::kBytesPerBody + 3 * sizeof(float) + sizeof(float), 0};
-    std::uint64_t stepScratch = 0;
-    if (params.solver == SolverKind::Tree) {
-        // Kept: sorted Morton key, body order, tree-ordered positions and masses; per cell the cell, its multipole and
-        // its opening radius. Scratch: the keyed bodies and the parallel sort's merge buffer, or the summary's fp64
-        // moments (11 doubles per cell). Cells: 0.23 to 0.35 per body for the scenarios at 1e3 to 1e6 bodies; one
-        // per two bodies leaves room for more clustered sets.
-        constexpr std::uint64_t kBodiesPerCell = 2;
-        constexpr std::uint64_t cellBytes = sizeof(OctreeCell) + sizeof(CellMultipole) + sizeof(float);
-        bytes.resident +=
-            sizeof(std::uint64_t) + sizeof(std::uint32_t) + 4 * sizeof(float) + cellBytes / kBodiesPerCell;
-        stepScratch = std::max<std::uint64_t>(2 * sizeof(KeyedBody), 11 * sizeof(double) / kBodiesPerCell);
-    }
+    const SolverInfo& solver = findSolver(params.solver);
+    bytes.resident += solver.cpuResidentBytesPerBody;
+    std::uint64_t stepScratch = solver.cpuScratchBytesPerBody;
     if (params.orb.domainCount > 0) {
         // Kept: OrbCpu's axis key (coordinate and index) per body. Scratch: a split's order and moved values, or a
         // migration's order, gather buffer, arrivals and leaver bits (rounded up to a byte).

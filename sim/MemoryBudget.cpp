@@ -60,7 +60,7 @@ std::string refusal(const SimParams& params, const std::optional<DeviceFootprint
     for (std::size_t i = 0; i < notes.size(); ++i)
         message += (i == 0 ? " (" : ", ") + notes[i] + (i + 1 == notes.size() ? ")" : "");
     const std::uint64_t fit = bodiesThatFit(params, device, companion, available, host);
-    const std::string run = std::string(toString(params.solver)) + " solver " + (device ? "on the GPU" : "on the CPU");
+    const std::string run = params.solver + " solver " + (device ? "on the GPU" : "on the CPU");
     if (fit == 0)
         return message + ": not even one body fits with the " + run + "; free some memory first";
     return message + ": at most " + std::to_string(fit) + " bodies fit with the " + run;

@@ -81,7 +81,9 @@ const SolverRegistration& findSolverRegistration(std::string_view name) {
 }
 
 const SolverInfo& findSolver(std::string_view name) {
-    return findSolverRegistration(name).info;
+    // From the info list, so every caller holds the same object for a solver and may compare addresses.
+    const SolverRegistration& registration = findSolverRegistration(name);
+    return infos()[std::size_t(&registration - registrations().data())];
 }
 
 const SolverInfo& treeDrawingSolver() {

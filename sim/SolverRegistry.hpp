@@ -30,6 +30,10 @@ struct SolverInfo {
     /// The phases a step's force evaluation is timed in, per device, in order; empty: does not run on that device.
     std::vector<std::string_view> cpuPhases = {};
     std::vector<std::string_view> cudaPhases = {};
+    /// Host bytes per body the CPU implementation keeps between steps, and the most it allocates during one
+    /// evaluation, beyond the accelerations and work weights every solver has (for memory checks).
+    std::uint64_t cpuResidentBytesPerBody = 0;
+    std::uint64_t cpuScratchBytesPerBody = 0;
 
     bool runsOn(Device device) const { return !phases(device).empty(); }
     std::span<const std::string_view> phases(Device device) const {

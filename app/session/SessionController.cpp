@@ -20,7 +20,7 @@ SessionController::SessionController(Simulation& simulation, FrameSink& sink, co
       m_stepsPerFrame(settings.stepsPerFrame), m_colorMode(settings.colorMode),
       m_autoRefreshEnergy(settings.autoRefreshEnergy), m_energy(settings.energyHistoryCapacity) {
     m_onCudaBackend = m_environment.probeCudaBackend(m_simulation.params());
-    m_simulation.backend().setColorMode(m_colorMode);
+    m_simulation.visuals().setColorMode(m_colorMode);
     pushVerticesIfStale();
     restartEnergyHistory();
 }
@@ -97,7 +97,7 @@ ParamsChange SessionController::applyParams(const SimParams& requested) {
 
 void SessionController::follow(const ParamsChange& change, bool pushNewBodies) {
     if (change.backendReplaced) // a new backend starts in its default colour mode
-        m_simulation.backend().setColorMode(m_colorMode);
+        m_simulation.visuals().setColorMode(m_colorMode);
     if (change.backendChoiceMayHaveChanged)
         m_onCudaBackend = m_environment.probeCudaBackend(m_simulation.params());
     if (change.treeOverlayInvalidated)
@@ -116,7 +116,7 @@ void SessionController::follow(const ParamsChange& change, bool pushNewBodies) {
 
 void SessionController::setColorMode(ColorMode mode) {
     m_colorMode = mode;
-    m_simulation.backend().setColorMode(mode);
+    m_simulation.visuals().setColorMode(mode);
     m_verticesStale = true;
     if (mode == ColorMode::OrbDomain)
         showOrbDomains();

@@ -163,7 +163,7 @@ TEST(CommandLine, ValidValuesReachTheOptionsUnchanged) {
     EXPECT_EQ(options.simulation.softeningLength, softening);
     EXPECT_EQ(options.simulation.gravitationalConstant, gravity);
     EXPECT_EQ(options.simulation.backend, BackendKind::Cpu);
-    EXPECT_EQ(options.simulation.solver, SolverKind::Direct);
+    EXPECT_EQ(options.simulation.solver, "direct");
     EXPECT_EQ(options.frameCount, frames);
     EXPECT_EQ(options.outputFolder, std::filesystem::path("somewhere/frames"));
     EXPECT_EQ(options.width, width);
@@ -185,7 +185,7 @@ TEST(CommandLine, TreeSolverThetaColourAndOverlayDepthsReachTheOptions) {
                std::to_string(minDepth) + ":" + std::to_string(maxDepth)});
 
     ASSERT_TRUE(outcome.options.has_value()) << outcome.message;
-    EXPECT_EQ(outcome.options->simulation.solver, SolverKind::Tree);
+    EXPECT_EQ(outcome.options->simulation.solver, "tree");
     EXPECT_EQ(outcome.options->simulation.openingAngle, theta);
     EXPECT_EQ(outcome.options->colorMode, ColorMode::LeafDepth);
     ASSERT_TRUE(outcome.options->overlayDepths.has_value());

@@ -3,6 +3,9 @@
 // sentence that names the flag, quotes the value exactly as typed and states the allowed range. The literal sentences
 // of --dt are written out in full so that a conversion through CLI11 or through a double before the check ("dt = 0",
 // "Could not convert", "dt = 1") fails here.
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
 #include <AccuracyCommand.hpp>
 #include <BenchCommand.hpp>
 #include <CommandLine.hpp>
@@ -68,6 +71,13 @@ std::string justAboveTop(const NumericFlag& numeric) {
     const std::string top = formatNumber(numeric.range.max);
     if (numeric.kind == NumberKind::Whole)
         return std::to_string(static_cast<std::uint64_t>(numeric.range.max) + 1);
+    if (std::strtod(top.c_str(), nullptr) != numeric.range.max) {
+        // A top that 10 digits do not hold exactly (theta's 2/sqrt(3)): the next double up, in all its digits.
+        std::ostringstream text;
+        text.precision(17);
+        text << std::nextafter(numeric.range.max, 2.0 * numeric.range.max);
+        return text.str();
+    }
     return top + (top.find('.') == std::string::npos ? ".0000000001" : "0000000001");
 }
 

@@ -114,8 +114,8 @@ TEST(OptionParsing, SubcommandRefusalsNameTheFlagAndKeepTheSentence) {
             std::string(error.what()),
             "--thetas: theta = 2 is out of range: allowed 0.1 <= theta <= 1.154700538 (Barnes-Hut opening angle)");
     }
-    EXPECT_EQ(rethrowForFlag("solver", [] { return parseSolverKind("tree"); }), SolverKind::Tree);
-    EXPECT_THROW(rethrowForFlag("solver", [] { return parseSolverKind("fmm"); }), CLI::ValidationError);
+    EXPECT_EQ(rethrowForFlag("solver", [] { return std::string(findSolver("tree").name); }), "tree");
+    EXPECT_THROW(rethrowForFlag("solver", [] { return std::string(findSolver("fmm").name); }), CLI::ValidationError);
 }
 
 } // namespace

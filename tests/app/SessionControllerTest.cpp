@@ -50,7 +50,7 @@ TEST(SessionController, ThetaEditRedrawsNothingAndProbesNothing) {
     SCOPED_TRACE(seedTrace(seed));
     std::mt19937_64 random(seed);
     SimParams params = smallPlummer(seed, randomBodyCount(random, 64, 256));
-    params.solver = SolverKind::Tree;
+    params.solver = "tree";
     params.openingAngle = 0.5;
     CountedSession session(params);
     session.controller.advanceFrame(); // a step: the octree exists and the overlays have something to show
@@ -192,7 +192,7 @@ TEST(SessionController, AskingForOrbColoursOrCellsSwitchesOrbOnWithTheDefaultCou
 
     session.controller.setColorMode(ColorMode::OrbDomain);
     EXPECT_EQ(session.simulation.params().orb.domainCount, expectedDomains);
-    EXPECT_EQ(session.simulation.backend().orbStatus().domainCount, expectedDomains) << "partitioned at once";
+    EXPECT_EQ(session.simulation.visuals().orbStatus().domainCount, expectedDomains) << "partitioned at once";
     EXPECT_EQ(session.controller.colorMode(), ColorMode::OrbDomain);
     EXPECT_EQ(session.counts().orbInvalidations, before.orbInvalidations + 1);
     session.controller.advanceFrame();

@@ -44,15 +44,11 @@ public:
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override {
         m_backend.readAccelerations(params, out);
     }
-    void writeRenderVertices(std::span<RenderVertex> out) const override { m_backend.writeRenderVertices(out); }
     std::vector<PhaseTiming> lastStepTimings() const override { return m_backend.lastStepTimings(); }
-    void setColorMode(ColorMode mode) override { m_backend.setColorMode(mode); }
-    void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override {
-        m_backend.collectTreeCells(query, out);
-    }
     void updateOrbDomains(const SimParams& params) override { m_backend.updateOrbDomains(params); }
-    void collectOrbCells(std::vector<OrbCell>& out) const override { m_backend.collectOrbCells(out); }
-    OrbStatus orbStatus() const override { return m_backend.orbStatus(); }
+    Device device() const override { return m_backend.device(); }
+    VisualSource& visuals() override { return m_backend.visuals(); }
+    const VisualSource& visuals() const override { return m_backend.visuals(); }
 
 private:
     BackendCalls& m_calls;
@@ -65,7 +61,7 @@ public:
         if (refuseAbove && simulation.bodyCount() > *refuseAbove)
             throw std::runtime_error("test sink: no room for " + std::to_string(simulation.bodyCount()) + " vertices");
         vertices.resize(simulation.bodyCount());
-        simulation.backend().writeRenderVertices(vertices);
+        simulation.visuals().writeVertices(vertices);
         ++vertexRefreshes;
     }
     void invalidateTreeOverlay() override { ++treeInvalidations; }

@@ -73,7 +73,7 @@ inline GravityParams randomGravity(std::mt19937_64& random) {
 }
 
 /// Accelerations from one device solver; the output array is poisoned with NaN first so an unwritten entry fails.
-inline Vec3Arrays<float> deviceAccelerations(SolverKind solver, const Bodies& bodies, const GravityParams& gravity) {
+inline Vec3Arrays<float> deviceAccelerations(std::string solver, const Bodies& bodies, const GravityParams& gravity) {
     CudaStream stream;
     DeviceBodies device;
     uploadBodies(bodies, device, stream.get());

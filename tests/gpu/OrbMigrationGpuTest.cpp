@@ -101,7 +101,7 @@ TEST_F(OrbMigrationGpu, TheBackendKeepsEveryBodyOnceThroughA1000StepCollapse) {
     SimParams params;
     params.scenario = "cold-cube";
     params.bodyCount = cube.size();
-    params.solver = SolverKind::Tree;
+    params.solver = "tree";
     params.timeStep = 0.005;
     params.orb.domainCount = 200;
     params.orb.rebuildInterval = 300;

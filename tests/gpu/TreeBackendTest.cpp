@@ -125,7 +125,7 @@ TEST_F(CudaDeviceTest, TreeLeafDepthColours) {
         ASSERT_EQ(vertices[i].colorScalar, bodies.colorKey[i]);
 
     SimParams direct = treeParams(0.5);
-    direct.solver = SolverKind::Direct;
+    direct.solver = "direct";
     backend.visuals().setColorMode(ColorMode::LeafDepth);
     backend.step(direct, 1);
     EXPECT_FALSE(backend.visuals().drawsTreeCells()) << "the direct solver builds no tree";

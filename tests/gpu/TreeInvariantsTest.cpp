@@ -239,7 +239,7 @@ TEST_F(CudaDeviceTest, TreeCellQueriesForTheOverlay) {
     EXPECT_TRUE(boxes.empty());
 
     SimParams direct = treeParams(0.5);
-    direct.solver = SolverKind::Direct;
+    direct.solver = "direct";
     backend.step(direct, 1);
     backend.visuals().collectTreeCells(levels, boxes);
     EXPECT_TRUE(boxes.empty());

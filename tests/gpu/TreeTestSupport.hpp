@@ -20,7 +20,7 @@ namespace gravlab::gputest {
 
 inline SimParams treeParams(double openingAngle, const GravityParams& gravity = {1.0, 0.05}, double timeStep = 0.005) {
     SimParams params;
-    params.solver = SolverKind::Tree;
+    params.solver = "tree";
     params.openingAngle = openingAngle;
     params.gravitationalConstant = gravity.gravitationalConstant;
     params.softeningLength = gravity.softeningLength;

@@ -18,7 +18,7 @@ SimParams orbParams(std::uint32_t domains) {
     params.bodyCount = 4000;
     params.seed = simtest::freshSeed();
     params.backend = BackendKind::Cpu;
-    params.solver = SolverKind::Tree;
+    params.solver = "tree";
     params.orb.domainCount = domains;
     return params;
 }

@@ -131,7 +131,7 @@ TEST(CpuBackend, NonFiniteStateIsReportedWithItsStepAndRolledBack) {
 /// A body flying at 3e38 per time unit overflows float positions (max 3.4e38) in its second step of dt = 1. Every
 /// solver must see the infinite position after the drift without failing (the tree builds from it), and the step
 /// check must name step 2.
-void expectOverflowNamesTheFailingStep(SolverKind solver) {
+void expectOverflowNamesTheFailingStep(std::string solver) {
     Bodies bodies;
     bodies.resize(2);
     simtest::setBody(bodies, 0, {0, 0, 0}, {0, 0, 0}, 0.5);
@@ -150,8 +150,8 @@ void expectOverflowNamesTheFailingStep(SolverKind solver) {
 }
 
 TEST(CpuBackend, OverflowAfterSeveralStepsNamesTheFailingStep) {
-    for (const SolverKind solver : {SolverKind::Direct, SolverKind::Tree}) {
-        SCOPED_TRACE(std::string(toString(solver)));
+    for (const std::string solver : {"direct", "tree"}) {
+        SCOPED_TRACE(std::string(solver));
         expectOverflowNamesTheFailingStep(solver);
     }
 }

@@ -35,7 +35,7 @@ public:
     }
 };
 
-SimParams cpuParams(const std::string& scenario, std::uint64_t bodyCount, SolverKind solver, std::uint32_t domains,
+SimParams cpuParams(const std::string& scenario, std::uint64_t bodyCount, std::string solver, std::uint32_t domains,
                     std::uint64_t seed) {
     SimParams params;
     params.scenario = scenario;
@@ -68,18 +68,18 @@ TEST(MemoryBudget, CpuEstimateBoundsTheHeapARunReallyAllocates) {
     struct Case {
         std::string scenario;
         std::uint64_t bodyCount;
-        SolverKind solver;
+        std::string solver;
         std::uint32_t domains;
     };
     const std::uint64_t treeBodies = std::uniform_int_distribution<std::uint64_t>(66000, 90000)(random);
     const std::uint64_t directBodies = std::uniform_int_distribution<std::uint64_t>(12000, 20000)(random);
     for (const Case& run :
-         {Case{"plummer", treeBodies, SolverKind::Tree, 0}, Case{"galaxy-collision", treeBodies, SolverKind::Tree, 64},
-          Case{"cold-cube", treeBodies, SolverKind::Tree, 0}, Case{"disk-galaxy", directBodies, SolverKind::Direct, 0},
-          Case{"plummer", directBodies, SolverKind::Direct, 16}}) {
+         {Case{"plummer", treeBodies, "tree", 0}, Case{"galaxy-collision", treeBodies, "tree", 64},
+          Case{"cold-cube", treeBodies, "tree", 0}, Case{"disk-galaxy", directBodies, "direct", 0},
+          Case{"plummer", directBodies, "direct", 16}}) {
         const SimParams params = cpuParams(run.scenario, run.bodyCount, run.solver, run.domains, random());
         SCOPED_TRACE(run.scenario + ", " + std::to_string(run.bodyCount) + " bodies, " +
-                     std::string(toString(run.solver)) + ", " + std::to_string(run.domains) + " ORB domains");
+                     std::string(run.solver) + ", " + std::to_string(run.domains) + " ORB domains");
         const MemoryEstimate estimate = estimateMemory(params, std::nullopt);
         const simtest::HeapPeak heap;
         {
@@ -101,7 +101,7 @@ TEST(MemoryBudget, ARunFitsWithExactlyItsBytesAndIsRefusedBeforeAnyBodyWithOneLe
     SCOPED_TRACE(simtest::seedTrace(seed));
     std::mt19937_64 random(seed);
     const std::uint64_t bodies = std::uniform_int_distribution<std::uint64_t>(100, 3000)(random);
-    const SimParams params = cpuParams("plummer", bodies, SolverKind::Tree, 0, random());
+    const SimParams params = cpuParams("plummer", bodies, "tree", 0, random());
     const CompanionMemory companion{std::uniform_int_distribution<std::uint64_t>(0, 64)(random),
                                     std::uniform_int_distribution<std::uint64_t>(0, 64)(random),
                                     std::uniform_int_distribution<std::uint64_t>(0, 1 << 20)(random)};
@@ -127,8 +127,8 @@ TEST(MemoryBudget, TheLargestBodyCountNamedFitsAndOneMoreDoesNot) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     std::mt19937_64 random(seed);
-    SimParams params = cpuParams("plummer", kMaxBodyCount, SolverKind::Direct, 0, random());
-    params.solver = random() % 2 == 0 ? SolverKind::Direct : SolverKind::Tree;
+    SimParams params = cpuParams("plummer", kMaxBodyCount, "direct", 0, random());
+    params.solver = random() % 2 == 0 ? "direct" : "tree";
     FixedMemory memory;
     memory.hostBytes = std::uniform_int_distribution<std::uint64_t>(1ull << 20, 1ull << 34)(random);
     const std::string message = refusalOf(params, {}, memory);
@@ -145,7 +145,7 @@ TEST(MemoryBudget, DeviceRunsCountTheDeviceFootprintAndTheUploadStaging) {
     SCOPED_TRACE(simtest::seedTrace(seed));
     std::mt19937_64 random(seed);
     const SimParams params = cpuParams(
-        "plummer", std::uniform_int_distribution<std::uint64_t>(1, kMaxBodyCount)(random), SolverKind::Tree, 0, 1);
+        "plummer", std::uniform_int_distribution<std::uint64_t>(1, kMaxBodyCount)(random), "tree", 0, 1);
     const DeviceFootprint device{std::uniform_int_distribution<std::uint64_t>(48, 400)(random), 64ull << 20};
     const CompanionMemory companion{16, 16, 1000};
     const MemoryEstimate estimate = estimateMemory(params, device, companion);
@@ -180,7 +180,7 @@ TEST(MemoryBudget, DeviceRunsCountTheDeviceFootprintAndTheUploadStaging) {
 }
 
 TEST(MemoryBudget, AbsurdCountsSaturateInsteadOfWrappingAround) {
-    SimParams params = cpuParams("plummer", std::uint64_t{1} << 62, SolverKind::Tree, 8, 1);
+    SimParams params = cpuParams("plummer", std::uint64_t{1} << 62, "tree", 8, 1);
     const MemoryEstimate estimate = estimateMemory(params, DeviceFootprint{1ull << 10, 64ull << 20}, {1 << 10, 16, 0});
     EXPECT_EQ(estimate.hostBytes, std::numeric_limits<std::uint64_t>::max());
     EXPECT_EQ(estimate.deviceBytes, std::numeric_limits<std::uint64_t>::max());
@@ -192,7 +192,7 @@ TEST(MemoryBudget, SetParamsCountsWhatTheCurrentBodiesReleaseAndKeepsTheStateWhe
     SCOPED_TRACE(simtest::seedTrace(seed));
     std::mt19937_64 random(seed);
     const SimParams small = cpuParams("plummer", std::uniform_int_distribution<std::uint64_t>(200, 800)(random),
-                                      SolverKind::Direct, 0, random());
+                                      "direct", 0, random());
     FixedMemory memory;
     memory.hostBytes = std::numeric_limits<std::uint64_t>::max();
     Simulation simulation(small, {}, memory);
@@ -201,12 +201,12 @@ TEST(MemoryBudget, SetParamsCountsWhatTheCurrentBodiesReleaseAndKeepsTheStateWhe
     // More bodies and the tree: what fits is what is free now plus what the current bodies release.
     SimParams larger = small;
     larger.bodyCount = 2 * small.bodyCount;
-    larger.solver = SolverKind::Tree;
+    larger.solver = "tree";
     const MemoryEstimate needed = estimateMemory(larger, std::nullopt);
     memory.hostBytes = needed.hostBytes - held.hostResidentBytes - 1;
     EXPECT_THROW(simulation.setParams(larger), InsufficientMemoryError);
     EXPECT_EQ(simulation.bodyCount(), small.bodyCount) << "a refused change leaves the simulation as it was";
-    EXPECT_EQ(simulation.params().solver, SolverKind::Direct);
+    EXPECT_EQ(simulation.params().solver, "direct");
     memory.hostBytes = needed.hostBytes - held.hostResidentBytes;
     simulation.setParams(larger);
     EXPECT_EQ(simulation.bodyCount(), larger.bodyCount);

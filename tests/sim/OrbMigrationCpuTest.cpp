@@ -147,7 +147,7 @@ TEST(OrbMigrationCpu, ACollapsingClusterKeepsEveryBodyOnceOver1000Steps) {
     SimParams params;
     params.scenario = "cold-cube";
     params.bodyCount = cube.size();
-    params.solver = SolverKind::Tree;
+    params.solver = "tree";
     params.timeStep = 0.005; // 1000 steps: through the collapse (free fall ~1.1 time units for this cube) and after
     params.orb.domainCount = 24;
     params.orb.rebuildInterval = 250;

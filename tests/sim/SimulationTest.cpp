@@ -199,7 +199,7 @@ TEST(Simulation, SetParamsReportsWhatEachEditImplies) {
          changeOf({&C::forcesStale, &C::energyFunctionChanged})},
         {"softening", [](SimParams& p) { p.softeningLength = 0.2; },
          changeOf({&C::forcesStale, &C::energyFunctionChanged})},
-        {"solver", [](SimParams& p) { p.solver = SolverKind::Direct; },
+        {"solver", [](SimParams& p) { p.solver = "direct"; },
          changeOf({&C::forcesStale, &C::treeOverlayInvalidated, &C::verticesNeedRefeed})},
         {"ORB switched on", [](SimParams& p) { p.orb.domainCount = 8; }, newDomains},
         {"ORB balance while ORB is off", [](SimParams& p) { p.orb.balance = OrbBalance::Work; }, {}},
@@ -215,7 +215,7 @@ TEST(Simulation, SetParamsReportsWhatEachEditImplies) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     SimParams base = smallPlummer(seed);
-    base.solver = SolverKind::Tree;
+    base.solver = "tree";
     for (const EditCase& edit : cases) {
         SCOPED_TRACE(edit.name);
         int backendsMade = 0;
@@ -242,7 +242,7 @@ TEST(Simulation, OrbEditsReportNewDomainsOnlyWhenThePartitionChanges) {
     Simulation simulation(params);
     params.orb.domainCount = 5;
     EXPECT_TRUE(simulation.setParams(params).orbDomainsChanged);
-    EXPECT_EQ(simulation.backend().orbStatus().domainCount, 5u) << "a paused view shows the new domains at once";
+    EXPECT_EQ(simulation.visuals().orbStatus().domainCount, 5u) << "a paused view shows the new domains at once";
     params.orb.balance = OrbBalance::Work;
     EXPECT_TRUE(simulation.setParams(params).orbOverlayInvalidated);
     params.orb.rebuildInterval = 7;
@@ -252,7 +252,7 @@ TEST(Simulation, OrbEditsReportNewDomainsOnlyWhenThePartitionChanges) {
     params.orb.domainCount = 0;
     const ParamsChange off = simulation.setParams(params);
     EXPECT_TRUE(off.orbDomainsChanged && off.orbOverlayInvalidated && off.verticesNeedRefeed);
-    EXPECT_EQ(simulation.backend().orbStatus().domainCount, 0u);
+    EXPECT_EQ(simulation.visuals().orbStatus().domainCount, 0u);
 }
 
 TEST(Simulation, ChangeReportsCombineAnEditWithItsUndo) {
