@@ -1,4 +1,4 @@
-// The two device solvers against the fp64 CPU reference (DirectSumCpu.hpp) and against each other.
+// Every registered CUDA direct-sum solver against the fp64 CPU reference (DirectSumCpu.hpp) and against each other.
 #include "GpuTestSupport.hpp"
 
 #include <DirectSumCpu.hpp>
@@ -7,7 +7,14 @@
 namespace gravlab::gputest {
 namespace {
 
-const std::string kSolvers[] = {"direct", "direct-symmetric"};
+/// The direct sums: every solver registered for CUDA that builds no tree.
+const std::vector<std::string> kSolvers = [] {
+    std::vector<std::string> names;
+    for (const SolverInfo& solver : solverInfos())
+        if (solver.runsOn(Device::Cuda) && !solver.drawsTreeCells)
+            names.emplace_back(solver.name);
+    return names;
+}();
 
 /// The fp64 reference accelerations of some targets and their magnitude sums A_i.
 struct Reference {

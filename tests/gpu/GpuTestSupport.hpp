@@ -11,7 +11,9 @@
 // to almost nothing.
 #include <CudaStream.hpp>
 #include <DeviceBodies.hpp>
+#include <CudaForceSolver.hpp>
 #include <DeviceForces.hpp>
+#include <SolverRegistration.hpp>
 #include <DeviceInfo.hpp>
 #include <TestSupport.hpp>
 #include <algorithm>
@@ -19,6 +21,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <gtest/gtest.h>
+#include <memory>
 #include <random>
 #include <span>
 #include <string>
@@ -72,13 +75,19 @@ inline GravityParams randomGravity(std::mt19937_64& random) {
     return {g(random), softening(random)};
 }
 
-/// Accelerations from one device solver; the output array is poisoned with NaN first so an unwritten entry fails.
-inline Vec3Arrays<float> deviceAccelerations(std::string solver, const Bodies& bodies, const GravityParams& gravity) {
+/// Accelerations from one registered device solver, created through the registry as the backend creates it; the output
+/// array is poisoned with NaN first so an unwritten entry fails.
+inline Vec3Arrays<float> deviceAccelerations(const std::string& solver, const Bodies& bodies,
+                                             const GravityParams& gravity) {
     CudaStream stream;
     DeviceBodies device;
     uploadBodies(bodies, device, stream.get());
     CUDA_CHECK(cudaMemsetAsync(device.acceleration.data(), 0xff, device.acceleration.bytes(), stream.get()));
-    launchForces(solver, device.positionMass.data(), device.acceleration.data(), bodies.size(), gravity, stream.get());
+    const std::unique_ptr<CudaForceSolver> implementation = findSolverRegistration(solver).makeCuda();
+    DeviceBuffer<float4> scratch(bodies.size());
+    PhaseTimeline timeline(findSolver(solver).cudaPhases.size());
+    timeline.begin(stream.get());
+    implementation->computeAccelerations(device, scratch, {gravity, 0.5f}, stream.get(), timeline);
     Vec3Arrays<float> out;
     downloadAccelerations(device, out, stream.get());
     return out;
