@@ -179,3 +179,14 @@ TEST(SimParams, SymmetricSolverNeedsTheCudaBackend) {
 
 } // namespace
 } // namespace gravlab
+
+TEST(SimParams, Fp64DirectSumIsListedAsCudaOnlyAndRefusedOnTheCpu) {
+    const SolverInfo& solver = findSolver("direct-fp64");
+    EXPECT_TRUE(solver.runsOn(Device::Cuda));
+    EXPECT_FALSE(solver.runsOn(Device::Cpu));
+    EXPECT_FALSE(solver.usesOpeningAngle);
+    SimParams params;
+    params.solver = "direct-fp64";
+    params.backend = BackendKind::Cpu;
+    expectMentions(rejectionMessage(params, "solver"), {"direct-fp64", "cuda only", "'direct'"});
+}
