@@ -84,6 +84,14 @@ void addValueOptions(CLI::App& command, AccuracyOptions& options) {
         ->default_str(std::string(toString(options.backend)));
     command
         .add_option_function<std::string>(
+            "--solver",
+            [&options](const std::string& text) {
+                options.solver = rethrowForFlag("solver", [&] { return std::string(findSolver(text).name); });
+            },
+            "force solver to measure: " + solversHelpText())
+        ->default_str(options.solver);
+    command
+        .add_option_function<std::string>(
             "--seed",
             [&options](const std::string& text) {
                 options.seed = rethrowForFlag("seed", [&] { return parseSeed(text); });
@@ -145,7 +153,7 @@ std::string scientific(double value) {
 }
 
 void printTableHeader(const AccuracyOptions& options, const std::string& backend, std::ostream& out) {
-    out << "gravlab accuracy: relative acceleration error |a - a_ref| / |a_ref| of solver tree against the fp64 "
+    out << "gravlab accuracy: relative acceleration error |a - a_ref| / |a_ref| of solver " << options.solver << " against the fp64 "
            "direct sum, "
         << options.sampleCount << " sampled bodies per case (all when N is smaller)\n"
         << "backend: " << backend << "; softening " << options.softeningLength << ", G 1, seed " << options.seed << ", "
@@ -166,7 +174,7 @@ void printTableRow(const AccuracyRow& row, std::ostream& out) {
 void printJson(const AccuracyOptions& options, const std::string& backend, const std::vector<AccuracyRow>& rows,
                std::ostream& out) {
     out << "{\"backend\": " << jsonString(backend) << ", \"date\": " << jsonString(todayUtc())
-        << ", \"solver\": \"tree\", \"samples\": " << options.sampleCount
+        << ", \"solver\": " << jsonString(options.solver) << ", \"samples\": " << options.sampleCount
         << ", \"softening\": " << jsonNumber(options.softeningLength) << ", \"G\": 1, \"seed\": " << options.seed
         << ", \"results\": [";
     for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -188,7 +196,7 @@ SimParams paramsFor(const AccuracyOptions& options, const std::string& scenario,
     params.bodyCount = bodyCount;
     params.seed = options.seed;
     params.softeningLength = options.softeningLength;
-    params.solver = "tree";
+    params.solver = options.solver;
     params.backend = options.backend;
     return params;
 }
@@ -221,7 +229,7 @@ void measureAll(const AccuracyOptions& options, std::ostream& out) {
 
 CLI::App* addAccuracyCommand(CLI::App& app, AccuracyOptions& options) {
     CLI::App* command =
-        app.add_subcommand("accuracy", "measure the tree solver's acceleration error against the fp64 direct sum "
+        app.add_subcommand("accuracy", "measure a solver's (the tree's by default) acceleration error against the fp64 direct sum "
                                        "(median, 99th percentile, max) for scenarios, body counts and thetas");
     addListOptions(*command, options);
     addValueOptions(*command, options);

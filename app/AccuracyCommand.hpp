@@ -1,5 +1,5 @@
 #pragma once
-// `gravlab accuracy`: the tree solver's relative acceleration error against the fp64 direct sum, as a table or JSON.
+// `gravlab accuracy`: a solver's (by default the tree's) relative acceleration error against the fp64 direct sum, as a table or JSON.
 //
 // Design note: for every scenario and body count the command generates the bodies once, loads them into one backend
 // (auto, cuda or cpu) and, for every theta, measures the sampled error statistics with measureAccuracy
@@ -24,6 +24,8 @@ struct AccuracyOptions {
     std::vector<double> openingAngles{0.3, 0.5, 0.7, 1.0}; ///< theta values, each in kOpeningAngleRange
     std::size_t sampleCount = 4096;                        ///< kAccuracySampleRange
     BackendKind backend = BackendKind::Auto;
+    /// Any registered solver; theta values only matter to those that use it (one row per theta all the same).
+    std::string solver = std::string(treeDrawingSolver().name);
     std::uint64_t seed = 42;                              ///< scenario seed; also picks the sampled bodies
     double softeningLength = SimParams{}.softeningLength; ///< kSofteningRange
     bool json = false;                                    ///< one JSON object instead of the table

@@ -4,6 +4,9 @@
 
 #include <Scenarios.hpp>
 
+#include <MemoryBudget.hpp>
+#include <StepBench.hpp>
+
 #if defined(GRAVLAB_HAS_CUDA)
 #include <DeviceBench.hpp>
 #include <DeviceInfo.hpp>
@@ -21,9 +24,9 @@
 namespace gravlab {
 namespace {
 
-#if defined(GRAVLAB_HAS_CUDA)
 struct BenchResult {
-    std::string gpu;
+    Device device = Device::Cpu;
+    std::string machine;
     std::string date;
     double medianStepMs = 0;
     double fastestStepMs = 0;
@@ -31,10 +34,9 @@ struct BenchResult {
     double bodyStepsPerSecond = 0;
     double interactionsPerSecond = 0; ///< direct solvers only
     double gflops = 0;                ///< direct solvers only
-    std::uint64_t peakDeviceBytes = 0;
-    std::size_t treeCells = 0;  ///< tree only
-    std::size_t walkGroups = 0; ///< tree only
-    OrbStatus orb;              ///< after the last step, with --orb-domains
+    std::uint64_t peakDeviceBytes = 0;       ///< GPU only
+    std::vector<SolverStatistic> statistics; ///< the solver's own figures (octree cells, walk groups)
+    OrbStatus orb;                           ///< after the last step, with --orb-domains
 };
 
 std::string todayUtc() {
@@ -67,9 +69,11 @@ double bytesPerBody(const BenchOptions& options, const BenchResult& result) {
 }
 
 void printJson(const BenchOptions& options, const BenchResult& result, std::ostream& out) {
-    const bool tree = options.solver == "tree";
-    out << std::setprecision(6) << "{\"gpu\": \"" << jsonEscaped(result.gpu) << "\", \"date\": \"" << result.date
-        << "\", \"solver\": \"" << options.solver << "\", \"scenario\": \"" << jsonEscaped(options.scenario)
+    const SolverInfo& solver = findSolver(options.solver);
+    out << std::setprecision(6) << "{\"device\": \"" << toString(result.device) << "\", \""
+        << (result.device == Device::Cuda ? "gpu" : "cpu") << "\": \"" << jsonEscaped(result.machine)
+        << "\", \"date\": \"" << result.date << "\", \"solver\": \"" << options.solver << "\", \"scenario\": \""
+        << jsonEscaped(options.scenario)
         << "\", \"bodies\": " << options.bodyCount << ", \"steps\": " << options.stepCount
         << ", \"warmupSteps\": " << options.warmupStepCount << ", \"medianStepMs\": " << result.medianStepMs
         << ", \"fastestStepMs\": " << result.fastestStepMs << ", \"bodyStepsPerSecond\": " << result.bodyStepsPerSecond
@@ -77,10 +81,11 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
         << ", \"deviceBytesPerBody\": " << bytesPerBody(options, result);
     for (const PhaseTiming& phase : result.medianPhases)
         out << ", \"" << phase.phase << "Ms\": " << phase.milliseconds;
-    if (tree)
-        out << ", \"theta\": " << options.openingAngle << ", \"treeCells\": " << result.treeCells
-            << ", \"walkGroups\": " << result.walkGroups;
-    else
+    if (solver.usesOpeningAngle)
+        out << ", \"theta\": " << options.openingAngle;
+    for (const SolverStatistic& statistic : result.statistics)
+        out << ", \"" << statistic.key << "\": " << statistic.value;
+    if (solver.allPairs)
         out << ", \"interactionsPerSecond\": " << result.interactionsPerSecond << ", \"gflops\": " << result.gflops
             << ", \"flopsPerInteraction\": " << kFlopsPerInteraction;
     if (options.stepOrbDomains > 0)
@@ -94,24 +99,25 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
 }
 
 void printText(const BenchOptions& options, const BenchResult& result, std::ostream& out) {
+    const SolverInfo& solver = findSolver(options.solver);
     out << std::setprecision(4) << "gravlab bench: solver " << options.solver;
-    if (options.solver == "tree")
+    if (solver.usesOpeningAngle)
         out << " (theta " << options.openingAngle << ")";
     out << ", scenario " << options.scenario << ", N = " << options.bodyCount << ", median of " << options.stepCount
         << " steps after " << options.warmupStepCount << " warm-up steps\n"
-        << "GPU: " << result.gpu << ", " << result.date << "\n"
+        << (result.device == Device::Cuda ? "GPU: " : "CPU: ") << result.machine << ", " << result.date << "\n"
         << "median step: " << result.medianStepMs << " ms, fastest " << result.fastestStepMs << " ms\n"
         << "median per phase:";
     for (const PhaseTiming& phase : result.medianPhases)
         out << " " << phase.phase << " " << phase.milliseconds << " ms";
-    out << "\nbody-steps/s: " << result.bodyStepsPerSecond << "\n"
-        << "peak device memory: " << formatBytes(double(result.peakDeviceBytes)) << " ("
-        << bytesPerBody(options, result) << " bytes per body)\n";
-    if (options.solver == "tree")
-        out << "octree cells: " << result.treeCells << " (" << double(result.treeCells) / double(options.bodyCount)
-            << " per body), walk groups: " << result.walkGroups << " ("
-            << double(options.bodyCount) / double(std::max<std::size_t>(result.walkGroups, 1)) << " bodies each)\n";
-    else
+    out << "\nbody-steps/s: " << result.bodyStepsPerSecond << "\n";
+    if (result.device == Device::Cuda)
+        out << "peak device memory: " << formatBytes(double(result.peakDeviceBytes)) << " ("
+            << bytesPerBody(options, result) << " bytes per body)\n";
+    for (const SolverStatistic& statistic : result.statistics)
+        out << statistic.name << ": " << statistic.value << " (" << statistic.value / double(options.bodyCount)
+            << " per body)\n";
+    if (solver.allPairs)
         out << "interactions/s: " << result.interactionsPerSecond << " (N^2 per step)\n"
             << "GFLOP/s: " << result.gflops << " (" << kFlopsPerInteraction << " flops per interaction)\n";
     if (options.stepOrbDomains > 0)
@@ -140,11 +146,12 @@ BenchResult measure(const BenchOptions& options) {
     params.bodyCount = options.bodyCount;
     params.seed = options.seed;
     params.solver = options.solver;
+    params.backend = options.backend;
     params.openingAngle = options.openingAngle;
     params.orb.domainCount = options.stepOrbDomains;
     params.orb.rebuildInterval = options.stepOrbEvery;
     params.orb.balance = options.orbBalance;
-    const DeviceStepTimes times = timeDeviceSteps(params, options.warmupStepCount, options.stepCount);
+    const StepTimes times = timeSteps(params, options.warmupStepCount, options.stepCount);
 
     BenchResult result;
     std::vector<double> stepMs;
@@ -155,23 +162,24 @@ BenchResult measure(const BenchOptions& options) {
         stepMs.push_back(total);
     }
     result.peakDeviceBytes = times.peakDeviceBytes;
-    result.gpu = times.gpu;
+    result.device = times.device;
+    result.machine = times.machine;
     result.medianPhases = medianPhases(times.steps);
     result.medianStepMs = median(stepMs);
     result.fastestStepMs = *std::min_element(stepMs.begin(), stepMs.end());
-    result.treeCells = times.treeCells;
-    result.walkGroups = times.walkGroups;
+    result.statistics = times.statistics;
     result.orb = times.orb;
     result.date = todayUtc();
     const double n = double(options.bodyCount);
     result.bodyStepsPerSecond = n / (result.medianStepMs * 1e-3);
-    if (options.solver != "tree") {
+    if (findSolver(options.solver).allPairs) {
         result.interactionsPerSecond = n * n / (result.medianStepMs * 1e-3);
         result.gflops = result.interactionsPerSecond * kFlopsPerInteraction * 1e-9;
     }
     return result;
 }
 
+#if defined(GRAVLAB_HAS_CUDA)
 struct OrbBenchResult {
     std::string gpu;
     double medianMs = 0;
@@ -250,16 +258,24 @@ void printOrb(const BenchOptions& options, const OrbBenchResult& result, std::os
 } // namespace
 
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
-    CLI::App* bench = app.add_subcommand("bench", "time a force solver on the GPU: median step and phases, "
-                                                  "body-steps/s, memory (needs a CUDA device)");
+    CLI::App* bench = app.add_subcommand("bench", "time a force solver on the GPU or the CPU: median step and phases, "
+                                                  "body-steps/s, device memory; or the GPU ORB build (--orb)");
     bench
         ->add_option_function<std::string>(
             "--solver",
             [&options](const std::string& text) {
                 options.solver = rethrowForFlag("solver", [&] { return std::string(findSolver(text).name); });
             },
-            "direct, direct-symmetric or tree")
+            "force solver: " + solversHelpText())
         ->default_str(std::string(options.solver));
+    bench
+        ->add_option_function<std::string>(
+            "--backend",
+            [&options](const std::string& text) {
+                options.backend = rethrowForFlag("backend", [&] { return parseBackendKind(text); });
+            },
+            "where the steps run: auto (CUDA when a GPU is present, else the CPU), cuda or cpu")
+        ->default_str(std::string(toString(options.backend)));
     addNumberOption(*bench, kBenchBodyRange, NumberKind::Whole, options.bodyCount,
                     "number of bodies; above 2^28 only with --orb --positions-only (the GPU's memory may allow fewer)");
     addNumberOption(*bench, kBenchStepRange, NumberKind::Whole, options.stepCount, "timed steps");
@@ -309,45 +325,51 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
     return bench;
 }
 
-int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err) {
+namespace {
+
+/// The ORB build benchmark runs on the GPU only: it times the GPU build's kernels.
+int runOrbBench(const BenchOptions& options, std::ostream& out, std::ostream& err) {
 #if defined(GRAVLAB_HAS_CUDA)
     std::string reason;
     if (!cudaDeviceAvailable(reason)) {
-        err << "gravlab bench: needs a CUDA device: " << reason << "\n";
+        err << "gravlab bench --orb: times the GPU ORB build, and there is no usable CUDA device: " << reason << "\n";
         return 1;
     }
+    if (options.orbPositionsOnly && options.orbBalance == OrbBalance::Work)
+        throw std::invalid_argument("--positions-only builds under count balance (the weights live in the "
+                                    "full body state); leave out --orb-balance work");
+    printOrb(options, measureOrb(options), out);
+    return 0;
+#else
+    (void)options;
+    (void)out;
+    err << "gravlab bench --orb: times the GPU ORB build, and this build of Gravlab has no CUDA core (configure with "
+           "-DGRAVLAB_CUDA=ON on a machine with nvcc)\n";
+    return 1;
+#endif
+}
+
+} // namespace
+
+int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err) {
     try {
-        if (options.orb) {
-            if (options.orbPositionsOnly && options.orbBalance == OrbBalance::Work)
-                throw std::invalid_argument("--positions-only builds under count balance (the weights live in the "
-                                            "full body state); leave out --orb-balance work");
-            if (!options.orbPositionsOnly && options.bodyCount > kMaxBodyCount)
-                throw std::invalid_argument("bodies = " + std::to_string(options.bodyCount) +
-                                            " is out of range: allowed 1 to " + std::to_string(kMaxBodyCount) +
-                                            " (up to 4294967295 with --orb --positions-only)");
-            printOrb(options, measureOrb(options), out);
-            return 0;
-        }
-        if (options.bodyCount > kMaxBodyCount)
-            throw std::invalid_argument("bodies = " + std::to_string(options.bodyCount) +
-                                        " is out of range: allowed 1 to " + std::to_string(kMaxBodyCount));
+        if (options.orb)
+            return runOrbBench(options, out, err);
         const BenchResult result = measure(options);
+        if (result.device == Device::Cpu)
+            err << "gravlab bench: timing the CPU backend (" << result.machine << ")\n";
         if (options.json)
             printJson(options, result, out);
         else
             printText(options, result, out);
         return 0;
+    } catch (const InvalidParameterError& error) {
+        err << "gravlab bench: " << error.what() << "\n";
+        return 2; // a request the registry or the ranges refuse, like a bad flag
     } catch (const std::exception& error) {
         err << "gravlab bench: " << error.what() << "\n";
         return 1;
     }
-#else
-    (void)options;
-    (void)out;
-    err << "gravlab bench: this build of Gravlab has no CUDA core (configure with -DGRAVLAB_CUDA=ON on a machine with "
-           "nvcc)\n";
-    return 1;
-#endif
 }
 
 } // namespace gravlab

@@ -1,7 +1,8 @@
 #pragma once
 // `gravlab bench`: a force solver's speed on this machine's GPU, as text or JSON.
 //
-// Design note: bench loads a scenario into the CUDA backend, runs warm-up steps (the first also pays the initial force
+// Design note: bench loads a scenario into the backend --backend chooses (the CUDA one when a GPU is present, else the
+// CPU one, saying so),  runs warm-up steps (the first also pays the initial force
 // evaluation, the module load and the tree's first allocations), then times each of --steps single steps with CUDA
 // events (the backend's phases) and reports the median step and the median of every phase. For the direct solvers,
 // interactions per second count N^2 per step for both, so the pair-once solver (which evaluates N(N-1)/2 pairs) is
@@ -37,7 +38,8 @@ inline constexpr ParamRange kBenchStateBodyRange{"bodies", 1.0, double(kMaxBodyC
 inline constexpr int kFlopsPerInteraction = 20;
 
 struct BenchOptions {
-    std::string solver = "direct";
+    std::string solver = std::string(kDefaultSolver);
+    BackendKind backend = BackendKind::Auto; ///< where solver steps run (the ORB build runs on the GPU)
     std::uint64_t bodyCount = 262144;
     int stepCount = 20;        ///< timed steps; kBenchStepRange
     int warmupStepCount = 3;   ///< kBenchWarmupRange

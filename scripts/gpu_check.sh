@@ -68,7 +68,8 @@ direct_table() {
     bench_rows "$out/bench-direct.jsonl" direct 20 16384 65536 262144 &&
         bench_rows "$out/bench-direct.jsonl" direct 5 1048576 &&
         bench_rows "$out/bench-direct.jsonl" direct-symmetric 20 16384 65536 262144 &&
-        bench_rows "$out/bench-direct.jsonl" direct-symmetric 5 1048576
+        bench_rows "$out/bench-direct.jsonl" direct-symmetric 5 1048576 &&
+        bench_rows "$out/bench-direct.jsonl" direct-fp64 5 16384 65536 262144
 }
 tree_table() {
     : >"$out/bench-tree.jsonl"

@@ -13,6 +13,7 @@
 // counts the GPU cannot hold are refused before anything is generated or allocated. Defined only in builds with the
 // CUDA core (GRAVLAB_HAS_CUDA); callers ask cudaDeviceAvailable() (DeviceInfo.hpp) first.
 #include "SimParams.hpp"
+#include "StepBench.hpp"
 #include "SimulationBackend.hpp"
 
 #include <cstddef>
@@ -22,20 +23,10 @@
 
 namespace gravlab {
 
-/// Solver steps on the CUDA backend.
-struct DeviceStepTimes {
-    std::string gpu;                             ///< the backend's description
-    std::vector<std::vector<PhaseTiming>> steps; ///< each timed step's phases, in the order the backend names them
-    std::uint64_t peakDeviceBytes = 0;           ///< see the design note
-    std::size_t treeCells = 0;                   ///< octree cells after the last step (tree solver only)
-    std::size_t walkGroups = 0;                  ///< walk groups of that octree (tree solver only)
-    OrbStatus orb;                               ///< ORB domains after the last step (with params.orb.domainCount)
-};
-
 /// Loads params' scenario (scenario, bodyCount, seed) into a CudaBackend, runs warmupStepCount steps, then times
 /// stepCount single steps with params. Throws std::runtime_error naming the memory when the device cannot hold the
 /// bodies.
-DeviceStepTimes timeDeviceSteps(const SimParams& params, int warmupStepCount, int stepCount);
+StepTimes timeDeviceSteps(const SimParams& params, int warmupStepCount, int stepCount);
 
 /// What an ORB build benchmark builds.
 struct DeviceOrbBench {

@@ -9,6 +9,7 @@ std::unique_ptr<CudaForceSolver> makeDirectFp64CudaSolver();
 SolverRegistration directFp64SolverRegistration() {
     return {{.name = "direct-fp64",
              .description = "all pairs in double precision, O(N^2): the reference, at fp64 speed",
+             .allPairs = true,
              .cudaPhases = {"force"}},
             nullptr,
             GRAVLAB_CUDA_FACTORY(makeDirectFp64CudaSolver)};

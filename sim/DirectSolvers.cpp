@@ -34,6 +34,7 @@ std::unique_ptr<CpuForceSolver> makeDirectCpuSolver() {
 SolverRegistration directSolverRegistration() {
     return {{.name = "direct",
              .description = "all pairs, O(N^2): exact up to float rounding",
+             .allPairs = true,
              .cpuPhases = {"force"},
              .cudaPhases = {"force"}},
             &makeDirectCpuSolver,
@@ -43,6 +44,7 @@ SolverRegistration directSolverRegistration() {
 SolverRegistration directSymmetricSolverRegistration() {
     return {{.name = "direct-symmetric",
              .description = "all pairs, each pair evaluated once and applied to both bodies",
+             .allPairs = true,
              .cudaPhases = {"force"}},
             nullptr,
             GRAVLAB_CUDA_FACTORY(makeDirectSymmetricCudaSolver)};

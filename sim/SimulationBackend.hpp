@@ -26,6 +26,13 @@ struct PhaseTiming {
     double milliseconds;
 };
 
+/// A solver-specific figure of the last force evaluation for reports, e.g. {"treeCells", "octree cells", 241000}.
+struct SolverStatistic {
+    std::string key;  ///< camelCase, for JSON
+    std::string name; ///< words, for text
+    double value;
+};
+
 /// Adds milliseconds to phase's entry of times, appending the phase when it is not there yet (order of first use).
 void addPhaseTime(std::vector<PhaseTiming>& times, std::string_view phase, double milliseconds);
 
@@ -67,6 +74,9 @@ public:
     virtual void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) = 0;
     /// Per-phase times of the last step() call.
     virtual std::vector<PhaseTiming> lastStepTimings() const = 0;
+    /// Solver-specific figures of the last force evaluation (octree cells, walk groups), for reports; may wait for
+    /// the device.
+    virtual std::vector<SolverStatistic> solverStatistics() const { return {}; }
     /// Brings the ORB domains up to params.orb now, without stepping (step() does it itself after every drift): a full
     /// re-partition when the domain count, the balance or the body count differ from the current domains', nothing
     /// otherwise. For a paused view whose ORB settings changed.

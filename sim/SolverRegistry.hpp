@@ -27,6 +27,7 @@ struct SolverInfo {
     std::string_view description; ///< one line for help texts and tooltips
     bool usesOpeningAngle = false; ///< reads theta (SimParams::openingAngle); others ignore it
     bool drawsTreeCells = false;   ///< has octree cells and leaf depths to show; others draw nothing extra
+    bool allPairs = false;         ///< evaluates every pair (N^2 interactions per step: bench reports their rate)
     /// The phases a step's force evaluation is timed in, per device, in order; empty: does not run on that device.
     std::vector<std::string_view> cpuPhases = {};
     std::vector<std::string_view> cudaPhases = {};

@@ -63,13 +63,17 @@ public:
     CudaBackend(const CudaBackend&) = delete;
     CudaBackend& operator=(const CudaBackend&) = delete;
 
-    /// The solver of the last step or readAccelerations (null before the first), for tests that reach into it.
-    CudaForceSolver* solver() { return m_solver.get(); }
+    /// The implementation of solver name, created now unless it is the current one, for tests that reach into it
+    /// (the octree's walk-group override, its host copy) before or after stepping with it.
+    CudaForceSolver& prepareSolver(std::string_view name) {
+        useSolver(findSolver(name));
+        return *m_solver;
+    }
     /// Solver-specific figures of the last evaluation (octree cells, walk groups), for reports.
-    std::vector<SolverStatistic> solverStatistics() const;
+    std::vector<SolverStatistic> solverStatistics() const override;
     std::size_t bodyCount() const { return m_bodies.size(); }
     cudaStream_t stream() const { return m_stream.get(); }
-    const DeviceSummary& device() const { return m_device; }
+    const DeviceSummary& deviceSummary() const { return m_device; }
     /// Device memory held for the bodies and the solvers, in bytes.
     std::uint64_t allocatedBytes() const;
 

@@ -17,12 +17,6 @@
 
 namespace gravlab {
 
-/// A solver-specific figure for bench reports, e.g. {"octree cells", 241000}.
-struct SolverStatistic {
-    std::string name;
-    double value;
-};
-
 class CudaForceSolver {
 public:
     virtual ~CudaForceSolver() = default;

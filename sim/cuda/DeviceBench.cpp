@@ -71,11 +71,11 @@ template <typename BuildOnce> std::vector<double> timeBuilds(const DeviceOrbBenc
 
 } // namespace
 
-DeviceStepTimes timeDeviceSteps(const SimParams& params, int warmupStepCount, int stepCount) {
+StepTimes timeDeviceSteps(const SimParams& params, int warmupStepCount, int stepCount) {
     requireDeviceMemoryForBodies(params.bodyCount, CudaBackend::kDeviceBytesPerBody);
     const Bodies bodies = generateScenario(params.scenario, params.bodyCount, params.seed);
     const std::uint64_t freeBefore = freeDeviceBytes();
-    DeviceStepTimes times;
+    StepTimes times;
     CudaBackend backend;
     backend.load(bodies);
     backend.step(params, warmupStepCount);
@@ -84,9 +84,8 @@ DeviceStepTimes timeDeviceSteps(const SimParams& params, int warmupStepCount, in
         times.steps.push_back(backend.lastStepTimings());
     }
     times.peakDeviceBytes = freeBefore - std::min(freeBefore, freeDeviceBytes());
-    times.gpu = backend.description();
-    times.treeCells = backend.treeCellCount();
-    times.walkGroups = backend.treeWalkGroupCount();
+    times.machine = backend.description();
+    times.statistics = backend.solverStatistics();
     times.orb = backend.visuals().orbStatus();
     return times;
 }

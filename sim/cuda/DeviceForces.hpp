@@ -8,6 +8,7 @@
 //   direct            all N^2 ordered pairs, bodies tiled through shared memory (DirectForces.cu)
 //   direct-symmetric  each unordered pair once, applied to both bodies (DirectSymmetricForces.cu)
 #include <DirectSumCpu.hpp>
+#include <SimParams.hpp>
 #include <cstddef>
 #include <cuda_runtime_api.h>
 #include <vector_types.h>

@@ -34,7 +34,8 @@ bool TreeCudaSolver::writeLeafDepthVertices(const float4* positionMass, RenderVe
 std::vector<SolverStatistic> TreeCudaSolver::statistics(cudaStream_t stream) const {
     if (!m_tree.built())
         return {};
-    return {{"octree cells", double(m_tree.cellCount())}, {"walk groups", double(m_tree.walkGroupCount(stream))}};
+    return {{"treeCells", "octree cells", double(m_tree.cellCount())},
+            {"walkGroups", "walk groups", double(m_tree.walkGroupCount(stream))}};
 }
 
 std::unique_ptr<CudaForceSolver> makeTreeCudaSolver() {

@@ -60,7 +60,7 @@ TEST(SessionController, ThetaEditRedrawsNothingAndProbesNothing) {
     const Bodies bodiesBefore = session.bodies();
     const std::uint64_t stepsBefore = session.simulation.stepCount();
 
-    params.openingAngle = std::uniform_real_distribution<double>(0.6, 1.5)(random);
+    params.openingAngle = std::uniform_real_distribution<double>(0.6, kOpeningAngleRange.max)(random);
     const ParamsChange change = session.controller.applyParams(params);
     EXPECT_EQ(change, onlyForcesStale()) << "theta matters at the next force evaluation only";
     session.controller.advanceFrame(); // paused: nothing may be refreshed on the edit's account either

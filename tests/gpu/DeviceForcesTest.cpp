@@ -33,7 +33,7 @@ Reference referenceFor(const Bodies& bodies, const GravityParams& gravity, std::
 /// Evaluates every solver on bodies and checks the reference's targets with fp32DirectSumBound.
 void expectSolversMatchReference(const Bodies& bodies, const GravityParams& gravity, const Reference& reference) {
     const double bound = fp32DirectSumBound(bodies.size());
-    for (const std::string solver : kSolvers) {
+    for (const std::string& solver : kSolvers) {
         SCOPED_TRACE("solver " + std::string(solver) + ", N = " + std::to_string(bodies.size()));
         const Vec3Arrays<float> device = deviceAccelerations(solver, bodies, gravity);
         const ErrorReport report =
@@ -139,14 +139,13 @@ TEST_F(CudaDeviceTest, EachSolverWritesWorkWeightN) {
     std::mt19937_64 random(seed);
     for (const std::size_t count : {std::size_t{1}, 700 + random() % 100, 100000 + random() % 1000}) {
         const Bodies bodies = randomBall(count, random);
-        for (const std::string solver : kSolvers) {
+        for (const std::string& solver : kSolvers) {
             SCOPED_TRACE("solver " + std::string(solver) + ", N = " + std::to_string(count));
             CudaStream stream;
             DeviceBodies device;
             uploadBodies(bodies, device, stream.get());
             CUDA_CHECK(cudaMemsetAsync(device.acceleration.data(), 0xff, device.acceleration.bytes(), stream.get()));
-            launchForces(solver, device.positionMass.data(), device.acceleration.data(), count, randomGravity(random),
-                         stream.get());
+            runDeviceSolver(solver, device, randomGravity(random), stream.get());
             std::vector<float4> acceleration(count);
             device.acceleration.download(acceleration, stream.get());
             stream.synchronize();

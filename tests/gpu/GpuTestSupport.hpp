@@ -75,19 +75,27 @@ inline GravityParams randomGravity(std::mt19937_64& random) {
     return {g(random), softening(random)};
 }
 
-/// Accelerations from one registered device solver, created through the registry as the backend creates it; the output
-/// array is poisoned with NaN first so an unwritten entry fails.
+/// One force evaluation of a registered device solver on device's bodies, created through the registry as the backend
+/// creates it.
+inline void runDeviceSolver(const std::string& solver, DeviceBodies& device, const GravityParams& gravity,
+                            cudaStream_t stream) {
+    const std::unique_ptr<CudaForceSolver> implementation = findSolverRegistration(solver).makeCuda();
+    DeviceBuffer<float4> scratch(device.size());
+    PhaseTimeline timeline(findSolver(solver).cudaPhases.size());
+    timeline.begin(stream);
+    implementation->computeAccelerations(device, scratch, {gravity, 0.5f}, stream, timeline);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+/// Accelerations from one registered device solver (runDeviceSolver); the output array is poisoned with NaN first so
+/// an unwritten entry fails.
 inline Vec3Arrays<float> deviceAccelerations(const std::string& solver, const Bodies& bodies,
                                              const GravityParams& gravity) {
     CudaStream stream;
     DeviceBodies device;
     uploadBodies(bodies, device, stream.get());
     CUDA_CHECK(cudaMemsetAsync(device.acceleration.data(), 0xff, device.acceleration.bytes(), stream.get()));
-    const std::unique_ptr<CudaForceSolver> implementation = findSolverRegistration(solver).makeCuda();
-    DeviceBuffer<float4> scratch(bodies.size());
-    PhaseTimeline timeline(findSolver(solver).cudaPhases.size());
-    timeline.begin(stream.get());
-    implementation->computeAccelerations(device, scratch, {gravity, 0.5f}, stream.get(), timeline);
+    runDeviceSolver(solver, device, gravity, stream.get());
     Vec3Arrays<float> out;
     downloadAccelerations(device, out, stream.get());
     return out;

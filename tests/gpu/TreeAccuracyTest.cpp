@@ -108,7 +108,7 @@ TEST_F(CudaDeviceTest, TreeCoincidentBodies) {
                         tree.accelerations.z[i] == 0.0f)
                 << "body " << i;
         OctreeSnapshot snapshot;
-        backend.downloadTree(snapshot);
+        downloadTree(backend, snapshot);
         ASSERT_FALSE(snapshot.content.empty());
         const uint2 deepest = snapshot.content.back();
         EXPECT_EQ(snapshot.levelBegin[kTreeMaxDepth + 1] - snapshot.levelBegin[kTreeMaxDepth], 1u);

@@ -91,7 +91,7 @@ TEST_F(CudaDeviceTest, TreeLeafDepthColours) {
     Bodies bodies;
     backend.readBodies(bodies);
     OctreeSnapshot tree;
-    backend.downloadTree(tree);
+    downloadTree(backend, tree);
     std::vector<RenderVertex> vertices(bodies.size(), RenderVertex{NAN, NAN, NAN, NAN});
     backend.visuals().setColorMode(ColorMode::LeafDepth);
     backend.visuals().writeVertices(vertices);

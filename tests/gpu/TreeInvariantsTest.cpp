@@ -92,7 +92,7 @@ TEST_F(CudaDeviceTest, TreeInvariantsOnHostCopy) {
     ASSERT_EQ(bodies.vy, loaded.vy);
     ASSERT_EQ(bodies.colorKey, loaded.colorKey);
     OctreeSnapshot tree;
-    backend.downloadTree(tree);
+    downloadTree(backend, tree);
     ASSERT_EQ(tree.treeOrder.size(), bodies.size());
     std::vector<unsigned> sortedOrder = tree.treeOrder;
     std::sort(sortedOrder.begin(), sortedOrder.end());
@@ -180,12 +180,12 @@ TEST_F(CudaDeviceTest, TreeWalkGroupCapacityFollowsTheBodyCount) {
         SCOPED_TRACE("N " + std::to_string(c.bodies) + ", forced capacity " + std::to_string(c.forced));
         const Bodies bodies = generateScenario("plummer", c.bodies, seed);
         CudaBackend backend;
-        backend.overrideTreeWalkGroupCapacity(c.forced);
+        deviceTreeOf(backend).overrideWalkGroupCapacity(c.forced);
         backend.load(bodies);
         Vec3Arrays<float> accelerations;
         backend.readAccelerations(treeParams(0.5), accelerations);
         OctreeSnapshot tree;
-        backend.downloadTree(tree);
+        downloadTree(backend, tree);
         expectWalkGroupsPartitionBodies(tree, bodies.size(), c.expectedCapacity);
         EXPECT_GT(largestGroup(tree), c.expectedCapacity / 2) << "groups should fill towards the capacity";
     }
@@ -201,7 +201,7 @@ TEST_F(CudaDeviceTest, TreeCellQueriesForTheOverlay) {
     backend.load(generateScenario("galaxy-collision", 20000, seed));
     backend.step(treeParams(0.5), 1);
     OctreeSnapshot tree;
-    backend.downloadTree(tree);
+    downloadTree(backend, tree);
 
     TreeCellQuery levels;
     levels.minDepth = 2;

@@ -10,6 +10,7 @@
 #include "GpuTestSupport.hpp"
 
 #include <CudaBackend.hpp>
+#include <TreeCudaSolver.hpp>
 #include <DirectSumCpu.hpp>
 #include <algorithm>
 #include <cmath>
@@ -81,12 +82,22 @@ struct ErrorQuantiles {
     double p99;
 };
 
+/// The CUDA tree solver's octree inside backend (created now when the backend has not used the tree yet).
+inline DeviceTree& deviceTreeOf(CudaBackend& backend) {
+    return dynamic_cast<TreeCudaSolver&>(backend.prepareSolver("tree")).tree();
+}
+
+/// Host copy of the backend's current octree.
+inline void downloadTree(CudaBackend& backend, OctreeSnapshot& out) {
+    deviceTreeOf(backend).download(out, backend.stream());
+}
+
 /// Tree accelerations of bodies against the fp64 direct sum on sampleSize random targets, with walk groups of at most
 /// walkGroupCapacity bodies (0: the tree's choice by N).
 inline ErrorQuantiles treeErrorQuantiles(const Bodies& bodies, const SimParams& params, std::size_t sampleSize,
                                          std::mt19937_64& random, unsigned walkGroupCapacity = 0) {
     CudaBackend backend;
-    backend.overrideTreeWalkGroupCapacity(walkGroupCapacity);
+    deviceTreeOf(backend).overrideWalkGroupCapacity(walkGroupCapacity);
     backend.load(bodies);
     const OrderedAccelerations tree = treeAccelerations(backend, params);
     const std::vector<std::size_t> targets = sampleTargets(tree.bodies.size(), sampleSize, random);

@@ -177,9 +177,6 @@ TEST(SimParams, SymmetricSolverNeedsTheCudaBackend) {
     EXPECT_NO_THROW(validateSimParams(params));
 }
 
-} // namespace
-} // namespace gravlab
-
 TEST(SimParams, Fp64DirectSumIsListedAsCudaOnlyAndRefusedOnTheCpu) {
     const SolverInfo& solver = findSolver("direct-fp64");
     EXPECT_TRUE(solver.runsOn(Device::Cuda));
@@ -190,3 +187,6 @@ TEST(SimParams, Fp64DirectSumIsListedAsCudaOnlyAndRefusedOnTheCpu) {
     params.backend = BackendKind::Cpu;
     expectMentions(rejectionMessage(params, "solver"), {"direct-fp64", "cuda only", "'direct'"});
 }
+
+} // namespace
+} // namespace gravlab
