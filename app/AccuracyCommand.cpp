@@ -3,9 +3,10 @@
 
 #include "OptionParsing.hpp"
 
-#include <AccuracyReport.hpp>
-#include <Scenarios.hpp>
-#include <Simulation.hpp>
+#include <gravlab/sim/AccuracyReport.hpp>
+#include <gravlab/sim/Scenarios.hpp>
+#include <gravlab/sim/Simulation.hpp>
+
 #include <cmath>
 #include <ctime>
 #include <iomanip>

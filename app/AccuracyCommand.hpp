@@ -3,12 +3,13 @@
 //
 // Design note: for every scenario and body count the command generates the bodies once, loads them into one backend
 // (auto, cuda or cpu) and, for every theta, measures the sampled error statistics with measureAccuracy
-// (sim/AccuracyReport.hpp). The fp64 reference of a body set is computed once and reused across thetas (it costs
+// (include/gravlab/sim/AccuracyReport.hpp). The fp64 reference of a body set is computed once and reused across thetas (it costs
 // samples x N pair evaluations: about 4e9 at N = 1M with 4096 samples, seconds on a few CPU cores). Values are
 // parsed while CLI11 parses, so a bad one is a CLI::ValidationError naming the flag. Text rows print as each
 // measurement finishes, since a 1M-body case on the CPU takes a while.
+#include <gravlab/sim/SimParams.hpp>
+
 #include <CLI/CLI.hpp>
-#include <SimParams.hpp>
 #include <cstdint>
 #include <iosfwd>
 #include <string>

@@ -2,14 +2,13 @@
 
 #include "OptionParsing.hpp"
 
-#include <Scenarios.hpp>
-
-#include <MemoryBudget.hpp>
-#include <StepBench.hpp>
+#include <gravlab/sim/MemoryBudget.hpp>
+#include <gravlab/sim/Scenarios.hpp>
+#include <gravlab/sim/StepBench.hpp>
 
 #if defined(GRAVLAB_HAS_CUDA)
-#include <DeviceBench.hpp>
-#include <DeviceInfo.hpp>
+#include <gravlab/sim/DeviceBench.hpp>
+#include <gravlab/sim/DeviceInfo.hpp>
 #endif
 
 #include <algorithm>

@@ -19,8 +19,9 @@
 // per-body interaction counts, which bench does not compute; --orb-balance work balances them, count reports how
 // unevenly count balance spreads them. --positions-only builds over three float arrays of uniform random positions
 // generated on the device (count balance), for body counts up to 2^32 - 1 whose full state would not fit.
+#include <gravlab/sim/SimParams.hpp>
+
 #include <CLI/CLI.hpp>
-#include <SimParams.hpp>
 #include <cstdint>
 #include <iosfwd>
 #include <string>

@@ -4,7 +4,8 @@
 // Design note: this knows nothing of GLFW or ImGui; the viewer passes in the pointer state it polled and whether the
 // UI wants the mouse this frame. A drag that starts over the UI never moves the camera, even when it leaves the
 // panel, so dragging a slider past the panel's edge does not also spin the scene.
-#include <OrbitCamera.hpp>
+#include <gravlab/render/OrbitCamera.hpp>
+
 #include <optional>
 
 namespace gravlab {

@@ -3,9 +3,10 @@
 
 #include "OptionParsing.hpp"
 
+#include <gravlab/sim/Scenarios.hpp>
+#include <gravlab/sim/Simulation.hpp>
+
 #include <CLI/CLI.hpp>
-#include <Scenarios.hpp>
-#include <Simulation.hpp>
 #include <algorithm>
 #include <vector>
 

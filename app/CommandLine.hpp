@@ -17,7 +17,8 @@
 #include "BenchCommand.hpp"
 #include "ViewSettings.hpp"
 
-#include <SimParams.hpp>
+#include <gravlab/sim/SimParams.hpp>
+
 #include <filesystem>
 #include <optional>
 #include <stdexcept>

@@ -1,8 +1,8 @@
 // Feeding the frame from the simulation and drawing it (see FramePipeline.hpp).
 #include "FramePipeline.hpp"
 
-#include <BoxClipping.hpp>
-#include <ColorPalettes.hpp>
+#include <gravlab/render/BoxClipping.hpp>
+#include <gravlab/render/ColorPalettes.hpp>
 
 namespace gravlab {
 

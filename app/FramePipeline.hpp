@@ -16,12 +16,13 @@
 #include "ViewSettings.hpp"
 #include "session/FrameSink.hpp"
 
-#include <BodyVertexFeed.hpp>
-#include <OrbCellFeed.hpp>
-#include <SceneBounds.hpp>
-#include <SceneRenderer.hpp>
-#include <Simulation.hpp>
-#include <TreeOverlayFeed.hpp>
+#include <gravlab/render/BodyVertexFeed.hpp>
+#include <gravlab/render/OrbCellFeed.hpp>
+#include <gravlab/render/SceneBounds.hpp>
+#include <gravlab/render/SceneRenderer.hpp>
+#include <gravlab/render/TreeOverlayFeed.hpp>
+#include <gravlab/sim/Simulation.hpp>
+
 #include <array>
 #include <iosfwd>
 #include <optional>

@@ -5,9 +5,10 @@
 #include "OutputFolder.hpp"
 #include "session/SessionController.hpp"
 
-#include <HeadlessContext.hpp>
-#include <Image.hpp>
-#include <OffscreenTarget.hpp>
+#include <gravlab/render/HeadlessContext.hpp>
+#include <gravlab/render/Image.hpp>
+#include <gravlab/render/OffscreenTarget.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>

@@ -15,7 +15,8 @@
 // with '\r' when stderr is a terminal, and as a plain line per tenth of the run otherwise, so logs stay readable.
 #include "CommandLine.hpp"
 
-#include <Simulation.hpp>
+#include <gravlab/sim/Simulation.hpp>
+
 #include <filesystem>
 #include <optional>
 #include <ostream>

@@ -5,7 +5,8 @@
 #include "OutputFolder.hpp"
 #include "ViewerApp.hpp"
 
-#include <RenderMemory.hpp>
+#include <gravlab/render/RenderMemory.hpp>
+
 #include <cstdlib>
 #include <unistd.h>
 

@@ -2,13 +2,14 @@
 // Converting command-line text into checked values, shared by the main command line and the subcommands.
 //
 // Design note: numbers are read with std::strtod so that "4096", "1e6" and "0.5" all work; the whole text must be
-// consumed, the value must be finite, whole when asked for, and inside its ParamRange (sim/SimParams.hpp), whose
+// consumed, the value must be finite, whole when asked for, and inside its ParamRange (include/gravlab/sim/SimParams.hpp), whose
 // table also feeds the help texts. Every refusal is an InvalidParameterError naming the range's field and quoting the
 // value as typed ("1e12", not "1e+12") with what is allowed. The main command line and the subcommands both add their
 // numeric flags through addNumberOption, which turns a refusal into CLI::ValidationError("--flag", sentence), so every
 // flag gives the same sentences.
+#include <gravlab/sim/SimParams.hpp>
+
 #include <CLI/CLI.hpp>
-#include <SimParams.hpp>
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -11,10 +11,11 @@
 // (session/OrbDefaults.hpp, GL-free, so that the session controller shares it).
 #include "session/OrbDefaults.hpp"
 
-#include <OrbOverlayRenderer.hpp>
-#include <SimParams.hpp>
-#include <TreeOverlayRenderer.hpp>
-#include <TreeView.hpp>
+#include <gravlab/render/OrbOverlayRenderer.hpp>
+#include <gravlab/render/TreeOverlayRenderer.hpp>
+#include <gravlab/sim/SimParams.hpp>
+#include <gravlab/sim/TreeView.hpp>
+
 #include <array>
 #include <cstdint>
 #include <optional>

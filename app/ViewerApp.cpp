@@ -1,7 +1,8 @@
 // The interactive viewer: input, the pick, the camera, and the panels' requests handed to the session.
 #include "ViewerApp.hpp"
 
-#include <BodyPicking.hpp>
+#include <gravlab/render/BodyPicking.hpp>
+
 #include <GLFW/glfw3.h>
 #include <iostream>
 

@@ -21,9 +21,10 @@
 #include "panels/TreeOverlayPanel.hpp"
 #include "session/SessionController.hpp"
 
-#include <OrbitCamera.hpp>
-#include <Simulation.hpp>
-#include <WindowContext.hpp>
+#include <gravlab/render/OrbitCamera.hpp>
+#include <gravlab/render/WindowContext.hpp>
+#include <gravlab/sim/Simulation.hpp>
+
 #include <optional>
 
 namespace gravlab {

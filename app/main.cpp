@@ -4,7 +4,8 @@
 #include "CommandLine.hpp"
 #include "Launch.hpp"
 
-#include <MemoryBudget.hpp>
+#include <gravlab/sim/MemoryBudget.hpp>
+
 #include <iostream>
 
 int main(int argc, char** argv) {

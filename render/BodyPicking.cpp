@@ -1,5 +1,5 @@
 // Cursor to nearest projected body.
-#include "BodyPicking.hpp"
+#include <gravlab/render/BodyPicking.hpp>
 
 #include <cmath>
 

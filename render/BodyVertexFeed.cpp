@@ -1,5 +1,5 @@
 // The two paths from simulation state to the particle vertex buffer (see the header's design note).
-#include "BodyVertexFeed.hpp"
+#include <gravlab/render/BodyVertexFeed.hpp>
 
 #include <ostream>
 

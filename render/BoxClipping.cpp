@@ -1,5 +1,5 @@
 // Intersecting a box with the region of interest, remembering which faces the region supplied.
-#include "BoxClipping.hpp"
+#include <gravlab/render/BoxClipping.hpp>
 
 namespace gravlab {
 

@@ -1,5 +1,5 @@
 // The body palettes in C++ (mirrors of particles.vert; see ColorPalettes.hpp).
-#include "ColorPalettes.hpp"
+#include <gravlab/render/ColorPalettes.hpp>
 
 #include <algorithm>
 #include <cmath>

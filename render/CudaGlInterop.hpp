@@ -12,8 +12,9 @@
 // registration: destroy the CudaGlBuffer first, while the context is current. The stream comes as the VisualSource's
 // opaque StreamHandle and the resource is only forward-declared, so this header pulls in no CUDA header: the CUDA
 // runtime is seen by CudaGlInterop.cpp alone.
-#include <Bodies.hpp>
-#include <VisualSource.hpp>
+#include <gravlab/sim/Bodies.hpp>
+#include <gravlab/sim/VisualSource.hpp>
+
 #include <cstddef>
 #include <glad/gl.h>
 #include <optional>

@@ -1,5 +1,5 @@
 // Creation of the GL objects owned by GlHandle, and GL error reporting for setup code.
-#include "GlObjects.hpp"
+#include <gravlab/render/GlObjects.hpp>
 
 #include <stdexcept>
 #include <string>

@@ -1,7 +1,7 @@
 // EGL display selection and OpenGL 4.5 core context creation for headless rendering.
-#include "HeadlessContext.hpp"
-
 #include "GlLoader.hpp"
+
+#include <gravlab/render/HeadlessContext.hpp>
 
 // Keep X11 out: without this, eglplatform.h includes Xlib.h on Linux.
 #define EGL_NO_X11

@@ -1,5 +1,5 @@
 // Frame read-back and PNG output; the single translation unit that compiles stb_image_write.
-#include "Image.hpp"
+#include <gravlab/render/Image.hpp>
 
 #include <algorithm>
 #include <stdexcept>

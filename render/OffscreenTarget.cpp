@@ -1,5 +1,5 @@
 // An RGBA8 framebuffer object for headless rendering.
-#include "OffscreenTarget.hpp"
+#include <gravlab/render/OffscreenTarget.hpp>
 
 #include <stdexcept>
 #include <string>

@@ -1,5 +1,5 @@
 // Collecting ORB cells only after the domains or the drawing choice changed.
-#include "OrbCellFeed.hpp"
+#include <gravlab/render/OrbCellFeed.hpp>
 
 namespace gravlab {
 

@@ -1,7 +1,6 @@
 // ORB cells coloured by domain, as wireframe boxes.
-#include "OrbOverlayRenderer.hpp"
-
-#include "ColorPalettes.hpp"
+#include <gravlab/render/ColorPalettes.hpp>
+#include <gravlab/render/OrbOverlayRenderer.hpp>
 
 namespace gravlab {
 

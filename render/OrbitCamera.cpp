@@ -1,5 +1,5 @@
 // Orbit camera state changes and its view/projection matrices.
-#include "OrbitCamera.hpp"
+#include <gravlab/render/OrbitCamera.hpp>
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
 // The particle vertex buffer and its additive point-sprite draw.
-#include "ParticleRenderer.hpp"
+#include <gravlab/EmbeddedShaders.hpp>
+#include <gravlab/render/ParticleRenderer.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <gravlab/EmbeddedShaders.hpp>
 #include <stdexcept>
 #include <string>
 

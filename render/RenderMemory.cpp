@@ -1,11 +1,9 @@
 // What the particle path and the overlays hold per body and in all (see RenderMemory.hpp).
-#include "RenderMemory.hpp"
-
-#include "BodyVertexFeed.hpp"
-#include "ParticleRenderer.hpp"
-#include "WireBoxes.hpp"
-
-#include <TreeView.hpp>
+#include <gravlab/render/BodyVertexFeed.hpp>
+#include <gravlab/render/ParticleRenderer.hpp>
+#include <gravlab/render/RenderMemory.hpp>
+#include <gravlab/render/WireBoxes.hpp>
+#include <gravlab/sim/TreeView.hpp>
 
 namespace gravlab {
 

@@ -1,5 +1,5 @@
 // Median centre and quantile radius of a body cloud.
-#include "SceneBounds.hpp"
+#include <gravlab/render/SceneBounds.hpp>
 
 #include <algorithm>
 #include <cmath>

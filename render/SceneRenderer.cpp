@@ -1,5 +1,5 @@
 // Particle light, tone mapping and the overlays, composed into one frame.
-#include "SceneRenderer.hpp"
+#include <gravlab/render/SceneRenderer.hpp>
 
 namespace gravlab {
 

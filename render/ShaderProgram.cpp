@@ -1,5 +1,5 @@
 // Compiling and linking GLSL with errors that carry the driver's info log.
-#include "ShaderProgram.hpp"
+#include <gravlab/render/ShaderProgram.hpp>
 
 #include <glm/gtc/type_ptr.hpp>
 #include <vector>

@@ -1,7 +1,7 @@
 // HDR light accumulation buffer and the exposure tone-mapping pass.
-#include "ToneMapper.hpp"
-
 #include <gravlab/EmbeddedShaders.hpp>
+#include <gravlab/render/ToneMapper.hpp>
+
 #include <stdexcept>
 #include <string>
 

@@ -1,5 +1,5 @@
 // Re-querying octree cells only after the tree or the query changed.
-#include "TreeOverlayFeed.hpp"
+#include <gravlab/render/TreeOverlayFeed.hpp>
 
 namespace gravlab {
 

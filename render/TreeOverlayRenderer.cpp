@@ -1,5 +1,5 @@
 // Octree cells and the pick marker as coloured wireframe boxes.
-#include "TreeOverlayRenderer.hpp"
+#include <gravlab/render/TreeOverlayRenderer.hpp>
 
 #include <algorithm>
 

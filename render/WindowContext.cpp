@@ -1,7 +1,7 @@
 // GLFW window creation with an OpenGL 4.5 core context, and its ordered teardown.
-#include "WindowContext.hpp"
-
 #include "GlLoader.hpp"
+
+#include <gravlab/render/WindowContext.hpp>
 
 #include <GLFW/glfw3.h>
 #include <cstdio>

@@ -1,9 +1,9 @@
 // Wireframe boxes: the per-box buffer and the instanced line draw.
-#include "WireBoxes.hpp"
+#include <gravlab/EmbeddedShaders.hpp>
+#include <gravlab/render/WireBoxes.hpp>
 
 #include <algorithm>
 #include <cstddef>
-#include <gravlab/EmbeddedShaders.hpp>
 #include <string>
 
 namespace gravlab {

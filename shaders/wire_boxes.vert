@@ -1,9 +1,9 @@
 #version 450 core
 // One axis-aligned box -> the 12 edges of its wireframe as 24 line vertices (instanced: one instance per box). The
 // corner of each vertex comes from gl_VertexID, choosing the lower or upper coordinate per axis, so no vertex buffer
-// holds the box's shape; only its corners, colour and cut-face mask are per instance (see render/WireBoxes.hpp). An
+// holds the box's shape; only its corners, colour and cut-face mask are per instance (see include/gravlab/render/WireBoxes.hpp). An
 // edge lies on the two faces perpendicular to the axes it does not run along; when either of them is a cut face (the
-// box was clipped there, render/BoxClipping.hpp) the edge is the clip region's, drawn fainter and dashed.
+// box was clipped there, include/gravlab/render/BoxClipping.hpp) the edge is the clip region's, drawn fainter and dashed.
 
 layout(location = 0) in vec3 a_lower;
 layout(location = 1) in vec3 a_upper;
@@ -17,7 +17,7 @@ out vec4 v_color;
 out float v_alongEdge;  // world coordinate along the edge's axis, for dashing
 flat out int v_onCutFace;
 
-const float kCutEdgeAlpha = 0.5; // mirrors kCutEdgeAlpha in render/WireBoxes.hpp
+const float kCutEdgeAlpha = 0.5; // mirrors kCutEdgeAlpha in include/gravlab/render/WireBoxes.hpp
 
 // Corner index bits: x = bit 0, y = bit 1, z = bit 2 (set: upper, clear: lower). Edges along x, then y, then z.
 const int kEdgeCorners[24] = int[24](0, 1, 2, 3, 4, 5, 6, 7,  // along x

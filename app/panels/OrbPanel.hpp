@@ -10,8 +10,9 @@
 // last count so that switching it on again restores it (defaultOrbDomainCount(N) the first time).
 #include "../ViewSettings.hpp"
 
-#include <Orb.hpp>
-#include <SimParams.hpp>
+#include <gravlab/sim/Orb.hpp>
+#include <gravlab/sim/SimParams.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>

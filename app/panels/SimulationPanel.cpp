@@ -3,7 +3,8 @@
 
 #include "SolverControls.hpp"
 
-#include <Scenarios.hpp>
+#include <gravlab/sim/Scenarios.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <imgui.h>

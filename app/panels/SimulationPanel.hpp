@@ -6,8 +6,9 @@
 // simulation itself. Edits are accumulated with `changed |= ...` and come back as one SimParams that the viewer
 // passes to Simulation::setParams, where validation happens. Fields that re-initialise the scenario (body count,
 // seed) are committed only when their input loses focus or Enter is pressed, not on every keystroke.
-#include <SimParams.hpp>
-#include <SimulationBackend.hpp>
+#include <gravlab/sim/SimParams.hpp>
+#include <gravlab/sim/SimulationBackend.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <span>

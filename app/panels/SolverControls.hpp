@@ -6,8 +6,9 @@
 // viewer validates and applies it. The pair-once solver exists only in the CUDA core, so on the CPU backend its entry
 // is shown disabled with the reason rather than offered and then refused. Theta stays visible for the other solvers,
 // disabled, so the slider does not jump around the panel when the solver changes.
-#include <SimParams.hpp>
-#include <SimulationBackend.hpp>
+#include <gravlab/sim/SimParams.hpp>
+#include <gravlab/sim/SimulationBackend.hpp>
+
 #include <span>
 
 namespace gravlab {

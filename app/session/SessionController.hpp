@@ -30,8 +30,9 @@
 #include "EnergyHistory.hpp"
 #include "FrameSink.hpp"
 
-#include <Simulation.hpp>
-#include <TreeView.hpp>
+#include <gravlab/sim/Simulation.hpp>
+#include <gravlab/sim/TreeView.hpp>
+
 #include <cstddef>
 #include <functional>
 #include <optional>

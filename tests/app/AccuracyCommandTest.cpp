@@ -1,7 +1,8 @@
 // `gravlab accuracy`: every bad value is a CLI::ValidationError naming its flag; lists parse into the options; a small
 // run prints one row per case whose errors grow with theta, as a table or as JSON.
+#include <gravlab/sim/Simulation.hpp>
+
 #include <AccuracyCommand.hpp>
-#include <Simulation.hpp>
 #include <TestSupport.hpp>
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -1,8 +1,9 @@
 // The command line: --help exits 0 and lists the scenarios; every bad value exits 2 with a message naming the flag
 // and the value; valid values (the tree solver's --theta, --color and --overlay-depth among them) arrive in AppOptions
 // and SimParams unchanged.
+#include <gravlab/sim/Scenarios.hpp>
+
 #include <CommandLine.hpp>
-#include <Scenarios.hpp>
 #include <TestSupport.hpp>
 #include <gtest/gtest.h>
 #include <iomanip>

@@ -3,8 +3,9 @@
 // the energy history against plain fp64 loops, and a non-finite step.
 #include "SessionTestSupport.hpp"
 
+#include <gravlab/sim/Scenarios.hpp>
+
 #include <EnergyReference.hpp>
-#include <Scenarios.hpp>
 #include <TestSupport.hpp>
 #include <algorithm>
 #include <cmath>

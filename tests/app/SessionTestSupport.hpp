@@ -7,8 +7,10 @@
 // eager baseline or the controller). The sink does what the real host-copy path does with vertices (writes them
 // into an array of simulation.bodyCount()), so a body count that disagrees with the backend's state fails here as
 // it would on screen, and it can refuse to grow, as a GPU without the memory would.
-#include <CpuBackend.hpp>
-#include <Simulation.hpp>
+#include "core/CpuBackend.hpp"
+
+#include <gravlab/sim/Simulation.hpp>
+
 #include <cstddef>
 #include <functional>
 #include <gtest/gtest.h>

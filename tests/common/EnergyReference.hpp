@@ -1,7 +1,8 @@
 #pragma once
 // The energies of a body set by the plainest fp64 loops, written apart from sim/Diagnostics so that a mistake there
 // (a missing mass, the softening, a float accumulation) cannot hide by being repeated here.
-#include <Bodies.hpp>
+#include <gravlab/sim/Bodies.hpp>
+
 #include <cmath>
 #include <cstddef>
 

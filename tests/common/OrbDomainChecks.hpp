@@ -4,9 +4,10 @@
 // range joins its children's, children tile their parent's box with one shared cut face, and every body lies in its
 // leaf's closed box. Bodies carry their identity in colorKey (0, 1, ..., N - 1, exact in float below 2^24), so
 // "nothing lost or duplicated" is a check that the keys are a permutation.
-#include <Bodies.hpp>
-#include <Orb.hpp>
-#include <SimulationBackend.hpp>
+#include <gravlab/sim/Bodies.hpp>
+#include <gravlab/sim/Orb.hpp>
+#include <gravlab/sim/SimulationBackend.hpp>
+
 #include <gtest/gtest.h>
 #include <string>
 #include <vector>

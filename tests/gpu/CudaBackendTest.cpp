@@ -1,10 +1,12 @@
 // CudaBackend through the SimulationBackend interface, against the CPU backend and the fp64 CPU diagnostics.
-#include "GpuTestSupport.hpp"
+#include "device/cuda/CudaBackend.hpp"
 
-#include <CpuBackend.hpp>
-#include <CudaBackend.hpp>
-#include <Diagnostics.hpp>
-#include <Scenarios.hpp>
+#include "GpuTestSupport.hpp"
+#include "core/CpuBackend.hpp"
+
+#include <gravlab/sim/Diagnostics.hpp>
+#include <gravlab/sim/Scenarios.hpp>
+
 #include <cmath>
 #include <iostream>
 

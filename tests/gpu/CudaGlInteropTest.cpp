@@ -1,12 +1,14 @@
 // CUDA-GL interop on a headless EGL context: the mapped GL buffer receives exactly the device state, written through
 // the backend's VisualSource as BodyVertexFeed does.
-#include "GpuTestSupport.hpp"
+#include "CudaGlInterop.hpp"
 
-#include <CudaBackend.hpp>
-#include <CudaGlInterop.hpp>
-#include <GlObjects.hpp>
-#include <HeadlessContext.hpp>
-#include <Scenarios.hpp>
+#include "GpuTestSupport.hpp"
+#include "device/cuda/CudaBackend.hpp"
+
+#include <gravlab/render/GlObjects.hpp>
+#include <gravlab/render/HeadlessContext.hpp>
+#include <gravlab/sim/Scenarios.hpp>
+
 #include <cmath>
 #include <optional>
 

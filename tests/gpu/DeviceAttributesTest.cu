@@ -1,9 +1,9 @@
 // The cache of device attributes and occupancies (DeviceAttributes.hpp): the runtime's own answers, the same from
 // every thread and every call.
 #include "GpuTestSupport.hpp"
+#include "device/cuda/CudaCheck.hpp"
+#include "device/cuda/DeviceAttributes.hpp"
 
-#include <CudaCheck.hpp>
-#include <DeviceAttributes.hpp>
 #include <thread>
 
 namespace gravlab::gputest {

@@ -1,7 +1,8 @@
 // Every registered CUDA direct-sum solver against the fp64 CPU reference (DirectSumCpu.hpp) and against each other.
 #include "GpuTestSupport.hpp"
 
-#include <DirectSumCpu.hpp>
+#include <gravlab/sim/DirectSumCpu.hpp>
+
 #include <iostream>
 
 namespace gravlab::gputest {

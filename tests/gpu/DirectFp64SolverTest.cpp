@@ -1,8 +1,9 @@
 // The fp64 direct sum on the GPU against the CPU fp64 oracle, and as a solver the CUDA backend steps with.
 #include "GpuTestSupport.hpp"
+#include "device/cuda/CudaBackend.hpp"
 
-#include <CudaBackend.hpp>
-#include <DirectSumCpu.hpp>
+#include <gravlab/sim/DirectSumCpu.hpp>
+
 #include <iostream>
 
 namespace gravlab::gputest {

@@ -9,12 +9,14 @@
 // per target against the magnitude sum A_i = G sum_j m_j |r_ij| / (r_ij^2 + eps^2)^(3/2): fp32 rounding of each term
 // and of the running sums is relative to the size of the terms and partial sums, not to the net force, which can cancel
 // to almost nothing.
-#include <CudaStream.hpp>
-#include <DeviceBodies.hpp>
-#include <CudaForceSolver.hpp>
-#include <DeviceForces.hpp>
-#include <SolverRegistration.hpp>
-#include <DeviceInfo.hpp>
+#include "device/cuda/CudaStream.hpp"
+#include "device/cuda/DeviceBodies.hpp"
+#include "direct/cuda/DeviceForces.hpp"
+#include "solvers/SolverRegistration.hpp"
+#include "solvers/cuda/CudaForceSolver.hpp"
+
+#include <gravlab/sim/DeviceInfo.hpp>
+
 #include <TestSupport.hpp>
 #include <algorithm>
 #include <cmath>

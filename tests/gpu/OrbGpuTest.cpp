@@ -3,11 +3,13 @@
 // positions-only build. Work balance (not bit-identical to OrbCpu by design): the cells' invariants and Orb.hpp's
 // bound, every leaf weight within one largest body weight of W / np, with every body moved whole (all three arrays
 // and its weight together). Imbalance: against sums over the downloaded leaves. Errors leave the bodies untouched.
-#include "GpuTestSupport.hpp"
+#include "orb/cuda/OrbGpu.hpp"
 
-#include <OrbCpu.hpp>
-#include <OrbGpu.hpp>
-#include <SimParams.hpp>
+#include "GpuTestSupport.hpp"
+#include "orb/OrbCpu.hpp"
+
+#include <gravlab/sim/SimParams.hpp>
+
 #include <array>
 #include <cstring>
 #include <numeric>

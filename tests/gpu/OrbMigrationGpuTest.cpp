@@ -2,14 +2,16 @@
 // by migration through a 1000-step collapse: no body lost or duplicated, every body inside its domain's cell, and the
 // same trajectories as a run without ORB (the tree orders bodies by position, so array order must not matter).
 // Identity travels in colorKey (OrbDomainChecks.hpp).
-#include "GpuTestSupport.hpp"
+#include "orb/cuda/OrbMigrationGpu.hpp"
 
-#include <CudaBackend.hpp>
-#include <OrbCpu.hpp>
+#include "GpuTestSupport.hpp"
+#include "device/cuda/CudaBackend.hpp"
+#include "orb/OrbCpu.hpp"
+#include "orb/OrbMigrationCpu.hpp"
+
+#include <gravlab/sim/Scenarios.hpp>
+
 #include <OrbDomainChecks.hpp>
-#include <OrbMigrationCpu.hpp>
-#include <OrbMigrationGpu.hpp>
-#include <Scenarios.hpp>
 #include <set>
 
 namespace gravlab::gputest {

@@ -1,7 +1,8 @@
 // The CUDA tree's accelerations against the fp64 direct sum: opening angles, degenerate sets, determinism.
 #include "TreeTestSupport.hpp"
 
-#include <Scenarios.hpp>
+#include <gravlab/sim/Scenarios.hpp>
+
 #include <iostream>
 
 namespace gravlab::gputest {

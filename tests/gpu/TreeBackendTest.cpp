@@ -1,8 +1,9 @@
 // The tree solver through CudaBackend: energy over many steps, non-finite states, colours, the loaded order kept.
 #include "TreeTestSupport.hpp"
 
-#include <Diagnostics.hpp>
-#include <Scenarios.hpp>
+#include <gravlab/sim/Diagnostics.hpp>
+#include <gravlab/sim/Scenarios.hpp>
+
 #include <iostream>
 
 namespace gravlab::gputest {

@@ -1,7 +1,7 @@
 // Invariants of the device octree, checked on a host copy against fp64 recomputations, and the overlay's queries.
 #include "TreeTestSupport.hpp"
 
-#include <Scenarios.hpp>
+#include <gravlab/sim/Scenarios.hpp>
 
 namespace gravlab::gputest {
 namespace {

@@ -8,10 +8,11 @@
 // shows as a large error. Errors are |a_tree - a_ref| / |a_ref| per target, the measure of the tree's accuracy target
 // (99th percentile <= 2e-3 at theta 0.5); percentiles are order statistics of the sample.
 #include "GpuTestSupport.hpp"
+#include "device/cuda/CudaBackend.hpp"
+#include "tree/cuda/TreeCudaSolver.hpp"
 
-#include <CudaBackend.hpp>
-#include <TreeCudaSolver.hpp>
-#include <DirectSumCpu.hpp>
+#include <gravlab/sim/DirectSumCpu.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>

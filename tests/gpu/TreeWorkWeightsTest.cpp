@@ -11,11 +11,12 @@
 // subtraction, three products and two sums of floats: rounding below 4e-7) might take the other way; such groups are
 // skipped, and must be rare.
 #include "TreeTestSupport.hpp"
+#include "tree/OctreeCpu.hpp"
+#include "tree/TreeForcesCpu.hpp"
+#include "tree/cuda/DeviceTree.hpp"
 
-#include <DeviceTree.hpp>
-#include <OctreeCpu.hpp>
-#include <Scenarios.hpp>
-#include <TreeForcesCpu.hpp>
+#include <gravlab/sim/Scenarios.hpp>
+
 #include <iostream>
 
 namespace gravlab::gputest {

@@ -3,8 +3,9 @@
 // with glm::unProject from the camera matrices, so where it lands on screen is known by construction.
 #include "RenderTestSupport.hpp"
 
-#include <BodyPicking.hpp>
-#include <OrbitCamera.hpp>
+#include <gravlab/render/BodyPicking.hpp>
+#include <gravlab/render/OrbitCamera.hpp>
+
 #include <algorithm>
 #include <glm/gtc/matrix_transform.hpp>
 #include <limits>

@@ -1,5 +1,6 @@
 // The clipping arithmetic of ORB boxes against the region of interest, on boxes whose results are worked out by hand.
-#include <BoxClipping.hpp>
+#include <gravlab/render/BoxClipping.hpp>
+
 #include <gtest/gtest.h>
 
 namespace gravlab {

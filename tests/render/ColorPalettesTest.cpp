@@ -4,10 +4,11 @@
 // framebuffer, equal the C++ mirrors that colour the ORB boxes.
 #include "RenderTestSupport.hpp"
 
-#include <ColorPalettes.hpp>
-#include <Orb.hpp>
-#include <ParticleRenderer.hpp>
-#include <SimParams.hpp>
+#include <gravlab/render/ColorPalettes.hpp>
+#include <gravlab/render/ParticleRenderer.hpp>
+#include <gravlab/sim/Orb.hpp>
+#include <gravlab/sim/SimParams.hpp>
+
 #include <cmath>
 #include <random>
 

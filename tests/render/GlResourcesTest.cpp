@@ -3,10 +3,11 @@
 // bad target sizes are refused, and the brightness scaling keeps a cloud's total light the same from 1k to 64k bodies.
 #include "RenderTestSupport.hpp"
 
-#include <BodyVertexFeed.hpp>
-#include <OffscreenTarget.hpp>
-#include <SceneRenderer.hpp>
-#include <ShaderProgram.hpp>
+#include <gravlab/render/BodyVertexFeed.hpp>
+#include <gravlab/render/OffscreenTarget.hpp>
+#include <gravlab/render/SceneRenderer.hpp>
+#include <gravlab/render/ShaderProgram.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <random>

@@ -3,9 +3,10 @@
 // everywhere else, the requested size, and rows in top-to-bottom order.
 #include "RenderTestSupport.hpp"
 
-#include <Image.hpp>
-#include <OffscreenTarget.hpp>
-#include <SceneRenderer.hpp>
+#include <gravlab/render/Image.hpp>
+#include <gravlab/render/OffscreenTarget.hpp>
+#include <gravlab/render/SceneRenderer.hpp>
+
 #include <random>
 
 namespace gravlab::test {

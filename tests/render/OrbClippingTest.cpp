@@ -5,11 +5,12 @@
 // puts them, and the edges on the cut face are at most half as bright (dashed, fainter).
 #include "RenderTestSupport.hpp"
 
-#include <BoxClipping.hpp>
-#include <ColorPalettes.hpp>
-#include <OffscreenTarget.hpp>
-#include <OrbCellFeed.hpp>
-#include <SceneRenderer.hpp>
+#include <gravlab/render/BoxClipping.hpp>
+#include <gravlab/render/ColorPalettes.hpp>
+#include <gravlab/render/OffscreenTarget.hpp>
+#include <gravlab/render/OrbCellFeed.hpp>
+#include <gravlab/render/SceneRenderer.hpp>
+
 #include <algorithm>
 #include <random>
 

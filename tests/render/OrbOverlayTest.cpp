@@ -4,10 +4,11 @@
 // away from the edges, inner cells are drawn only on request, and the feed collects again only when told to.
 #include "RenderTestSupport.hpp"
 
-#include <ColorPalettes.hpp>
-#include <OffscreenTarget.hpp>
-#include <OrbCellFeed.hpp>
-#include <SceneRenderer.hpp>
+#include <gravlab/render/ColorPalettes.hpp>
+#include <gravlab/render/OffscreenTarget.hpp>
+#include <gravlab/render/OrbCellFeed.hpp>
+#include <gravlab/render/SceneRenderer.hpp>
+
 #include <algorithm>
 #include <random>
 

@@ -2,7 +2,8 @@
 // scene with the cursor, and fit frames the bounds. Projections are computed here from the matrices.
 #include "RenderTestSupport.hpp"
 
-#include <OrbitCamera.hpp>
+#include <gravlab/render/OrbitCamera.hpp>
+
 #include <glm/gtc/constants.hpp>
 #include <limits>
 #include <random>

@@ -2,11 +2,12 @@
 // Shared helpers of the render tests: the headless context fixture, an independent projection of world points to
 // pixels and of boxes to their edges, reading PNG files back with stb_image, and a visual source test double that
 // holds nothing.
-#include <HeadlessContext.hpp>
-#include <Image.hpp>
-#include <OrbitCamera.hpp>
+#include <gravlab/render/HeadlessContext.hpp>
+#include <gravlab/render/Image.hpp>
+#include <gravlab/render/OrbitCamera.hpp>
+#include <gravlab/sim/VisualSource.hpp>
+
 #include <TestSupport.hpp>
-#include <VisualSource.hpp>
 #include <array>
 #include <cstdint>
 #include <filesystem>

@@ -1,7 +1,8 @@
 // robustBounds: against the analytic quantiles of a uniform ball, with far outliers that must not move the result.
 #include "RenderTestSupport.hpp"
 
-#include <SceneBounds.hpp>
+#include <gravlab/render/SceneBounds.hpp>
+
 #include <cmath>
 #include <limits>
 #include <random>

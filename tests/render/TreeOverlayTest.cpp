@@ -4,9 +4,10 @@
 // drawn), the depth palette's ends, the picked body's white marker, and the feed's rule for when it queries again.
 #include "RenderTestSupport.hpp"
 
-#include <OffscreenTarget.hpp>
-#include <SceneRenderer.hpp>
-#include <TreeOverlayFeed.hpp>
+#include <gravlab/render/OffscreenTarget.hpp>
+#include <gravlab/render/SceneRenderer.hpp>
+#include <gravlab/render/TreeOverlayFeed.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>

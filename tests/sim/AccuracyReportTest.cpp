@@ -1,10 +1,10 @@
 // The accuracy report's maths on constructed cases: a fake backend whose accelerations differ from the fp64 reference
 // by known relative errors in known directions, the deterministic sample, nearest-rank percentiles, and the reuse of
 // the reference.
-#include "AccuracyReport.hpp"
-
-#include "CpuBackend.hpp"
 #include "SimTestSupport.hpp"
+#include "core/CpuBackend.hpp"
+
+#include <gravlab/sim/AccuracyReport.hpp>
 
 #include <algorithm>
 #include <gtest/gtest.h>

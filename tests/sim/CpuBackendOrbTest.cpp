@@ -1,9 +1,10 @@
 // ORB domains through the Simulation and the CPU backend as the app uses them: domains exist as soon as they are
 // asked for (a paused view), colours follow the domain whose box holds each body, switching ORB off restores the
 // scenario's colours, and the step timings report the ORB phase.
-#include "CpuBackend.hpp"
 #include "SimTestSupport.hpp"
-#include "Simulation.hpp"
+#include "core/CpuBackend.hpp"
+
+#include <gravlab/sim/Simulation.hpp>
 
 #include <OrbDomainChecks.hpp>
 #include <algorithm>

@@ -1,9 +1,9 @@
 // The CPU backend's bookkeeping: KDK with cached accelerations that follow changes of G and softening, render
 // vertices, timings, and detection of non-finite state with rollback.
-#include "CpuBackend.hpp"
+#include "core/CpuBackend.hpp"
 
-#include "Leapfrog.hpp"
 #include "SimTestSupport.hpp"
+#include "core/Leapfrog.hpp"
 
 #include <gtest/gtest.h>
 

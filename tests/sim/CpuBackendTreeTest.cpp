@@ -1,9 +1,9 @@
 // The CPU backend with the tree solver: steps and accelerations against hand-composed tree calls, energy drift,
 // the overlay's cell queries, leaf-depth colours and non-finite state.
-#include "CpuBackend.hpp"
-#include "Leapfrog.hpp"
-#include "TreeForcesCpu.hpp"
 #include "TreeTestSupport.hpp"
+#include "core/CpuBackend.hpp"
+#include "core/Leapfrog.hpp"
+#include "tree/TreeForcesCpu.hpp"
 
 #include <gtest/gtest.h>
 

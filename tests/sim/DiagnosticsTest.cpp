@@ -1,7 +1,7 @@
 // computeDiagnosticsCpu against hand-written sums: kinetic and softened potential energy, linear and angular momentum.
-#include "Diagnostics.hpp"
-
 #include "SimTestSupport.hpp"
+
+#include <gravlab/sim/Diagnostics.hpp>
 
 #include <gtest/gtest.h>
 

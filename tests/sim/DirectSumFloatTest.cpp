@@ -1,6 +1,7 @@
 // The float OpenMP direct sum against the fp64 reference on random bodies.
-#include "DirectSumCpu.hpp"
 #include "SimTestSupport.hpp"
+
+#include <gravlab/sim/DirectSumCpu.hpp>
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -1,6 +1,7 @@
 // The fp64 reference direct sum against hand-computed forces of two and three bodies, with Plummer softening.
-#include "DirectSumCpu.hpp"
 #include "SimTestSupport.hpp"
+
+#include <gravlab/sim/DirectSumCpu.hpp>
 
 #include <gtest/gtest.h>
 #include <numbers>

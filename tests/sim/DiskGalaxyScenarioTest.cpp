@@ -1,9 +1,10 @@
 // The "disk-galaxy" scenario: its disk rotates at the circular speed of its own bodies' gravity, measured by the
 // fp64 direct sum, and the galaxy as a whole is near virial equilibrium.
-#include "Diagnostics.hpp"
-#include "DirectSumCpu.hpp"
-#include "Scenarios.hpp"
 #include "SimTestSupport.hpp"
+
+#include <gravlab/sim/Diagnostics.hpp>
+#include <gravlab/sim/DirectSumCpu.hpp>
+#include <gravlab/sim/Scenarios.hpp>
 
 #include <algorithm>
 #include <gtest/gtest.h>

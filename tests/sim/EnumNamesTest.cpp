@@ -1,9 +1,8 @@
 // The enum name tables (EnumNames.hpp): every entry round-trips through its name, unknown names and values are
 // refused with the sentence the command line prints, naming the field and every allowed name.
-#include "EnumNames.hpp"
-
-#include "SimParams.hpp"
-#include "TreeView.hpp"
+#include <gravlab/sim/EnumNames.hpp>
+#include <gravlab/sim/SimParams.hpp>
+#include <gravlab/sim/TreeView.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,8 @@
 // The default scene, "galaxy-collision": two galaxies of mass 1 each, on an incoming parabolic orbit, centre of mass
 // of the whole scene at rest at the origin, N honoured exactly, deterministic in (N, seed).
-#include "Scenarios.hpp"
 #include "SimTestSupport.hpp"
+
+#include <gravlab/sim/Scenarios.hpp>
 
 #include <gtest/gtest.h>
 #include <numbers>

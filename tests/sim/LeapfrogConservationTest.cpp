@@ -2,9 +2,10 @@
 //
 // One run of 1000 steps is shared by the three tests (it is the expensive part); diagnostics are sampled every
 // kSampleInterval steps in fp64 with the same softening as the forces.
-#include "CpuBackend.hpp"
-#include "Scenarios.hpp"
 #include "SimTestSupport.hpp"
+#include "core/CpuBackend.hpp"
+
+#include <gravlab/sim/Scenarios.hpp>
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -2,11 +2,11 @@
 // independent of the hand count), a run is accepted with exactly the bytes it needs and refused with one byte less,
 // before a single body is generated, with a message naming N, both amounts and the largest N that fits; a change to a
 // running simulation counts what its current bodies release and leaves the simulation unchanged when refused.
-#include "MemoryBudget.hpp"
-
 #include "HeapPeak.hpp"
 #include "SimTestSupport.hpp"
-#include "Simulation.hpp"
+
+#include <gravlab/sim/MemoryBudget.hpp>
+#include <gravlab/sim/Simulation.hpp>
 
 #include <gtest/gtest.h>
 #include <limits>

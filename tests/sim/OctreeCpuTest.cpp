@@ -1,10 +1,10 @@
 // Invariants of the CPU octree on uniform, clustered and degenerate inputs: every body in exactly one leaf and inside
 // it, children inside their parents, masses, centres of mass and traceless quadrupoles equal to fp64 recomputations,
 // opening radii as TreeMath defines them, and a build that does not depend on the thread count.
-#include "OctreeCpu.hpp"
+#include "tree/OctreeCpu.hpp"
 
-#include "MortonKeys.hpp"
 #include "TreeTestSupport.hpp"
+#include "tree/MortonKeys.hpp"
 
 #include <gtest/gtest.h>
 #include <omp.h>

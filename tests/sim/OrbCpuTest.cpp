@@ -2,10 +2,11 @@
 // bookkeeping: count balance within one body, work balance within one largest weight, children tiling their parent,
 // every body inside its leaf, cuts across the longest side, ties on the cut plane, an unchanged body multiset, the
 // imbalance report, and np > N refused.
-#include "OrbCpu.hpp"
+#include "orb/OrbCpu.hpp"
 
-#include "SimParams.hpp"
 #include "SimTestSupport.hpp"
+
+#include <gravlab/sim/SimParams.hpp>
 
 #include <algorithm>
 #include <array>

@@ -1,11 +1,12 @@
 // ORB migration on the CPU: single moves against hand-placed expectations, and a collapsing cluster stepped 1000
 // times with domains kept by migration, where no body may be lost or duplicated and every body must lie in its
 // domain's cell after every step. Identity travels in colorKey (OrbDomainChecks.hpp).
-#include "CpuBackend.hpp"
-#include "OrbCpu.hpp"
-#include "OrbMigrationCpu.hpp"
-#include "OrbSchedule.hpp"
+#include "orb/OrbMigrationCpu.hpp"
+
 #include "SimTestSupport.hpp"
+#include "core/CpuBackend.hpp"
+#include "orb/OrbCpu.hpp"
+#include "orb/OrbSchedule.hpp"
 
 #include <OrbDomainChecks.hpp>
 #include <gtest/gtest.h>

@@ -4,8 +4,9 @@
 // The potential energy of 100k bodies would take 5e9 pair evaluations; instead it is estimated from kPairSamples
 // uniformly drawn pairs, W ~ -G N (N - 1) / 2 * mean(m_i m_j / r_ij), an unbiased estimate whose relative standard
 // error, ~std(1/r) / mean(1/r) / sqrt(kPairSamples) ~ 1e-3 / 2 here, is well below the sampling noise of the sphere.
-#include "Scenarios.hpp"
 #include "SimTestSupport.hpp"
+
+#include <gravlab/sim/Scenarios.hpp>
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // The scenarios' counter-based random numbers: moments of the uniform and normal variates, and stream separation.
-#include "Random.hpp"
 #include "SimTestSupport.hpp"
+#include "core/Random.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,9 @@
 // Every registered scenario: exact body count for tiny and odd N, finite state, positive masses, colour keys in
 // [0, 1], determinism in (N, seed) independent of the thread count; plus the cold cube's own shape.
-#include "Scenarios.hpp"
-#include "SimParams.hpp"
 #include "SimTestSupport.hpp"
+
+#include <gravlab/sim/Scenarios.hpp>
+#include <gravlab/sim/SimParams.hpp>
 
 #include <algorithm>
 #include <gtest/gtest.h>

@@ -1,8 +1,7 @@
 // validateSimParams and the kind parsers: every field is rejected below, above, as NaN and as infinity, with a
 // message naming the field (as the command line spells it), the value and the allowed range; defaults pass.
-#include "SimParams.hpp"
-
-#include "Scenarios.hpp"
+#include <gravlab/sim/Scenarios.hpp>
+#include <gravlab/sim/SimParams.hpp>
 
 #include <functional>
 #include <gtest/gtest.h>

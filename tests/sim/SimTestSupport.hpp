@@ -4,8 +4,8 @@
 // Design note: test inputs come from std::mt19937_64, not from the simulation's own RandomStream, so a broken
 // generator in sim/ cannot make its own inputs look right. Each test draws a fresh seed and prints it through
 // SCOPED_TRACE, so a failure can be replayed with GRAVLAB_TEST_SEED=<seed> (tests/common/TestSupport.hpp).
-#include "Bodies.hpp"
-#include "Scenarios.hpp"
+#include <gravlab/sim/Bodies.hpp>
+#include <gravlab/sim/Scenarios.hpp>
 
 #include <TestSupport.hpp>
 #include <array>

@@ -1,16 +1,16 @@
 // Simulation: validation at every entry, re-initialisation only for scenario / body count / seed, the report of what
 // each edit implies, energy baseline, backend choice, and non-finite state reported without losing the last good
 // state.
-#include "Simulation.hpp"
-
-#include "CpuBackend.hpp"
-#include "Scenarios.hpp"
 #include "SimTestSupport.hpp"
+#include "core/CpuBackend.hpp"
+
+#include <gravlab/sim/Scenarios.hpp>
+#include <gravlab/sim/Simulation.hpp>
 
 #include <EnergyReference.hpp>
 
 #ifdef GRAVLAB_HAS_CUDA
-#include <DeviceInfo.hpp>
+#include <gravlab/sim/DeviceInfo.hpp>
 #endif
 
 #include <gtest/gtest.h>

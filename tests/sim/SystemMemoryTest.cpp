@@ -1,9 +1,9 @@
 // Host memory available: the tightest of MemAvailable, the cgroup v2 and v1 limits of the process's group and its
 // ancestors (less usage, plus reclaimable file cache) and the address-space limit, read from fixed file texts with
 // random amounts; "max", v1's no-limit sentinel and unreadable files are bounds that do not apply.
-#include "SystemMemory.hpp"
-
 #include "SimTestSupport.hpp"
+
+#include <gravlab/sim/SystemMemory.hpp>
 
 #include <gtest/gtest.h>
 #include <map>

@@ -1,9 +1,10 @@
 // The CPU Barnes-Hut walk against the fp64 direct sum: accuracy per opening angle on a Plummer sphere, the quadrupole's
 // contribution, degenerate inputs, and independence of the thread count.
-#include "TreeForcesCpu.hpp"
+#include "tree/TreeForcesCpu.hpp"
 
-#include "DirectSumCpu.hpp"
 #include "TreeTestSupport.hpp"
+
+#include <gravlab/sim/DirectSumCpu.hpp>
 
 #include <cmath>
 #include <gtest/gtest.h>

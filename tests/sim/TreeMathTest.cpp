@@ -1,6 +1,6 @@
 // TreeMath's softened multipole expansion against the exact softened sum of a dumbbell: the error shrinks with the
 // fourth power of its size over the distance (the dumbbell has no dipole or octupole), softened or not.
-#include "TreeMath.hpp"
+#include "tree/TreeMath.hpp"
 
 #include "SimTestSupport.hpp"
 

@@ -6,10 +6,11 @@
 // links down to the leaves (not from the cell's body range, which is the tree's own bookkeeping), in fp64 and without
 // the parallel-axis shortcut the summary uses. Percentiles are plain nearest-rank on a sorted copy, written here
 // again rather than taken from AccuracyReport, so a mistake there cannot hide one here.
-#include "Bodies.hpp"
-#include "OctreeCpu.hpp"
-#include "Scenarios.hpp"
 #include "SimTestSupport.hpp"
+#include "tree/OctreeCpu.hpp"
+
+#include <gravlab/sim/Bodies.hpp>
+#include <gravlab/sim/Scenarios.hpp>
 
 #include <algorithm>
 #include <vector>

@@ -1,6 +1,6 @@
 // A two-body circular orbit, stepped by the CPU backend's leapfrog, returns to its start after one analytic period.
-#include "CpuBackend.hpp"
 #include "SimTestSupport.hpp"
+#include "core/CpuBackend.hpp"
 
 #include <algorithm>
 #include <gtest/gtest.h>

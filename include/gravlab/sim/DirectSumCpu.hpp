@@ -1,0 +1,30 @@
+#pragma once
+// Direct-summation gravity on the CPU: the fp64 reference oracle and the float OpenMP fallback solver.
+//
+// Design note: both use Plummer softening, a_i = G * sum_j m_j (x_j - x_i) / (|x_j - x_i|^2 + eps^2)^(3/2), with the
+// j == i term contributing zero. The fp64 version is the independent reference every other solver is tested
+// against; it is deliberately simple (no blocking, no approximations). The float version is the CPU fallback solver:
+// OpenMP over targets, an inner loop the compiler vectorises.
+#include <gravlab/sim/Bodies.hpp>
+
+#include <cstddef>
+#include <span>
+
+namespace gravlab {
+
+struct GravityParams {
+    double gravitationalConstant; ///< G, N-body units
+    double softeningLength;       ///< Plummer epsilon, N-body length units
+};
+
+/// fp64 accelerations of every body (out is resized to N).
+void computeAccelerationsFp64(const Bodies& bodies, const GravityParams& gravity, Vec3Arrays<double>& out);
+
+/// fp64 accelerations of the bodies listed in targets only (out is resized to targets.size()), for sampled checks.
+void computeAccelerationsFp64(const Bodies& bodies, const GravityParams& gravity, std::span<const std::size_t> targets,
+                              Vec3Arrays<double>& out);
+
+/// float accelerations of every body, OpenMP-parallel (out is resized to N).
+void computeAccelerationsCpu(const Bodies& bodies, const GravityParams& gravity, Vec3Arrays<float>& out);
+
+} // namespace gravlab

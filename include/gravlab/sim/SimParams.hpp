@@ -1,0 +1,133 @@
+#pragma once
+// Simulation parameters and their validation.
+//
+// Design note: every entry point (command line, ImGui panel, tests) fills a SimParams and passes it through
+// validateSimParams() before the simulation sees it, so a value is range-checked in exactly one place. Each numeric
+// field's range is one ParamRange constant below (kTimeStepRange, ...), which the panel's sliders and the command
+// line's help also read.
+// Units are N-body units: G = 1 by default, masses sum to about 1 per stellar system, lengths of order 1 (a Plummer
+// sphere in Henon units has virial radius 1), so one time unit is about one crossing time.
+#include <gravlab/sim/EnumNames.hpp>
+#include <gravlab/sim/SolverRegistry.hpp>
+
+#include <array>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace gravlab {
+
+/// Where the simulation runs.
+enum class BackendKind {
+    Auto, ///< CUDA when a device is present, otherwise the CPU
+    Cuda, ///< the CUDA core; an error when no device is present
+    Cpu,  ///< the OpenMP fallback
+};
+
+/// What ORB balances between its domains (see Orb.hpp).
+enum class OrbBalance {
+    Count, ///< bodies per domain (memory)
+    Work,  ///< per-body work of the last force evaluation (interactions the solver counted)
+};
+
+template <> struct EnumNames<BackendKind> {
+    static constexpr std::string_view field = "backend";
+    static constexpr std::array entries{EnumName<BackendKind>{BackendKind::Auto, "auto"},
+                                        EnumName<BackendKind>{BackendKind::Cuda, "cuda"},
+                                        EnumName<BackendKind>{BackendKind::Cpu, "cpu"}};
+};
+
+template <> struct EnumNames<OrbBalance> {
+    static constexpr std::string_view field = "orb-balance";
+    static constexpr std::array entries{EnumName<OrbBalance>{OrbBalance::Count, "count"},
+                                        EnumName<OrbBalance>{OrbBalance::Work, "work"}};
+};
+
+/// ORB domains kept over the bodies: the body arrays are then domain-major (docs/ARCHITECTURE.md, "Body order").
+struct OrbParams {
+    /// Number of domains; 0 switches ORB off. Range [0, kMaxOrbDomains], and at most the number of bodies.
+    std::uint32_t domainCount = 0;
+    OrbBalance balance = OrbBalance::Count;
+    /// A full re-partition runs every this many steps (1: every step); in between, bodies that leave their cell
+    /// migrate. Range [1, 100000]. The default, 16, is one headless frame's worth of steps.
+    std::uint32_t rebuildInterval = 16;
+    /// Between rebuilds, a full re-partition also runs as soon as the balanced quantity's imbalance (largest domain
+    /// over the mean) passes this. Range [1, 100].
+    double imbalanceLimit = 1.25;
+};
+
+struct SimParams {
+    /// Scenario name from the registry (see Scenarios.hpp).
+    std::string scenario = "galaxy-collision";
+    /// Number of bodies; range [1, kMaxBodyCount]. Re-initialises the scenario when changed.
+    std::uint64_t bodyCount = 8192;
+    /// Seed of the scenario's random sampling; any value. Same seed and N give the same bodies.
+    std::uint64_t seed = 42;
+    /// Gravitational constant, in N-body units; range (0, 1e3].
+    double gravitationalConstant = 1.0;
+    /// Leapfrog time step, N-body time units; range (0, 1].
+    double timeStep = 0.01;
+    /// Plummer softening length epsilon, N-body length units; range [1e-5, 10].
+    /// The pair potential is -G m_i m_j / sqrt(r^2 + epsilon^2) for forces and energies alike.
+    double softeningLength = 0.05;
+    /// Barnes-Hut opening angle theta (cell size / distance), dimensionless; range [0.1, 2 / sqrt(3)], the largest
+    /// theta the tree's criterion takes (TreeMath.hpp).
+    double openingAngle = 0.5;
+    /// How accelerations are computed: a solver name from the registry (SolverRegistry.hpp).
+    std::string solver = std::string(kDefaultSolver);
+    BackendKind backend = BackendKind::Auto;
+    OrbParams orb;
+};
+
+inline constexpr std::uint64_t kMaxBodyCount = std::uint64_t{1} << 28;
+/// Most ORB domains the simulation keeps (the benchmark goes further).
+inline constexpr std::uint32_t kMaxOrbDomains = 1024;
+
+/// Allowed interval of one numeric field, named as on the command line.
+struct ParamRange {
+    std::string_view name; ///< field name as the command line spells it (without "--")
+    double min;
+    double max;
+    bool minInclusive;
+    std::string_view meaning;
+};
+
+inline constexpr ParamRange kBodyCountRange{"bodies", 1.0, double(kMaxBodyCount), true, "number of bodies"};
+inline constexpr ParamRange kGravitationalConstantRange{"G", 0.0, 1e3, false, "gravitational constant"};
+inline constexpr ParamRange kTimeStepRange{"dt", 0.0, 1.0, false, "time step in N-body time units"};
+inline constexpr ParamRange kSofteningRange{"softening", 1e-5, 10.0, true, "Plummer softening length"};
+/// Ends at 2 / sqrt(3), where TreeMath.hpp caps theta (kLargestSelfSafeOpeningAngle): a larger value would act as it.
+inline constexpr ParamRange kOpeningAngleRange{"theta", 0.1, 1.1547005383792515, true, "Barnes-Hut opening angle"};
+inline constexpr ParamRange kOrbDomainRange{"orb-domains", 0.0, double(kMaxOrbDomains), true,
+                                            "ORB domains, 0 for none, at most the number of bodies"};
+inline constexpr ParamRange kOrbRebuildIntervalRange{"orb-every", 1.0, 100000.0, true,
+                                                     "steps between full ORB re-partitions"};
+inline constexpr ParamRange kOrbImbalanceLimitRange{"orb-imbalance", 1.0, 100.0, true,
+                                                    "ORB imbalance that forces a re-partition"};
+
+/// A parameter outside its allowed range; what() is a sentence naming the field, the value and what is allowed.
+class InvalidParameterError : public std::invalid_argument {
+public:
+    InvalidParameterError(std::string field, const std::string& message)
+        : std::invalid_argument(message), m_field(std::move(field)) {}
+    const std::string& field() const { return m_field; }
+
+private:
+    std::string m_field;
+};
+
+/// Throws InvalidParameterError for the first field that is out of range, NaN, infinite or unknown (scenario).
+void validateSimParams(const SimParams& params);
+
+/// Checks one value against its range; throws InvalidParameterError naming range.name.
+void checkInRange(const ParamRange& range, double value);
+
+std::string_view toString(BackendKind backend);
+/// Parse "auto" / "cuda" / "cpu"; throws InvalidParameterError listing the allowed names.
+BackendKind parseBackendKind(std::string_view name);
+std::string_view toString(OrbBalance balance);
+/// Parse "count" / "work"; throws InvalidParameterError (field "orb-balance") listing the allowed names.
+OrbBalance parseOrbBalance(std::string_view name);
+
+} // namespace gravlab

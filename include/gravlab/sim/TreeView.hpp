@@ -1,0 +1,52 @@
+#pragma once
+// What the viewer may ask of a tree-building solver: cell boxes for the overlay, and the colour mode of the bodies.
+//
+// Design note: the overlay draws octree cells as wireframe boxes. Backends hand out plain boxes (centre, half size,
+// depth) filtered by depth, optionally only the cells containing one point (the path from the root to a picked
+// body's leaf: a point, not a body index, since the body moves on and ORB may reorder the body arrays, while the point
+// names one leaf of whatever tree is current). Solvers that build no tree
+// return no cells. ColorMode chooses what a body's colour scalar means; LeafDepth maps the depth of the body's leaf
+// to [0, 1] (depth / kMaxTreeDepthForColor, clamped).
+#include <gravlab/sim/EnumNames.hpp>
+
+#include <array>
+#include <cstddef>
+#include <optional>
+
+namespace gravlab {
+
+/// One octree cell, cubic.
+struct TreeCellBox {
+    float centerX, centerY, centerZ; ///< N-body length units
+    float halfSize;                  ///< half the cell's side
+    int depth;                       ///< 0 for the root
+};
+
+struct TreeCellQuery {
+    int minDepth = 0; ///< cells shallower than this are left out
+    int maxDepth = 6; ///< cells deeper than this are left out
+    /// When set, only cells containing this point (the path to the leaf holding it).
+    std::optional<std::array<float, 3>> containingPoint;
+    /// At most this many cells are returned (the shallowest first), so a deep range cannot stall a frame.
+    std::size_t maxCells = std::size_t{1} << 18;
+};
+
+enum class ColorMode {
+    Component, ///< the scenario's colour key (which galaxy or component)
+    LeafDepth, ///< depth of the body's octree leaf (tree solver only; others fall back to Component)
+    OrbDomain, ///< the body's ORB domain, through orbDomainColorScalar() (falls back to Component when ORB is off)
+};
+
+template <> struct EnumNames<ColorMode> {
+    static constexpr std::string_view field = "color";
+    static constexpr std::array entries{
+        EnumName<ColorMode>{ColorMode::Component, "component", "the scenario's colours"},
+        EnumName<ColorMode>{ColorMode::LeafDepth, "leaf-depth", "depth of each body's octree leaf, tree solver only"},
+        EnumName<ColorMode>{ColorMode::OrbDomain, "orb-domain", "each body's ORB domain"}};
+};
+
+/// Leaf depth that maps to colour scalar 1 in ColorMode::LeafDepth: typical leaves (depth 6 to 12 for 10^4 to 10^7
+/// bodies) then span most of the palette; deeper leaves saturate.
+inline constexpr int kMaxTreeDepthForColor = 16;
+
+} // namespace gravlab

@@ -1,0 +1,244 @@
+// CPU backend: KDK leapfrog over the float OpenMP direct sum or the CPU octree, with a non-finite check and rollback
+// per step() call.
+//
+// Design note: see CpuBackend.hpp. The finiteness check is one O(N) pass after each step; a NaN or infinity anywhere
+// spreads to every body through the next force evaluation, so checking every step pins the first bad step.
+#include "core/CpuBackend.hpp"
+
+#include "core/Leapfrog.hpp"
+#include "core/Parallel.hpp"
+#include "core/Stopwatch.hpp"
+#include "solvers/SolverRegistration.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <omp.h>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace gravlab {
+namespace {
+
+std::size_t countNonFiniteBodies(const Bodies& bodies, bool positionsOnly) {
+    const auto count = std::int64_t(bodies.size());
+    std::int64_t nonFinite = 0;
+#pragma omp parallel for schedule(static) reduction(+ : nonFinite) if (parallel : count >= kMinBodiesForParallelStreaming)
+    for (std::int64_t k = 0; k < count; ++k) {
+        const auto i = std::size_t(k);
+        const bool finitePosition =
+            std::isfinite(bodies.x[i]) && std::isfinite(bodies.y[i]) && std::isfinite(bodies.z[i]);
+        const bool finiteVelocity = positionsOnly || (std::isfinite(bodies.vx[i]) && std::isfinite(bodies.vy[i]) &&
+                                                      std::isfinite(bodies.vz[i]));
+        nonFinite += finitePosition && finiteVelocity ? 0 : 1;
+    }
+    return std::size_t(nonFinite);
+}
+
+void checkConsistentSizes(const Bodies& bodies) {
+    const std::size_t count = bodies.size();
+    for (const std::vector<float>* component :
+         {&bodies.y, &bodies.z, &bodies.vx, &bodies.vy, &bodies.vz, &bodies.mass, &bodies.colorKey})
+        if (component->size() != count)
+            throw std::invalid_argument("load: body arrays differ in length (" + std::to_string(component->size()) +
+                                        " and " + std::to_string(count) + ")");
+}
+
+} // namespace
+
+CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& params) {
+    // Between steps: the state, the accelerations and the work weights.
+    HostBytesPerBody bytes{Bodies::kBytesPerBody + 3 * sizeof(float) + sizeof(float), 0};
+    const SolverInfo& solver = findSolver(params.solver);
+    bytes.resident += solver.cpuResidentBytesPerBody;
+    std::uint64_t stepScratch = solver.cpuScratchBytesPerBody;
+    if (params.orb.domainCount > 0) {
+        // Kept: OrbCpu's axis key (coordinate and index) per body. Scratch: a split's order and moved values, or a
+        // migration's order, gather buffer, arrivals and leaver bits (rounded up to a byte).
+        bytes.resident += sizeof(float) + sizeof(std::uint32_t);
+        stepScratch = std::max<std::uint64_t>(stepScratch, 3 * sizeof(std::uint32_t) + 1);
+    }
+    // A step copies the state for its rollback, then allocates the solver's or ORB's scratch; a load first copies
+    // the bodies it is given, which is no more than that.
+    bytes.transient = Bodies::kBytesPerBody + stepScratch;
+    return bytes;
+}
+
+std::string CpuBackend::description() const {
+    const std::string base = "CPU (OpenMP, " + std::to_string(omp_get_max_threads()) + " threads)";
+    return m_why.empty() ? base : base + "; " + m_why;
+}
+
+void CpuBackend::load(const Bodies& bodies) {
+    checkConsistentSizes(bodies);
+    Bodies copy = bodies; // copy first, so running out of memory leaves the current state whole
+    m_bodies = std::move(copy);
+    m_work.clear();
+    m_orb.invalidate();
+    m_orbStatus = {};
+    dropCachedForces();
+    m_stepsSinceLoad = 0;
+    m_lastTimings.clear();
+}
+
+bool CpuBackend::ForceSettings::sameForces(const ForceSettings& other) const {
+    return solver == other.solver && forces.gravity.gravitationalConstant == other.forces.gravity.gravitationalConstant &&
+           forces.gravity.softeningLength == other.forces.gravity.softeningLength &&
+           (!solver->usesOpeningAngle || forces.openingAngle == other.forces.openingAngle);
+}
+
+CpuBackend::ForceSettings CpuBackend::forceSettingsOf(const SimParams& params) {
+    const SolverInfo& solver = findSolver(params.solver);
+    requireSolverRunsOn(solver, Device::Cpu, "the CPU backend");
+    return {&solver, {{params.gravitationalConstant, params.softeningLength}, float(params.openingAngle)}};
+}
+
+void CpuBackend::dropCachedForces() {
+    m_accelerationsValid = false;
+    if (m_solver)
+        m_solver->invalidate();
+}
+
+void CpuBackend::ensureAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times) {
+    if (!m_accelerationsValid || !m_accelerationsSettings.sameForces(settings))
+        computeAccelerations(settings, times);
+}
+
+void CpuBackend::computeAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times) {
+    m_accelerationsValid = false; // until they are complete: a throwing solver must not leave stale ones "valid"
+    if (m_solverInfo != settings.solver) {
+        m_solver = findSolverRegistration(settings.solver->name).makeCpu();
+        m_solverInfo = settings.solver;
+    }
+    if (countNonFiniteBodies(m_bodies, true) > 0) {
+        // A solver cannot place such bodies; NaN forces make the step's check report and roll back the step.
+        m_solver->invalidate();
+        m_accelerations.resize(m_bodies.size());
+        for (std::vector<float>* component : {&m_accelerations.x, &m_accelerations.y, &m_accelerations.z})
+            std::fill(component->begin(), component->end(), std::numeric_limits<float>::quiet_NaN());
+        return;
+    }
+    m_solver->computeAccelerations(m_bodies, settings.forces, m_accelerations, m_work, times);
+    m_accelerationsSettings = settings;
+    m_accelerationsValid = true;
+}
+
+void CpuBackend::stepOnce(const ForceSettings& settings, const SimParams& params, std::vector<PhaseTiming>& times) {
+    const auto timeStep = float(params.timeStep);
+    ensureAccelerations(settings, times);
+    const Stopwatch drift;
+    kickCpu(m_bodies, m_accelerations, 0.5f * timeStep);
+    driftCpu(m_bodies, timeStep);
+    addPhaseTime(times, "integrate", drift.elapsedMilliseconds());
+
+    const Stopwatch orb;
+    if (countNonFiniteBodies(m_bodies, true) == 0) // a blown-up drift is reported by the check after the step
+        m_orb.update(m_bodies, m_work, params.orb);
+    if (params.orb.domainCount > 0)
+        addPhaseTime(times, "orb", orb.elapsedMilliseconds());
+
+    computeAccelerations(settings, times);
+
+    const Stopwatch kick;
+    kickCpu(m_bodies, m_accelerations, 0.5f * timeStep);
+    addPhaseTime(times, "integrate", kick.elapsedMilliseconds());
+}
+
+void CpuBackend::step(const SimParams& params, int stepCount) {
+    if (stepCount <= 0)
+        return;
+    const ForceSettings settings = forceSettingsOf(params);
+    const Bodies before = m_bodies;
+    const std::uint64_t stepsBefore = m_stepsSinceLoad;
+    const auto restoreState = [&] {
+        m_bodies = before;
+        m_stepsSinceLoad = stepsBefore;
+        m_orb.invalidate(); // migration may have reordered the bodies since `before`
+        m_orbStatus = {};
+        dropCachedForces();
+    };
+    // The solver's phases first, in its order, then the integrator's and ORB's.
+    std::vector<PhaseTiming> times;
+    for (const std::string_view phase : settings.solver->cpuPhases)
+        addPhaseTime(times, phase, 0.0);
+    addPhaseTime(times, "integrate", 0.0);
+    if (params.orb.domainCount > 0)
+        addPhaseTime(times, "orb", 0.0);
+    for (int s = 0; s < stepCount; ++s) {
+        try {
+            stepOnce(settings, params, times);
+        } catch (...) {
+            restoreState(); // e.g. the octree ran out of memory: nothing of this call stays
+            throw;
+        }
+        ++m_stepsSinceLoad;
+        const Stopwatch check;
+        const std::size_t nonFinite = countNonFiniteBodies(m_bodies, false);
+        addPhaseTime(times, "integrate", check.elapsedMilliseconds());
+        if (nonFinite > 0) {
+            const std::uint64_t failedStep = m_stepsSinceLoad;
+            restoreState();
+            throw NonFiniteStateError(failedStep, nonFinite, m_bodies.size(), stepsBefore);
+        }
+    }
+    m_lastTimings = std::move(times);
+    m_orbStatus = m_orb.status(m_work);
+}
+
+void CpuBackend::updateOrbDomains(const SimParams& params) {
+    if (countNonFiniteBodies(m_bodies, true) == 0 && m_orb.refresh(m_bodies, m_work, params.orb)) {
+        // The bodies were permuted: accelerations, the tree's body order and (under count balance) the work weights no
+        // longer match; the next step evaluates all three again.
+        dropCachedForces();
+        m_work.clear();
+    }
+    m_orbStatus = m_orb.status(m_work);
+}
+
+void CpuBackend::readBodies(Bodies& out) const {
+    out = m_bodies;
+}
+
+Diagnostics CpuBackend::diagnostics(const SimParams& params) const {
+    return computeDiagnosticsCpu(m_bodies, {params.gravitationalConstant, params.softeningLength});
+}
+
+void CpuBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
+    std::vector<PhaseTiming> ignored;
+    ensureAccelerations(forceSettingsOf(params), ignored);
+    out = m_accelerations;
+}
+
+void CpuBackend::Visuals::writeVertices(std::span<RenderVertex> out) const {
+    const Bodies& bodies = m_backend.m_bodies;
+    if (out.size() != bodies.size())
+        throw std::invalid_argument("render vertices: buffer holds " + std::to_string(out.size()) + " vertices for " +
+                                    std::to_string(bodies.size()) + " bodies");
+    const auto count = std::int64_t(bodies.size());
+#pragma omp parallel for schedule(static) if (parallel : count >= kMinBodiesForParallelStreaming)
+    for (std::int64_t k = 0; k < count; ++k) {
+        const auto i = std::size_t(k);
+        out[i] = {bodies.x[i], bodies.y[i], bodies.z[i], bodies.colorKey[i]};
+    }
+    std::vector<std::uint8_t> leafDepth;
+    if (m_colorMode == ColorMode::LeafDepth && m_backend.m_solver && m_backend.m_solver->leafDepths(leafDepth)) {
+        for (std::size_t i = 0; i < leafDepth.size(); ++i)
+            out[i].colorScalar = std::min(float(leafDepth[i]) / float(kMaxTreeDepthForColor), 1.0f);
+    } else if (m_colorMode == ColorMode::OrbDomain && m_backend.m_orb.active()) {
+        m_backend.m_orb.writeDomainColors(out);
+    }
+}
+
+void CpuBackend::Visuals::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
+    if (m_backend.m_solver)
+        m_backend.m_solver->collectTreeCells(query, out);
+    else
+        out.clear();
+}
+
+std::vector<PhaseTiming> CpuBackend::lastStepTimings() const {
+    return m_lastTimings;
+}
+
+} // namespace gravlab

@@ -1,0 +1,114 @@
+#pragma once
+// The CPU fallback backend: leapfrog KDK on host vectors around any solver the registry has a CPU implementation of
+// (CpuForceSolver.hpp: the float OpenMP direct sum, the Barnes-Hut octree).
+//
+// Design note: the accelerations of the last force evaluation are cached together with what they were computed with
+// (solver, G, softening and, for solvers that read it, theta), so each KDK step needs one force evaluation; the cache
+// is dropped on load() and whenever one of those differs. Every step() call first copies the state (O(N), next to the force
+// evaluation): when a step leaves a non-finite position or velocity the copy is put back and NonFiniteStateError is
+// thrown, so a too-large time step never destroys the user's system; any other exception (the octree running out of
+// memory) also puts the copy back before it propagates.
+// The solver instance is created from the registry when the requested solver changes; what it built from the
+// positions (the octree) is dropped whenever the state changes other than by its own evaluation. Reported phases:
+// the solver's (SolverInfo::cpuPhases), then "integrate", then "orb" while ORB is on. Non-finite positions are never
+// handed to a solver: the evaluation then yields NaN accelerations, so the step's finiteness check reports and rolls
+// back.
+#include "orb/OrbDomainsCpu.hpp"
+#include "solvers/CpuForceSolver.hpp"
+
+#include <gravlab/sim/SimulationBackend.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+
+namespace gravlab {
+
+class CpuBackend final : public SimulationBackend {
+public:
+    /// Host bytes per body of a run on this backend (for MemoryBudget.hpp): what stays allocated between steps, and
+    /// the most a load or a step allocates on top of it for a while.
+    struct HostBytesPerBody {
+        std::uint64_t resident = 0;
+        std::uint64_t transient = 0;
+    };
+    /// Counted from the members below and the octree's and ORB's buffers, for params' solver and ORB setting.
+    static HostBytesPerBody hostBytesPerBody(const SimParams& params);
+
+    CpuBackend() = default;
+    /// why: a note appended to description(), e.g. why the CUDA backend was not chosen.
+    explicit CpuBackend(std::string why) : m_why(std::move(why)) {}
+
+    std::string description() const override;
+    Device device() const override { return Device::Cpu; }
+    void load(const Bodies& bodies) override;
+    void step(const SimParams& params, int stepCount) override;
+    void readBodies(Bodies& out) const override;
+    Diagnostics diagnostics(const SimParams& params) const override;
+    void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
+    std::vector<PhaseTiming> lastStepTimings() const override;
+    void updateOrbDomains(const SimParams& params) override;
+    VisualSource& visuals() override { return m_visuals; }
+    const VisualSource& visuals() const override { return m_visuals; }
+
+    // The visual source holds a reference to this backend.
+    CpuBackend(const CpuBackend&) = delete;
+    CpuBackend& operator=(const CpuBackend&) = delete;
+
+private:
+    /// What cached accelerations were computed with.
+    struct ForceSettings {
+        const SolverInfo* solver = nullptr;
+        ForceParams forces;
+
+        bool sameForces(const ForceSettings& other) const;
+    };
+
+    static ForceSettings forceSettingsOf(const SimParams& params);
+    /// Recomputes m_accelerations unless they are valid for settings; phase times are added to times.
+    void ensureAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times);
+    /// Computes m_accelerations for the current positions with settings' solver (created when it is a new one).
+    void computeAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times);
+    /// One KDK step, with the ORB update between the drift and the force evaluation.
+    void stepOnce(const ForceSettings& settings, const SimParams& params, std::vector<PhaseTiming>& times);
+    void dropCachedForces();
+
+    /// What is drawn of the backend's host state; the colour mode is its own.
+    class Visuals final : public VisualSource {
+    public:
+        explicit Visuals(const CpuBackend& backend) : m_backend(backend) {}
+        std::size_t vertexCount() const override { return m_backend.m_bodies.size(); }
+        /// out must hold exactly vertexCount() vertices.
+        void writeVertices(std::span<RenderVertex> out) const override;
+        void setColorMode(ColorMode mode) override { m_colorMode = mode; }
+        ColorMode colorMode() const override { return m_colorMode; }
+        bool drawsTreeCells() const override {
+            return m_backend.m_solverInfo && m_backend.m_solverInfo->drawsTreeCells && m_backend.m_accelerationsValid;
+        }
+        void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
+        void collectOrbCells(std::vector<OrbCell>& out) const override { out = m_backend.m_orb.cells(); }
+        /// As of the end of the last step(), load() or updateOrbDomains() (the panel asks every frame: no O(N) here).
+        OrbStatus orbStatus() const override { return m_backend.m_orbStatus; }
+
+    private:
+        const CpuBackend& m_backend;
+        ColorMode m_colorMode = ColorMode::Component;
+    };
+
+    std::string m_why;
+    Bodies m_bodies;
+    Vec3Arrays<float> m_accelerations;
+    std::vector<float> m_work; ///< interactions per body of the last force evaluation: ORB's work weights
+    bool m_accelerationsValid = false;
+    ForceSettings m_accelerationsSettings;
+    std::unique_ptr<CpuForceSolver> m_solver;
+    const SolverInfo* m_solverInfo = nullptr; ///< what m_solver is
+    OrbDomainsCpu m_orb;
+    OrbStatus m_orbStatus; ///< m_orb.status(m_work) when the domains or the work last changed
+    std::uint64_t m_stepsSinceLoad = 0;
+    std::vector<PhaseTiming> m_lastTimings;
+    Visuals m_visuals{*this};
+};
+
+} // namespace gravlab

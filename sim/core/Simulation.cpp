@@ -1,0 +1,237 @@
+// Simulation: parameter changes, time and energy bookkeeping around one backend; createBackend picks the backend.
+//
+// Design note: see Simulation.hpp. setParams() prepares everything that can fail (validation, a new backend, the new
+// bodies loaded into the backend that will own them) before it changes any member, so a rejected change leaves the
+// simulation exactly as it was. changeBetween() is the one statement of what an edit implies: it mirrors what the
+// backends do with an edit (forces are cached per solver, G, softening and, for the tree, theta; a re-partition
+// permutes the bodies and drops the octree; a new backend or new bodies start with neither tree nor domains).
+#include "core/CpuBackend.hpp"
+
+#include <gravlab/sim/Scenarios.hpp>
+#include <gravlab/sim/Simulation.hpp>
+
+#if defined(GRAVLAB_HAS_CUDA)
+#include "device/cuda/CudaBackendFactory.hpp"
+#endif
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace gravlab {
+namespace {
+
+const SimParams& validated(const SimParams& params) {
+    validateSimParams(params);
+    return params;
+}
+
+bool definesInitialConditions(const SimParams& a, const SimParams& b) {
+    return a.scenario != b.scenario || a.bodyCount != b.bodyCount || a.seed != b.seed;
+}
+
+/// What replacing before by after implies downstream (see ParamsChange).
+ParamsChange changeBetween(const SimParams& before, const SimParams& after) {
+    ParamsChange change;
+    change.reinitialised = definesInitialConditions(before, after);
+    change.backendReplaced = after.backend != before.backend;
+    change.backendChoiceMayHaveChanged = change.backendReplaced;
+    const bool newState = change.reinitialised || change.backendReplaced;
+    change.energyFunctionChanged =
+        after.gravitationalConstant != before.gravitationalConstant || after.softeningLength != before.softeningLength;
+    const bool solverChanged = after.solver != before.solver;
+    // Theta shapes only the tree's walk, so under another solver it changes nothing until the tree is chosen.
+    const bool openingAngleMatters = findSolver(after.solver).usesOpeningAngle && after.openingAngle != before.openingAngle;
+    // Only the count and the balance re-partition (updateOrbDomains); the rebuild interval and imbalance limit steer
+    // later steps. New bodies or a new backend are partitioned from scratch while ORB is on.
+    const bool partitionChanged = after.orb.domainCount != before.orb.domainCount ||
+                                  (after.orb.domainCount > 0 && after.orb.balance != before.orb.balance);
+    change.orbDomainsChanged = partitionChanged || (newState && after.orb.domainCount > 0);
+    change.forcesStale =
+        newState || solverChanged || change.energyFunctionChanged || openingAngleMatters || change.orbDomainsChanged;
+    change.treeOverlayInvalidated = newState || solverChanged || change.orbDomainsChanged;
+    change.orbOverlayInvalidated = newState || change.orbDomainsChanged;
+    // Positions change only with new bodies; colour scalars with the solver (leaf depths) or the domains.
+    change.verticesNeedRefeed = newState || solverChanged || change.orbDomainsChanged;
+    return change;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace
+
+bool ParamsChange::any() const {
+    return *this != ParamsChange{};
+}
+
+ParamsChange& ParamsChange::operator|=(const ParamsChange& other) {
+    reinitialised |= other.reinitialised;
+    backendReplaced |= other.backendReplaced;
+    forcesStale |= other.forcesStale;
+    energyFunctionChanged |= other.energyFunctionChanged;
+    orbDomainsChanged |= other.orbDomainsChanged;
+    treeOverlayInvalidated |= other.treeOverlayInvalidated;
+    orbOverlayInvalidated |= other.orbOverlayInvalidated;
+    verticesNeedRefeed |= other.verticesNeedRefeed;
+    backendChoiceMayHaveChanged |= other.backendChoiceMayHaveChanged;
+    return *this;
+}
+
+Simulation::Simulation(const SimParams& params, const CompanionMemory& companion, const MemorySource& memory)
+    : Simulation(params, createBackend, companion, memory) {}
+
+Simulation::Simulation(const SimParams& params, BackendFactory makeBackend, const CompanionMemory& companion,
+                       const MemorySource& memory)
+    : m_makeBackend(std::move(makeBackend)), m_params(validated(params)), m_companion(companion), m_memory(&memory),
+      m_backend(m_makeBackend(m_params)) {
+    // The backend holds no bodies yet: a run that cannot fit is refused before the scenario is generated.
+    m_deviceFootprint = deviceFootprintFor(m_params);
+    requireMemoryFor(m_params, m_deviceFootprint, m_companion, *m_memory);
+    reset();
+}
+
+ParamsChange Simulation::setParams(const SimParams& params) {
+    validateSimParams(params);
+    const ParamsChange change = changeBetween(m_params, params);
+    const bool reinitialise = change.reinitialised;
+    // Only the backend and ORB decide the device's share; asking again on every dt change would query the driver.
+    const bool placementMayChange =
+        params.backend != m_params.backend || (params.orb.domainCount > 0) != (m_params.orb.domainCount > 0);
+    const std::optional<DeviceFootprint> footprint =
+        placementMayChange ? deviceFootprintFor(params) : m_deviceFootprint;
+    const MemoryEstimate held = estimateMemory(m_params, m_deviceFootprint, m_companion);
+    const MemoryEstimate requested = estimateMemory(params, footprint, m_companion);
+    if (requested.hostBytes > held.hostBytes || requested.deviceBytes > held.deviceBytes)
+        requireMemoryFor(params, footprint, m_companion, *m_memory, held);
+    // Prepare: a new backend and the state it starts from. Anything that throws here leaves the simulation as it
+    // was (load() keeps a backend's previous state when it fails).
+    std::unique_ptr<SimulationBackend> replacement;
+    if (change.backendReplaced)
+        replacement = m_makeBackend(params);
+    else if (params.solver != m_params.solver)
+        requireSolverRunsOn(findSolver(params.solver), m_backend->device(), m_backend->description());
+    SimulationBackend& target = replacement ? *replacement : *m_backend;
+    if (reinitialise) {
+        target.load(generateScenario(params.scenario, params.bodyCount, params.seed));
+    } else if (replacement) {
+        Bodies current;
+        m_backend->readBodies(current);
+        replacement->load(current);
+    }
+    // Commit.
+    if (replacement) {
+        m_backend = std::move(replacement);
+        m_stepCountAtLoad = m_stepCount;
+    }
+    m_params = params;
+    m_deviceFootprint = footprint;
+    if (reinitialise)
+        restartClockAndEnergy();
+    else if (change.energyFunctionChanged)
+        m_energyBaseline.reset();
+    m_backend->updateOrbDomains(m_params); // a paused view shows new domains at once
+    return change;
+}
+
+void Simulation::reset() {
+    m_backend->load(generateScenario(m_params.scenario, m_params.bodyCount, m_params.seed));
+    restartClockAndEnergy();
+}
+
+void Simulation::restartClockAndEnergy() {
+    m_backend->updateOrbDomains(m_params);
+    m_bodyCount = m_params.bodyCount;
+    m_time = 0;
+    m_stepCount = 0;
+    m_stepCountAtLoad = 0;
+    m_energyBaseline.reset();
+    if (m_bodyCount <= kEagerEnergyBaselineMaxBodies)
+        (void)diagnostics(); // records E0
+}
+
+void Simulation::recordEnergyBaseline(const Diagnostics& now, double computeSeconds) const {
+    m_energyBaseline = EnergyBaseline{now, m_stepCount, computeSeconds};
+}
+
+void Simulation::step(int stepCount) {
+    if (stepCount <= 0)
+        return;
+    try {
+        m_backend->step(m_params, stepCount);
+    } catch (const NonFiniteStateError& error) {
+        // The backend counts from its last load(); the user counts from reset.
+        throw NonFiniteStateError(m_stepCountAtLoad + error.step(), error.affectedBodies(), error.bodyCount(),
+                                  m_stepCount);
+    }
+    m_stepCount += std::uint64_t(stepCount);
+    m_time += double(stepCount) * m_params.timeStep;
+}
+
+Diagnostics Simulation::diagnostics() const {
+    const auto start = std::chrono::steady_clock::now();
+    const Diagnostics now = m_backend->diagnostics(m_params);
+    if (!m_energyBaseline)
+        recordEnergyBaseline(now, secondsSince(start));
+    return now;
+}
+
+double Simulation::relativeEnergyDrift(const Diagnostics& now) const {
+    if (!m_energyBaseline)
+        return std::numeric_limits<double>::quiet_NaN();
+    const double initial = m_energyBaseline->diagnostics.totalEnergy();
+    return std::abs(now.totalEnergy() - initial) / std::abs(initial);
+}
+
+double Simulation::initialEnergy() const {
+    return m_energyBaseline ? m_energyBaseline->diagnostics.totalEnergy() : std::numeric_limits<double>::quiet_NaN();
+}
+
+bool cudaBackendWouldBeChosen(const SimParams& params) {
+#if defined(GRAVLAB_HAS_CUDA)
+    std::string reason;
+    return params.backend != BackendKind::Cpu && cudaDeviceAvailable(reason);
+#else
+    (void)params;
+    return false;
+#endif
+}
+
+namespace {
+
+std::unique_ptr<SimulationBackend> createBackendForDevice(const SimParams& params) {
+    switch (params.backend) {
+    case BackendKind::Cpu:
+        return std::make_unique<CpuBackend>();
+    case BackendKind::Auto: {
+#if defined(GRAVLAB_HAS_CUDA)
+        std::string reason;
+        if (cudaDeviceAvailable(reason))
+            return createCudaBackend(params);
+        return std::make_unique<CpuBackend>("CUDA unavailable: " + reason);
+#else
+        return std::make_unique<CpuBackend>("this build has no CUDA core");
+#endif
+    }
+    case BackendKind::Cuda:
+#if defined(GRAVLAB_HAS_CUDA)
+        return createCudaBackend(params);
+#else
+        throw std::runtime_error("backend 'cuda' was requested, but this build of Gravlab has no CUDA backend: use "
+                                 "--backend cpu (or auto), or rebuild with -DGRAVLAB_CUDA=ON on a machine with nvcc");
+#endif
+    }
+    throw std::invalid_argument("unknown backend kind " + std::to_string(int(params.backend)));
+}
+
+} // namespace
+
+std::unique_ptr<SimulationBackend> createBackend(const SimParams& params) {
+    std::unique_ptr<SimulationBackend> backend = createBackendForDevice(params);
+    requireSolverRunsOn(findSolver(params.solver), backend->device(), backend->description());
+    return backend;
+}
+
+} // namespace gravlab

@@ -1,0 +1,30 @@
+// The one wording of the non-finite-state error, shared by every backend.
+#include <gravlab/sim/SimulationBackend.hpp>
+
+namespace gravlab {
+namespace {
+
+std::string describeNonFiniteState(std::uint64_t step, std::size_t affectedBodies, std::size_t bodyCount,
+                                   std::uint64_t restoredStep) {
+    return "step " + std::to_string(step) + ": " + std::to_string(affectedBodies) + " of " + std::to_string(bodyCount) +
+           " bodies have non-finite positions or velocities (time step too large?); the state was restored to step " +
+           std::to_string(restoredStep);
+}
+
+} // namespace
+
+void addPhaseTime(std::vector<PhaseTiming>& times, std::string_view phase, double milliseconds) {
+    for (PhaseTiming& timing : times)
+        if (timing.phase == phase) {
+            timing.milliseconds += milliseconds;
+            return;
+        }
+    times.push_back({std::string(phase), milliseconds});
+}
+
+NonFiniteStateError::NonFiniteStateError(std::uint64_t step, std::size_t affectedBodies, std::size_t bodyCount,
+                                         std::uint64_t restoredStep)
+    : std::runtime_error(describeNonFiniteState(step, affectedBodies, bodyCount, restoredStep)), m_step(step),
+      m_affectedBodies(affectedBodies), m_bodyCount(bodyCount) {}
+
+} // namespace gravlab

@@ -1,0 +1,36 @@
+#include <gravlab/sim/Scenarios.hpp>
+#include <gravlab/sim/Simulation.hpp>
+#include <gravlab/sim/StepBench.hpp>
+
+#if defined(GRAVLAB_HAS_CUDA)
+#include <gravlab/sim/DeviceBench.hpp>
+#endif
+
+namespace gravlab {
+
+StepTimes timeSteps(const SimParams& params, int warmupStepCount, int stepCount) {
+    validateSimParams(params);
+    std::unique_ptr<SimulationBackend> backend = createBackend(params);
+#if defined(GRAVLAB_HAS_CUDA)
+    if (backend->device() == Device::Cuda) {
+        backend.reset(); // the device run measures free memory from before its backend exists
+        StepTimes times = timeDeviceSteps(params, warmupStepCount, stepCount);
+        times.device = Device::Cuda;
+        return times;
+    }
+#endif
+    StepTimes times;
+    times.device = backend->device();
+    backend->load(generateScenario(params.scenario, params.bodyCount, params.seed));
+    backend->step(params, warmupStepCount);
+    for (int step = 0; step < stepCount; ++step) {
+        backend->step(params, 1);
+        times.steps.push_back(backend->lastStepTimings());
+    }
+    times.machine = backend->description();
+    times.statistics = backend->solverStatistics();
+    times.orb = backend->visuals().orbStatus();
+    return times;
+}
+
+} // namespace gravlab

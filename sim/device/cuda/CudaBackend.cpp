@@ -1,0 +1,306 @@
+#include "device/cuda/CudaBackend.hpp"
+
+#include "device/cuda/CudaBackendFactory.hpp"
+#include "device/cuda/DeviceDiagnostics.hpp"
+#include "device/cuda/DeviceLeapfrog.hpp"
+#include "device/cuda/DeviceRenderVertices.hpp"
+#include "direct/cuda/DeviceForces.hpp"
+#include "solvers/SolverRegistration.hpp"
+
+#include <stdexcept>
+
+namespace gravlab {
+namespace {
+
+GravityParams gravityOf(const SimParams& params) {
+    return {params.gravitationalConstant, params.softeningLength};
+}
+
+DeviceSummary requireDevice() {
+    std::string reason;
+    if (!cudaDeviceAvailable(reason))
+        throw std::runtime_error("the CUDA backend is unavailable: " + reason);
+    return queryCurrentDevice();
+}
+
+} // namespace
+
+bool CudaBackend::ForceSettings::operator==(const ForceSettings& other) const {
+    return solver == other.solver && gravity.gravitationalConstant == other.gravity.gravitationalConstant &&
+           gravity.softeningLength == other.gravity.softeningLength && openingAngle == other.openingAngle;
+}
+
+CudaBackend::ForceSettings CudaBackend::forceSettingsOf(const SimParams& params) {
+    const SolverInfo& solver = findSolver(params.solver);
+    requireSolverRunsOn(solver, Device::Cuda, "the CUDA backend");
+    // theta only matters to solvers that read it; leaving it out for the others keeps a slider move from forcing a
+    // needless re-evaluation.
+    return {&solver, gravityOf(params), solver.usesOpeningAngle ? params.openingAngle : 0.0};
+}
+
+CudaBackend::CudaBackend() : m_device(requireDevice()) {}
+
+void CudaBackend::useSolver(const SolverInfo& solver) {
+    if (m_solverInfo == &solver)
+        return;
+    m_solver.reset(); // its buffers go before the next one allocates
+    m_solver = findSolverRegistration(solver.name).makeCuda();
+    m_solverInfo = &solver;
+    m_accelerationsCurrent = false;
+    // The solver's phases first, then the integrator's and ORB's (lastStepTimings lists them in this order).
+    m_phaseNames.assign(solver.cudaPhases.begin(), solver.cudaPhases.end());
+    m_integratePhase = m_phaseNames.size();
+    m_phaseNames.push_back("integrate");
+    m_orbPhase = m_phaseNames.size();
+    m_phaseNames.push_back("orb");
+    m_timeline = PhaseTimeline(m_phaseNames.size());
+}
+
+std::vector<PhaseTiming> CudaBackend::timingsOf(const SimParams& params, const std::vector<double>& totals) const {
+    std::vector<PhaseTiming> timings;
+    for (std::size_t phase = 0; phase < m_phaseNames.size(); ++phase)
+        if (phase != m_orbPhase || params.orb.domainCount > 0)
+            timings.push_back({std::string(m_phaseNames[phase]), totals.empty() ? 0.0 : totals[phase]});
+    return timings;
+}
+
+std::string CudaBackend::description() const {
+    return "CUDA on " + m_device.name + " (compute " + std::to_string(m_device.computeCapabilityMajor) + "." +
+           std::to_string(m_device.computeCapabilityMinor) + ", " + std::to_string(m_device.multiprocessorCount) +
+           " SMs)";
+}
+
+std::uint64_t CudaBackend::allocatedBytes() const {
+    return m_bodies.positionMass.bytes() + m_bodies.velocityColor.bytes() + m_bodies.acceleration.bytes() +
+           m_savedPositionMass.bytes() + m_savedVelocityColor.bytes() + m_bodyScratch.bytes() +
+           m_nonFiniteCounts.bytes() + (m_solver ? m_solver->allocatedBytes() : 0);
+}
+
+void CudaBackend::load(const Bodies& bodies) {
+    const std::size_t count = bodies.size();
+    requireDeviceMemoryForBodies(count, kDeviceBytesPerBody, allocatedBytes());
+    if (m_solver)
+        m_solver->release(); // scratch only: the next evaluation sizes it for the new bodies
+    uploadBodies(bodies, m_bodies, m_stream.get());
+    m_savedPositionMass.resize(count);
+    m_savedVelocityColor.resize(count);
+    m_bodyScratch.resize(count);
+    m_accelerationsCurrent = false;
+    m_orbDomains.invalidate();
+    m_stepsTaken = 0;
+    m_lastTimings.clear();
+}
+
+bool CudaBackend::accelerationsCurrentFor(const SimParams& params) const {
+    return m_accelerationsCurrent && m_accelerationSettings == forceSettingsOf(params);
+}
+
+unsigned CudaBackend::refreshAccelerations(const SimParams& params) {
+    m_accelerationsCurrent = false;
+    const ForceSettings settings = forceSettingsOf(params);
+    const ForceParams forces{settings.gravity, float(params.openingAngle)};
+    if (const unsigned nonFinite =
+            m_solver->computeAccelerations(m_bodies, m_bodyScratch, forces, m_stream.get(), m_timeline);
+        nonFinite != 0)
+        return nonFinite;
+    m_accelerationSettings = settings;
+    m_accelerationsCurrent = true;
+    return 0;
+}
+
+void CudaBackend::step(const SimParams& params, int stepCount) {
+    if (stepCount < 0)
+        throw std::invalid_argument("CudaBackend::step: negative step count " + std::to_string(stepCount));
+    useSolver(*forceSettingsOf(params).solver);
+    m_lastTimings = timingsOf(params, {});
+    const std::size_t count = m_bodies.size();
+    if (stepCount == 0 || count == 0)
+        return;
+
+    cudaStream_t stream = m_stream.get();
+    saveState();
+    if (m_nonFiniteCounts.size() < std::size_t(stepCount))
+        m_nonFiniteCounts.resize(std::size_t(stepCount));
+    m_nonFiniteCounts.zero(stream);
+
+    const float timeStep = static_cast<float>(params.timeStep);
+    const float halfStep = 0.5f * timeStep;
+    m_timeline.begin(stream);
+    if (!accelerationsCurrentFor(params)) {
+        if (const unsigned nonFinite = refreshAccelerations(params); nonFinite != 0)
+            failBeforeBuild(0, nonFinite);
+    }
+    for (int s = 0; s < stepCount; ++s) {
+        launchKickDrift(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), m_bodies.acceleration.data(),
+                        count, halfStep, timeStep, stream);
+        m_timeline.mark(m_integratePhase, stream);
+        if (params.orb.domainCount > 0 || m_orbDomains.active()) {
+            updateOrbAfterDrift(params);
+            m_timeline.mark(m_orbPhase, stream);
+        }
+        if (const unsigned nonFinite = refreshAccelerations(params); nonFinite != 0)
+            failBeforeBuild(s, nonFinite);
+        launchKickAndCountNonFinite(m_bodies.positionMass.data(), m_bodies.velocityColor.data(),
+                                    m_bodies.acceleration.data(), count, halfStep, m_nonFiniteCounts.data() + s,
+                                    stream);
+        m_timeline.mark(m_integratePhase, stream);
+    }
+
+    std::vector<unsigned> nonFiniteCounts(m_nonFiniteCounts.size());
+    m_nonFiniteCounts.download(nonFiniteCounts, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    m_lastTimings = timingsOf(params, m_timeline.totalsMilliseconds());
+    nonFiniteCounts.resize(std::size_t(stepCount));
+    throwIfNonFinite(nonFiniteCounts);
+    m_stepsTaken += std::uint64_t(stepCount);
+}
+
+void CudaBackend::updateOrbAfterDrift(const SimParams& params) {
+    try {
+        m_orbDomains.update(m_bodies, m_bodyScratch, params.orb, m_stream.get());
+    } catch (const std::invalid_argument&) {
+        // Non-finite positions after the drift: OrbGpu refuses them before moving a body. The force evaluation's or
+        // the kick's check reports them and rolls the step back; the domains are rebuilt afterwards.
+        m_orbDomains.invalidate();
+    }
+}
+
+void CudaBackend::updateOrbDomains(const SimParams& params) {
+    try {
+        if (m_orbDomains.refresh(m_bodies, m_bodyScratch, params.orb, m_stream.get())) {
+            m_accelerationsCurrent = false; // cached per-body results belong to the old order
+            if (m_solver)
+                m_solver->invalidate();
+        }
+    } catch (const std::invalid_argument&) {
+        m_orbDomains.invalidate(); // non-finite positions: no domains until a finite state is loaded
+    }
+}
+
+void CudaBackend::failBeforeBuild(int stepIndex, unsigned nonFiniteBodies) {
+    std::vector<unsigned> nonFiniteCounts(m_nonFiniteCounts.size());
+    m_nonFiniteCounts.download(nonFiniteCounts, m_stream.get());
+    m_stream.synchronize();
+    nonFiniteCounts.resize(std::size_t(stepIndex)); // the kicks of the steps before this one
+    throwIfNonFinite(nonFiniteCounts);
+    restoreState();
+    throw NonFiniteStateError(m_stepsTaken + std::uint64_t(stepIndex) + 1, nonFiniteBodies, m_bodies.size(),
+                              m_stepsTaken);
+}
+
+void CudaBackend::saveState() {
+    m_savedPositionMass.copyFrom(m_bodies.positionMass, m_stream.get());
+    m_savedVelocityColor.copyFrom(m_bodies.velocityColor, m_stream.get());
+}
+
+void CudaBackend::restoreState() {
+    m_bodies.positionMass.copyFrom(m_savedPositionMass, m_stream.get());
+    m_bodies.velocityColor.copyFrom(m_savedVelocityColor, m_stream.get());
+    m_accelerationsCurrent = false;
+    if (m_solver)
+        m_solver->invalidate();
+    m_orbDomains.invalidate(); // migration may have reordered the bodies since the saved copy
+    m_stream.synchronize();
+}
+
+void CudaBackend::throwIfNonFinite(const std::vector<unsigned>& nonFiniteCounts) {
+    for (std::size_t s = 0; s < nonFiniteCounts.size(); ++s) {
+        if (nonFiniteCounts[s] == 0)
+            continue;
+        restoreState();
+        throw NonFiniteStateError(m_stepsTaken + s + 1, nonFiniteCounts[s], m_bodies.size(), m_stepsTaken);
+    }
+}
+
+void CudaBackend::readBodies(Bodies& out) const {
+    downloadBodies(m_bodies, out, m_stream.get());
+}
+
+void CudaBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
+    useSolver(*forceSettingsOf(params).solver);
+    if (!accelerationsCurrentFor(params) && m_bodies.size() != 0) {
+        m_timeline.begin(m_stream.get());
+        if (const unsigned nonFinite = refreshAccelerations(params); nonFinite != 0)
+            throw NonFiniteStateError(m_stepsTaken, nonFinite, m_bodies.size(), m_stepsTaken);
+    }
+    downloadAccelerations(m_bodies, out, m_stream.get());
+}
+
+Diagnostics CudaBackend::diagnostics(const SimParams& params) const {
+    return computeDiagnosticsDevice(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), m_bodies.size(),
+                                    gravityOf(params), m_stream.get());
+}
+
+void CudaBackend::Visuals::writeOnStream(RenderVertex* vertices, cudaStream_t stream) const {
+    const DeviceBodies& bodies = m_backend.m_bodies;
+    if (m_colorMode == ColorMode::OrbDomain && m_backend.m_orbDomains.active())
+        m_backend.m_orbDomains.writeDomainVertices(bodies, vertices, stream);
+    else if (m_colorMode == ColorMode::LeafDepth && m_backend.m_solver &&
+             m_backend.m_solver->writeLeafDepthVertices(bodies.positionMass.data(), vertices, bodies.size(), stream))
+        return;
+    else
+        launchWriteRenderVertices(bodies.positionMass.data(), bodies.velocityColor.data(), vertices, bodies.size(),
+                                  stream);
+}
+
+void CudaBackend::Visuals::writeVertices(std::span<RenderVertex> out) const {
+    static_assert(sizeof(RenderVertex) == sizeof(float4));
+    const std::size_t count = m_backend.m_bodies.size();
+    if (out.size() < count)
+        throw std::invalid_argument("writeVertices: room for " + std::to_string(out.size()) +
+                                    " vertices, the simulation has " + std::to_string(count) + " bodies");
+    if (count == 0)
+        return;
+    const cudaStream_t stream = m_backend.m_stream.get();
+    DeviceBuffer<float4>& staging = m_backend.m_bodyScratch;
+    writeOnStream(reinterpret_cast<RenderVertex*>(staging.data()), stream);
+    CUDA_CHECK(
+        cudaMemcpyAsync(out.data(), staging.data(), count * sizeof(RenderVertex), cudaMemcpyDeviceToHost, stream));
+    m_backend.m_stream.synchronize();
+}
+
+void CudaBackend::Visuals::writeVerticesOnDevice(RenderVertex* vertices, std::size_t capacity,
+                                                 StreamHandle streamHandle) const {
+    const std::size_t count = m_backend.m_bodies.size();
+    if (capacity < count)
+        throw std::invalid_argument("writeVerticesOnDevice: the vertex buffer holds " + std::to_string(capacity) +
+                                    " vertices, the simulation has " + std::to_string(count) + " bodies");
+    // The write runs on the caller's stream, where the GL buffer was mapped (mapping orders only that stream after
+    // GL), after the last step; the next step waits for the write before it moves the bodies.
+    const auto stream = static_cast<cudaStream_t>(streamHandle.value);
+    const cudaStream_t own = m_backend.m_stream.get();
+    if (stream != own) {
+        m_backend.m_stateReady.record(own);
+        CUDA_CHECK(cudaStreamWaitEvent(stream, m_backend.m_stateReady.get(), 0));
+    }
+    writeOnStream(vertices, stream);
+    if (stream != own) {
+        m_backend.m_verticesWritten.record(stream);
+        CUDA_CHECK(cudaStreamWaitEvent(own, m_backend.m_verticesWritten.get(), 0));
+    }
+}
+
+void CudaBackend::Visuals::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
+    if (m_backend.m_solver)
+        m_backend.m_solver->collectTreeCells(query, out, m_backend.m_stream.get());
+    else
+        out.clear();
+}
+
+void CudaBackend::Visuals::collectOrbCells(std::vector<OrbCell>& out) const {
+    out = m_backend.m_orbDomains.cells(m_backend.m_stream.get());
+}
+
+std::vector<SolverStatistic> CudaBackend::solverStatistics() const {
+    return m_solver ? m_solver->statistics(m_stream.get()) : std::vector<SolverStatistic>{};
+}
+
+std::unique_ptr<SimulationBackend> createCudaBackend(const SimParams&) {
+    return std::make_unique<CudaBackend>();
+}
+
+std::uint64_t cudaDeviceBytesPerBody(const SimParams& params) {
+    return CudaBackend::kDeviceBytesPerBody + (params.orb.domainCount > 0 ? OrbDomainsGpu::kBytesPerBody : 0);
+}
+
+} // namespace gravlab

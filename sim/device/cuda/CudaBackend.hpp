@@ -1,0 +1,158 @@
+#pragma once
+// The CUDA core as a SimulationBackend: bodies live on the device, steps run there, the host sees copies on demand.
+//
+// Design note: one non-blocking stream carries all work, in order: kick-drift, the ORB update while ORB is on
+// (OrbDomainsGpu.hpp), forces by the solver the registry creates for params.solver (CudaForceSolver.hpp), kick
+// (DeviceLeapfrog.hpp), with CUDA events between the phases for lastStepTimings() (device time summed over the last
+// step() call, including the force evaluation that a fresh load or changed force settings need before the first kick):
+// the solver's phases (SolverInfo::cudaPhases), then "integrate", plus "orb" while ORB is on. Accelerations
+// stay on the device between steps, so each step costs one force evaluation. Every step() call first copies positions
+// and velocities aside (32 bytes per body, one device copy); when a step leaves a body with a NaN or inf, the call
+// restores that copy and throws, naming the step and the count, so a blown-up run loses nothing and can continue with a
+// smaller dt. The tree notices non-finite positions before it builds (DeviceTree's status read); the kick counts
+// non-finite velocities at the end of each step. The bodies keep the order they were loaded in, or, while ORB is on,
+// the domain-major order its re-partitions and migrations give them (docs/ARCHITECTURE.md, "Body order"): the tree
+// solver sorts a copy of the positions (in the scratch array) and writes each acceleration back to its body through its
+// permutation. A rolled-back step also drops the domains (the saved copy predates any migration), so the next step
+// re-partitions. What is drawn is offered by visuals(): a host copy of the vertices (writeVertices, staged in the
+// scratch array the tree uses for its permutation) or, through CUDA-GL interop, a write into a device pointer to the
+// mapped GL buffer (writeVerticesOnDevice), which never leaves the GPU.
+#include "device/cuda/CudaStream.hpp"
+#include "device/cuda/DeviceBodies.hpp"
+#include "device/cuda/PhaseTimeline.hpp"
+#include "orb/cuda/OrbDomainsGpu.hpp"
+#include "solvers/cuda/CudaForceSolver.hpp"
+
+#include <gravlab/sim/DeviceInfo.hpp>
+#include <gravlab/sim/SimulationBackend.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+namespace gravlab {
+
+class CudaBackend final : public SimulationBackend {
+public:
+    /// Device bytes per body: state (48), the rollback copy (32), the scratch array (16) and the tree solver's
+    /// buffers (at most 64: 25 per body, about 0.24 cells of 74 bytes per body and 5 bytes of walk groups for a
+    /// Plummer sphere, with room for more clustered sets). Measured by `gravlab bench --solver tree` on an H100:
+    /// 149 bytes per body in all at N = 2^24.
+    static constexpr std::uint64_t kDeviceBytesPerBody = DeviceBodies::kBytesPerBody + 32 + 16 + 64;
+
+    /// Uses the current CUDA device; throws std::runtime_error when there is none.
+    CudaBackend();
+
+    std::string description() const override;
+    Device device() const override { return Device::Cuda; }
+    /// Throws std::runtime_error naming N and the memory needed when the bodies do not fit; the old state is kept.
+    void load(const Bodies& bodies) override;
+    /// Any solver registered for CUDA; throws InvalidParameterError for others. Throws NonFiniteStateError, naming the step and the count, when a step
+    /// left a non-finite position or velocity, after restoring the state from before this call.
+    void step(const SimParams& params, int stepCount) override;
+    void readBodies(Bodies& out) const override;
+    /// Recomputes the accelerations first when they are stale for params (solver, G, softening, theta for the tree).
+    /// out follows the order readBodies() returns (only ORB re-partitions and migrations reorder the bodies).
+    void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
+    Diagnostics diagnostics(const SimParams& params) const override;
+    std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
+    void updateOrbDomains(const SimParams& params) override;
+    VisualSource& visuals() override { return m_visuals; }
+    const VisualSource& visuals() const override { return m_visuals; }
+
+    // The visual source holds a reference to this backend.
+    CudaBackend(const CudaBackend&) = delete;
+    CudaBackend& operator=(const CudaBackend&) = delete;
+
+    /// The implementation of solver name, created now unless it is the current one, for tests that reach into it
+    /// (the octree's walk-group override, its host copy) before or after stepping with it.
+    CudaForceSolver& prepareSolver(std::string_view name) {
+        useSolver(findSolver(name));
+        return *m_solver;
+    }
+    /// Solver-specific figures of the last evaluation (octree cells, walk groups), for reports.
+    std::vector<SolverStatistic> solverStatistics() const override;
+    std::size_t bodyCount() const { return m_bodies.size(); }
+    cudaStream_t stream() const { return m_stream.get(); }
+    const DeviceSummary& deviceSummary() const { return m_device; }
+    /// Device memory held for the bodies and the solvers, in bytes.
+    std::uint64_t allocatedBytes() const;
+
+private:
+    /// What is drawn of the device state; the colour mode is its own. Tree and ORB cells are copied from the device on
+    /// each call (call it when the overlay changes or a frame needs it, not more).
+    class Visuals final : public VisualSource {
+    public:
+        explicit Visuals(const CudaBackend& backend) : m_backend(backend) {}
+        std::size_t vertexCount() const override { return m_backend.m_bodies.size(); }
+        void writeVertices(std::span<RenderVertex> out) const override;
+        bool canWriteVerticesOnDevice() const override { return true; }
+        /// The backend's stream.
+        StreamHandle deviceStream() const override { return {m_backend.m_stream.get()}; }
+        void writeVerticesOnDevice(RenderVertex* vertices, std::size_t capacity, StreamHandle stream) const override;
+        void setColorMode(ColorMode mode) override { m_colorMode = mode; }
+        ColorMode colorMode() const override { return m_colorMode; }
+        bool drawsTreeCells() const override {
+            return m_backend.m_solverInfo && m_backend.m_solverInfo->drawsTreeCells && m_backend.m_accelerationsCurrent;
+        }
+        void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const override;
+        void collectOrbCells(std::vector<OrbCell>& out) const override;
+        OrbStatus orbStatus() const override { return m_backend.m_orbDomains.status(); }
+
+    private:
+        /// bodyCount vertices in the colour mode's colours into vertices (a device pointer), queued on stream.
+        void writeOnStream(RenderVertex* vertices, cudaStream_t stream) const;
+
+        const CudaBackend& m_backend;
+        ColorMode m_colorMode = ColorMode::Component;
+    };
+
+    struct ForceSettings {
+        const SolverInfo* solver;
+        GravityParams gravity;
+        double openingAngle;
+        bool operator==(const ForceSettings& other) const;
+    };
+    static ForceSettings forceSettingsOf(const SimParams& params);
+    /// Creates solver's implementation unless it is the current one; sets up the phases it and the step time.
+    void useSolver(const SolverInfo& solver);
+    /// The phases of the current solver, the integrator and ORB ("orb" only while it is on) with their times.
+    std::vector<PhaseTiming> timingsOf(const SimParams& params, const std::vector<double>& totals) const;
+
+    /// Evaluates forces for params; returns 0, or the count of bodies with non-finite positions the tree found.
+    unsigned refreshAccelerations(const SimParams& params);
+    bool accelerationsCurrentFor(const SimParams& params) const;
+    /// The step's ORB update, after the drift and before the force evaluation (which follows the new order).
+    void updateOrbAfterDrift(const SimParams& params);
+    void saveState();
+    void restoreState();
+    /// Restores the state and throws for the first step of this call whose kick left non-finite bodies, or else for
+    /// step stepIndex, whose tree found nonFiniteBodies.
+    [[noreturn]] void failBeforeBuild(int stepIndex, unsigned nonFiniteBodies);
+    void throwIfNonFinite(const std::vector<unsigned>& nonFiniteCounts);
+
+    DeviceSummary m_device;
+    CudaStream m_stream;
+    DeviceBodies m_bodies;
+    DeviceBuffer<float4> m_savedPositionMass;
+    DeviceBuffer<float4> m_savedVelocityColor;
+    /// One float4 per body: the tree's permutation buffer during a step, the host render path's staging between steps.
+    mutable DeviceBuffer<float4> m_bodyScratch;
+    DeviceBuffer<unsigned> m_nonFiniteCounts; ///< one counter per step of the current step() call
+    std::unique_ptr<CudaForceSolver> m_solver;
+    const SolverInfo* m_solverInfo = nullptr;
+    std::vector<std::string_view> m_phaseNames; ///< the solver's phases, then "integrate" and "orb"
+    std::size_t m_integratePhase = 0;
+    std::size_t m_orbPhase = 0;
+    OrbDomainsGpu m_orbDomains;
+    mutable CudaEvent m_stateReady;      ///< device vertex write: the caller's stream waits for the last step
+    mutable CudaEvent m_verticesWritten; ///< device vertex write: the next step waits for it
+    PhaseTimeline m_timeline{0};
+    std::vector<PhaseTiming> m_lastTimings;
+    bool m_accelerationsCurrent = false;
+    ForceSettings m_accelerationSettings{};
+    std::uint64_t m_stepsTaken = 0;
+    Visuals m_visuals{*this};
+};
+
+} // namespace gravlab

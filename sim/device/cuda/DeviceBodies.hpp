@@ -1,0 +1,48 @@
+#pragma once
+// Body state on the device: the twin of the host Bodies (Bodies.hpp), in the layout the kernels want.
+//
+// Design note: three arrays of float4, one 16-byte load or store per body and purpose.
+//   positionMass   (x, y, z, m)          Every force kernel needs position and mass together: one LDG.128 per body
+//                                        from device memory and one LDS.128 per source from a shared-memory tile,
+//                                        instead of four scalar loads from four structure-of-arrays streams.
+//   velocityColor  (vx, vy, vz, colorKey) The integrator reads and writes velocity with one 16-byte access; the
+//                                        colour key fills the fourth lane, so it travels with its body whenever
+//                                        bodies are reordered and the render kernel reads it with no extra array.
+//   acceleration   (ax, ay, az, 0)        The last force evaluation, kept between steps (KDK needs one force
+//                                        evaluation per step). The padding lane buys 16-byte aligned access and
+//                                        the single vector atomic (red.global.add.v4.f32, sm_90) with which the
+//                                        pair-once solver combines its partial sums.
+// 48 bytes per body, 12.9 GB at the largest allowed N (2^28). Conversion from and to the host structure of arrays
+// happens on the host in one pass per direction.
+#include "device/cuda/DeviceBuffer.hpp"
+
+#include <gravlab/sim/Bodies.hpp>
+
+#include <cstddef>
+#include <vector_types.h>
+
+namespace gravlab {
+
+struct DeviceBodies {
+    DeviceBuffer<float4> positionMass;
+    DeviceBuffer<float4> velocityColor;
+    DeviceBuffer<float4> acceleration;
+
+    static constexpr std::size_t kBytesPerBody = 3 * sizeof(float4);
+
+    std::size_t size() const { return positionMass.size(); }
+    /// Reallocates all three arrays for bodyCount bodies (contents are lost).
+    void resize(std::size_t bodyCount);
+};
+
+/// Resizes device to host.size() and uploads positions, masses, velocities and colour keys; the accelerations are
+/// left unset. Returns once the copies have completed.
+void uploadBodies(const Bodies& host, DeviceBodies& device, cudaStream_t stream);
+
+/// Positions, velocities, masses and colour keys back into out (resized). Returns once the copies have completed.
+void downloadBodies(const DeviceBodies& device, Bodies& out, cudaStream_t stream);
+
+/// Accelerations back to the host (out resized), e.g. for tests against the fp64 reference.
+void downloadAccelerations(const DeviceBodies& device, Vec3Arrays<float>& out, cudaStream_t stream);
+
+} // namespace gravlab

@@ -1,0 +1,140 @@
+#include "device/cuda/CudaCheck.hpp"
+#include "device/cuda/DeviceBuffer.hpp"
+#include "device/cuda/DeviceDiagnostics.hpp"
+#include "device/cuda/LaunchSize.hpp"
+#include "direct/cuda/ForceMath.cuh"
+
+#include <algorithm>
+#include <cub/block/block_reduce.cuh>
+#include <vector>
+
+namespace gravlab {
+namespace {
+
+constexpr int kThreads = 256;
+/// Grid-stride cap for the per-body pass: enough blocks to fill any current GPU, few partials to add on the host.
+constexpr unsigned kMaxBodySumBlocks = 1024;
+
+struct BodySums {
+    double kineticEnergy;
+    double linearMomentum[3];
+    double angularMomentum[3];
+};
+
+struct AddBodySums {
+    __device__ BodySums operator()(const BodySums& a, const BodySums& b) const {
+        BodySums sum;
+        sum.kineticEnergy = a.kineticEnergy + b.kineticEnergy;
+        for (int axis = 0; axis < 3; ++axis) {
+            sum.linearMomentum[axis] = a.linearMomentum[axis] + b.linearMomentum[axis];
+            sum.angularMomentum[axis] = a.angularMomentum[axis] + b.angularMomentum[axis];
+        }
+        return sum;
+    }
+};
+
+// Work per body: about 20 fp64 flops; 32 bytes read. One BodySums (56 bytes) written per block.
+__global__ void __launch_bounds__(kThreads)
+    bodySumsKernel(const float4* __restrict__ positionMass, const float4* __restrict__ velocityColor,
+                   unsigned bodyCount, BodySums* __restrict__ blockSums) {
+    BodySums sums{};
+    for (unsigned i = blockIdx.x * kThreads + threadIdx.x; i < bodyCount; i += gridDim.x * kThreads) {
+        const float4 p = positionMass[i];
+        const float4 v = velocityColor[i];
+        const double m = p.w;
+        const double x = p.x, y = p.y, z = p.z;
+        const double vx = v.x, vy = v.y, vz = v.z;
+        sums.kineticEnergy += 0.5 * m * (vx * vx + vy * vy + vz * vz);
+        sums.linearMomentum[0] += m * vx;
+        sums.linearMomentum[1] += m * vy;
+        sums.linearMomentum[2] += m * vz;
+        sums.angularMomentum[0] += m * (y * vz - z * vy);
+        sums.angularMomentum[1] += m * (z * vx - x * vz);
+        sums.angularMomentum[2] += m * (x * vy - y * vx);
+    }
+    using BlockReduce = cub::BlockReduce<BodySums, kThreads>;
+    __shared__ typename BlockReduce::TempStorage storage;
+    const BodySums blockTotal = BlockReduce(storage).Reduce(sums, AddBodySums{});
+    if (threadIdx.x == 0)
+        blockSums[blockIdx.x] = blockTotal;
+}
+
+// Work per ordered pair: 3 FADD + 3 FFMA + 1 MUFU.RSQ + 1 FMUL in fp32, then a conversion and an fp64 add;
+// 16-byte broadcast shared load per source. Device memory: 16 bytes per body per block read, 8 bytes per block
+// written.
+__global__ void __launch_bounds__(kThreads) potentialKernel(const float4* __restrict__ positionMass, unsigned bodyCount,
+                                                            float softening2, double* __restrict__ blockSums) {
+    __shared__ float4 tile[kThreads];
+    const unsigned target = blockIdx.x * kThreads + threadIdx.x;
+    const float4 self = target < bodyCount ? positionMass[target] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    double sum = 0.0;
+    for (unsigned tileBegin = 0; tileBegin < bodyCount; tileBegin += kThreads) {
+        const unsigned source = tileBegin + threadIdx.x;
+        tile[threadIdx.x] = source < bodyCount ? positionMass[source] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        __syncthreads();
+#pragma unroll 8
+        for (int k = 0; k < kThreads; ++k) {
+            const float4 other = tile[k];
+            const float dx = other.x - self.x;
+            const float dy = other.y - self.y;
+            const float dz = other.z - self.z;
+            const float distance2 = fmaf(dx, dx, fmaf(dy, dy, fmaf(dz, dz, softening2)));
+            const float term = other.w * force::rsqrtApprox(distance2);
+            sum += tileBegin + k == target ? 0.0 : double(term);
+        }
+        __syncthreads();
+    }
+    using BlockReduce = cub::BlockReduce<double, kThreads>;
+    __shared__ typename BlockReduce::TempStorage storage;
+    const double blockTotal = BlockReduce(storage).Sum(double(self.w) * sum);
+    if (threadIdx.x == 0)
+        blockSums[blockIdx.x] = blockTotal;
+}
+
+Diagnostics addBodySums(const std::vector<BodySums>& partials) {
+    Diagnostics result;
+    for (const BodySums& partial : partials) {
+        result.kineticEnergy += partial.kineticEnergy;
+        for (int axis = 0; axis < 3; ++axis) {
+            result.linearMomentum[axis] += partial.linearMomentum[axis];
+            result.angularMomentum[axis] += partial.angularMomentum[axis];
+        }
+    }
+    return result;
+}
+
+} // namespace
+
+Diagnostics computeDiagnosticsDevice(const float4* positionMass, const float4* velocityColor, std::size_t bodyCount,
+                                     const GravityParams& gravity, cudaStream_t stream) {
+    if (bodyCount == 0)
+        return {};
+    const unsigned count = static_cast<unsigned>(bodyCount);
+
+    const unsigned bodyBlocks = std::min(launchSize1d(bodyCount, kThreads).blocks, kMaxBodySumBlocks);
+    DeviceBuffer<BodySums> bodyPartials(bodyBlocks);
+    bodySumsKernel<<<bodyBlocks, kThreads, 0, stream>>>(positionMass, velocityColor, count, bodyPartials.data());
+    checkLaunch("bodySumsKernel");
+
+    const unsigned potentialBlocks = launchSize1d(bodyCount, kThreads).blocks;
+    DeviceBuffer<double> potentialPartials(potentialBlocks);
+    const float softening2 = static_cast<float>(gravity.softeningLength * gravity.softeningLength);
+    potentialKernel<<<potentialBlocks, kThreads, 0, stream>>>(positionMass, count, softening2,
+                                                              potentialPartials.data());
+    checkLaunch("potentialKernel");
+
+    std::vector<BodySums> hostBodyPartials(bodyBlocks);
+    std::vector<double> hostPotentialPartials(potentialBlocks);
+    bodyPartials.download(hostBodyPartials, stream);
+    potentialPartials.download(hostPotentialPartials, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+
+    Diagnostics result = addBodySums(hostBodyPartials);
+    double pairSum = 0.0;
+    for (const double partial : hostPotentialPartials)
+        pairSum += partial;
+    result.potentialEnergy = -0.5 * gravity.gravitationalConstant * pairSum;
+    return result;
+}
+
+} // namespace gravlab

@@ -1,0 +1,37 @@
+// The CUDA implementations of the direct-sum solvers: the tiled sum and the pair-once sum (DeviceForces.hpp).
+#include "direct/cuda/DeviceForces.hpp"
+#include "solvers/cuda/CudaForceSolver.hpp"
+
+#include <memory>
+
+namespace gravlab {
+namespace {
+
+using DirectLaunch = void (*)(const float4*, float4*, std::size_t, const GravityParams&, cudaStream_t);
+
+/// Both direct solvers are one launch timed as phase 0, "force".
+class DirectCudaSolver final : public CudaForceSolver {
+public:
+    explicit DirectCudaSolver(DirectLaunch launch) : m_launch(launch) {}
+    unsigned computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>&, const ForceParams& params,
+                                  cudaStream_t stream, PhaseTimeline& timeline) override {
+        m_launch(bodies.positionMass.data(), bodies.acceleration.data(), bodies.size(), params.gravity, stream);
+        timeline.mark(0, stream);
+        return 0;
+    }
+
+private:
+    DirectLaunch m_launch;
+};
+
+} // namespace
+
+std::unique_ptr<CudaForceSolver> makeDirectCudaSolver() {
+    return std::make_unique<DirectCudaSolver>(&launchDirectForces);
+}
+
+std::unique_ptr<CudaForceSolver> makeDirectSymmetricCudaSolver() {
+    return std::make_unique<DirectCudaSolver>(&launchDirectSymmetricForces);
+}
+
+} // namespace gravlab

@@ -1,0 +1,309 @@
+#include "orb/cuda/OrbGpu.hpp"
+
+#include "device/cuda/CudaCheck.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace gravlab {
+
+void OrbGpu::layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount) {
+    if (m_layoutBodies == bodyCount && m_layoutDomains == domainCount)
+        return;
+    OrbCell root{};
+    root.begin = 0;
+    root.end = bodyCount;
+    root.leftChild = -1;
+    root.cutAxis = -1;
+    root.firstDomain = 0;
+    root.domainCount = domainCount;
+    m_hostCells.assign(1, root);
+    m_hostCells.reserve(2 * std::size_t(domainCount) - 1);
+    m_hostSplits.clear();
+    m_levelSplitBegin.assign(1, 0);
+    m_levelBegin.assign(1, 0);
+    m_widestMultiTileLevel = 0;
+    // Levels that split anything get one entry per cell: inner cells are split, leaves (at most one level above the
+    // deepest, when np is not a power of two) are copied so that all final records end in the same buffer.
+    while (m_levelBegin.back() < m_hostCells.size()) {
+        const std::size_t levelStart = m_levelBegin.back(), levelEnd = m_hostCells.size();
+        std::uint32_t splitCells = 0;
+        for (std::size_t index = levelStart; index < levelEnd; ++index) {
+            OrbCell& parent = m_hostCells[index];
+            OrbSplit entry{};
+            entry.cell = std::uint32_t(index);
+            entry.copyOnly = parent.domainCount > 1 ? 0u : 1u;
+            m_hostSplits.push_back(entry);
+            if (parent.domainCount <= 1)
+                continue;
+            ++splitCells;
+            const std::uint32_t leftDomains = leftDomainCount(parent.domainCount);
+            parent.leftChild = std::int32_t(m_hostCells.size());
+            OrbCell left = parent, right = parent;
+            left.leftChild = right.leftChild = -1;
+            left.domainCount = leftDomains;
+            right.domainCount = parent.domainCount - leftDomains;
+            right.firstDomain = parent.firstDomain + leftDomains;
+            m_hostCells.push_back(left);
+            m_hostCells.push_back(right);
+        }
+        if (splitCells == 0)
+            m_hostSplits.resize(m_levelSplitBegin.back());
+        else
+            m_levelSplitBegin.push_back(std::uint32_t(m_hostSplits.size()));
+        m_widestMultiTileLevel =
+            std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
+        m_levelBegin.push_back(levelEnd);
+    }
+    m_cells.resize(m_hostCells.size());
+    m_cells.upload(m_hostCells, nullptr);
+    m_splits.resize(m_hostSplits.size());
+    m_splits.upload(m_hostSplits, nullptr);
+    CUDA_CHECK(cudaStreamSynchronize(nullptr)); // the host vectors may change before a later build's upload
+    m_layoutBodies = bodyCount;
+    m_layoutDomains = domainCount;
+}
+
+void OrbGpu::reserve(std::size_t bodyCount, bool weights) {
+    for (int side = 0; side < 2; ++side) {
+        m_recordBuffers[side].resize(bodyCount);
+        m_weightBuffers[side].resize(weights ? bodyCount : 0);
+    }
+    std::size_t tiles = 0;
+    for (std::size_t level = 0; level + 1 < m_levelSplitBegin.size(); ++level) {
+        const std::size_t entries = m_levelSplitBegin[level + 1] - m_levelSplitBegin[level];
+        tiles = std::max(tiles, (bodyCount + entries * (kOrbTileBodies - 1)) / kOrbTileBodies);
+    }
+    if (m_tileCounts.size() < tiles) {
+        m_tileCounts.resize(tiles);
+        m_tileOffsets.resize(tiles);
+        m_tileExtremes.resize(tiles);
+    }
+    if (weights && m_tileEqualWeight.size() < tiles)
+        m_tileEqualWeight.resize(tiles);
+    const std::size_t bins = std::size_t(m_widestMultiTileLevel) * kOrbRadixBins;
+    if (m_cutFinder == OrbCutFinder::RadixSelect && m_binCounts.size() < bins)
+        m_binCounts.resize(bins);
+    if (m_cutFinder == OrbCutFinder::RadixSelect && weights && m_binWeights.size() < bins)
+        m_binWeights.resize(bins);
+    if (m_cellWeightBefore.size() != m_hostCells.size())
+        m_cellWeightBefore.resize(m_hostCells.size());
+    m_state.resize(1);
+}
+
+OrbRecords OrbGpu::records(int side, std::size_t bodyCount) {
+    float* base = reinterpret_cast<float*>(m_recordBuffers[side].data());
+    OrbRecords result{};
+    for (int axis = 0; axis < 3; ++axis)
+        result.coordinate[axis] = base + std::size_t(axis) * bodyCount;
+    result.index = reinterpret_cast<std::uint32_t*>(base + 3 * bodyCount);
+    result.weight = m_weightBuffers[side].empty() ? nullptr : m_weightBuffers[side].data();
+    return result;
+}
+
+int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance,
+                            cudaStream_t stream) {
+    // Bins are cleared by the tile that reads them; clearing them here too keeps one failed build from leaking.
+    m_binCounts.zero(stream);
+    m_binWeights.zero(stream);
+    OrbLevel level{};
+    level.cells = m_cells.data();
+    level.cellWeightBefore = m_cellWeightBefore.data();
+    level.state = m_state.data();
+    level.tileCounts = m_tileCounts.data();
+    level.tileOffsets = m_tileOffsets.data();
+    level.tileExtremes = m_tileExtremes.data();
+    level.tileEqualWeight = m_tileEqualWeight.data();
+    level.binCounts = m_binCounts.data();
+    level.binWeights = m_binWeights.data();
+    level.bodyCount = bodyCount;
+    level.domainCount = domainCount;
+    level.workBalance = workBalance;
+    CUDA_CHECK(cudaMemsetAsync(m_cellWeightBefore.data(), 0, sizeof(std::uint64_t), stream));
+    int side = 0;
+    if (m_levelSplitBegin.size() == 1) { // one domain: only the root box
+        launchOrbLayoutLevel(level, true, m_cutFinder, stream);
+        return side;
+    }
+    for (std::size_t depth = 0; depth + 1 < m_levelSplitBegin.size(); ++depth) {
+        const std::uint32_t first = m_levelSplitBegin[depth];
+        level.splits = m_splits.data() + first;
+        level.splitCount = m_levelSplitBegin[depth + 1] - first;
+        level.gridTiles = std::uint32_t((std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) *
+                                                                        (kOrbTileBodies - 1)) / kOrbTileBodies);
+        level.from = records(side, bodyCount);
+        level.to = records(1 - side, bodyCount);
+        launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
+        launchOrbFindPivots(level, m_cutFinder, stream);
+        launchOrbCountAndCut(level, stream);
+        launchOrbScatter(level, stream);
+        side = 1 - side;
+    }
+    return side;
+}
+
+void OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
+    OrbBuildState state{};
+    CUDA_CHECK(cudaMemcpyAsync(&state, m_state.data(), sizeof(state), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (state.nonFinite != 0)
+        throw std::invalid_argument("ORB: " + std::to_string(state.nonFinite) +
+                                    " position components are not finite; every position must be finite");
+    if (workBalance && state.invalidWeights != 0)
+        throw std::invalid_argument("ORB work balance: " + std::to_string(state.invalidWeights) +
+                                    " body weights (acceleration.w) are negative or not finite; every weight must "
+                                    "be finite and >= 0");
+}
+
+OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount,
+                                   std::uint32_t domainCount, std::array<const void*, 3> arrays) const {
+    GraphKey key;
+    key.positionsOnly = positionsOnly;
+    key.workBalance = workBalance;
+    key.bodyCount = bodyCount;
+    key.domainCount = domainCount;
+    std::size_t slot = 0;
+    const auto add = [&](const void* data, std::size_t size) {
+        key.buffers[slot] = data;
+        key.sizes[slot] = size;
+        ++slot;
+    };
+    for (const void* array : arrays)
+        add(array, 0);
+    for (int side = 0; side < 2; ++side) {
+        add(m_recordBuffers[side].data(), m_recordBuffers[side].size());
+        add(m_weightBuffers[side].data(), m_weightBuffers[side].size());
+    }
+    add(m_cells.data(), m_cells.size());
+    add(m_splits.data(), m_splits.size());
+    add(m_cellWeightBefore.data(), m_cellWeightBefore.size());
+    add(m_state.data(), m_state.size());
+    add(m_tileCounts.data(), m_tileCounts.size());
+    add(m_tileOffsets.data(), m_tileOffsets.size());
+    add(m_tileExtremes.data(), m_tileExtremes.size());
+    add(m_tileEqualWeight.data(), m_tileEqualWeight.size());
+    add(m_binCounts.data(), m_binCounts.size());
+    add(m_binWeights.data(), m_binWeights.size());
+    return key;
+}
+
+void OrbGpu::launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue,
+                            cudaStream_t stream) {
+#if defined(GRAVLAB_CUDA_SYNC_CHECKS)
+    (void)key;
+    enqueue(stream); // synchronising checks cannot be captured
+#else
+    if (m_graph.empty() || !(key == m_graphKey)) {
+        m_graphKey = GraphKey{};
+        if (!m_captureStream)
+            m_captureStream.emplace();
+        m_graph.capture(m_captureStream->get(), enqueue);
+        m_graphKey = key;
+    }
+    m_graph.launch(stream);
+#endif
+}
+
+void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance balance, cudaStream_t stream) {
+    const std::size_t count = bodies.size();
+    requireOrbSizes(count, domainCount);
+    const std::uint32_t bodyCount = std::uint32_t(count);
+    const bool workBalance = balance == OrbBalance::Work;
+    layOutCells(bodyCount, domainCount);
+    reserve(count, workBalance);
+    const int side = finalSide();
+    m_finalOrder = records(side, count).index;
+    const GraphKey key = graphKey(false, workBalance, bodyCount, domainCount,
+                                  {bodies.positionMass.data(), bodies.velocityColor.data(), bodies.acceleration.data()});
+    const auto enqueue = [&](cudaStream_t captured) {
+        launchOrbExtractBodies(bodies.positionMass.data(), bodies.acceleration.data(), bodyCount, records(0, count),
+                               m_state.data(), captured);
+        if (workBalance)
+            launchOrbTotalWeight(records(0, count), bodyCount, m_state.data(), captured);
+        if (partitionLevels(bodyCount, domainCount, workBalance, captured) != side)
+            throw std::logic_error("ORB: the final records are not in the buffer the layout predicts");
+        if (domainCount > 1) {
+            // The other record buffer is free now: 16 bytes per body, one body array at a time.
+            float4* scratch = m_recordBuffers[1 - side].data();
+            for (DeviceBuffer<float4>* array : {&bodies.positionMass, &bodies.velocityColor, &bodies.acceleration}) {
+                launchOrbGather(array->data(), m_finalOrder, scratch, bodyCount, m_state.data(), captured);
+                launchOrbCopyBack(scratch, array->data(), bodyCount, m_state.data(), captured);
+            }
+        }
+    };
+    m_buildStart.record(stream);
+    launchSequence(key, enqueue, stream);
+    m_buildStop.record(stream);
+    checkState(stream, workBalance);
+}
+
+void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std::uint32_t domainCount,
+                            cudaStream_t stream) {
+    requireOrbSizes(count, domainCount);
+    const std::uint32_t bodyCount = std::uint32_t(count);
+    layOutCells(bodyCount, domainCount);
+    reserve(count, false);
+    const int side = finalSide();
+    m_finalOrder = records(side, count).index;
+    const GraphKey key = graphKey(true, false, bodyCount, domainCount, {x, y, z});
+    const auto enqueue = [&](cudaStream_t captured) {
+        launchOrbExtractPositions(x, y, z, bodyCount, records(0, count), m_state.data(), captured);
+        if (partitionLevels(bodyCount, domainCount, false, captured) != side)
+            throw std::logic_error("ORB: the final records are not in the buffer the layout predicts");
+        if (domainCount > 1)
+            launchOrbCopyPositions(records(side, count), x, y, z, bodyCount, m_state.data(), captured);
+    };
+    m_buildStart.record(stream);
+    launchSequence(key, enqueue, stream);
+    m_buildStop.record(stream);
+    checkState(stream, false);
+}
+
+double OrbGpu::lastBuildMilliseconds() const {
+    return elapsedMilliseconds(m_buildStart, m_buildStop);
+}
+
+std::vector<OrbCell> OrbGpu::downloadCells(cudaStream_t stream) const {
+    std::vector<OrbCell> cells(m_cells.size());
+    m_cells.download(cells, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    return cells;
+}
+
+OrbImbalance OrbGpu::imbalance(const DeviceBodies& bodies, OrbBalance balance, cudaStream_t stream) const {
+    if (m_cells.empty())
+        throw std::logic_error("ORB imbalance: no domains have been built");
+    const std::size_t cells = m_cells.size();
+    m_leafLoads.resize(2 * cells + 5);
+    const float4* weights = balance == OrbBalance::Work ? bodies.acceleration.data() : nullptr;
+    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(), m_leafLoads.data() + 2 * cells,
+                       stream);
+    double loads[5] = {};
+    CUDA_CHECK(cudaMemcpyAsync(loads, m_leafLoads.data() + 2 * cells, sizeof(loads), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    const double largestCount = loads[0], largestWeight = loads[1], totalCount = loads[2], totalWeight = loads[3];
+    const double leaves = loads[4];
+    OrbImbalance result;
+    result.memory = totalCount > 0 ? largestCount * leaves / totalCount : 1.0;
+    if (!(totalWeight > 0))
+        throw std::invalid_argument("ORB imbalance: the weights sum to zero");
+    result.work = largestWeight * leaves / totalWeight;
+    return result;
+}
+
+OrbImbalance OrbGpu::imbalance(cudaStream_t stream) const {
+    return imbalance(DeviceBodies{}, OrbBalance::Count, stream);
+}
+
+double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder, OrbBalance balance,
+                                    bool positionsOnly) {
+    const bool work = balance == OrbBalance::Work;
+    const double keyPasses = finder == OrbCutFinder::RadixSelect ? double(kOrbRadixPasses) : 32;
+    const double extract = (positionsOnly ? 12 : 16) + 16 + (work ? 16 + 4 + 4 : 0);
+    const double level = keyPasses * (4 + (work ? 4 : 0)) + 4 + (work ? 4 : 0) + 32 + (work ? 8 : 0);
+    const double finish = positionsOnly ? 12 + 12 : 3 * (4 + 16 + 16 + 16 + 16);
+    return extract + double(splitLevels) * level + finish;
+}
+
+} // namespace gravlab

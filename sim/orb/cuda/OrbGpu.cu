@@ -1,0 +1,322 @@
+// Kernels of the GPU ORB around the levels: extraction of the work records (with bounds, non-finite counts and
+// weights), the per-level tile layout, the final gather of the body arrays, and a device generator of benchmark
+// positions. The design note is in OrbGpu.hpp.
+#include "device/cuda/CudaCheck.hpp"
+#include "device/cuda/LaunchSize.hpp"
+#include "orb/cuda/OrbGpuDevice.cuh"
+
+#include <algorithm>
+#include <cstring>
+#include <cub/block/block_scan.cuh>
+
+namespace gravlab {
+namespace {
+
+using namespace orbdevice;
+
+constexpr unsigned kStreamBlocks = 4096; // grid-stride kernels: enough blocks to fill any GPU, few atomics
+constexpr unsigned kStreamThreads = 256;
+
+/// Bounds, non-finite count and the largest valid weight of one thread's bodies, then one set of atomics per warp.
+struct ExtractTotals {
+    std::uint32_t low[3] = {~0u, ~0u, ~0u}, high[3] = {0, 0, 0}, nonFinite = 0, invalidWeights = 0, maxWeight = 0;
+
+    __device__ void addPosition(float x, float y, float z) {
+        const float c[3] = {x, y, z};
+        for (int axis = 0; axis < 3; ++axis) {
+            nonFinite += isfinite(c[axis]) ? 0 : 1;
+            const std::uint32_t key = orderedKey(c[axis]);
+            low[axis] = min(low[axis], key);
+            high[axis] = max(high[axis], key);
+        }
+    }
+    __device__ void addWeight(float weight) {
+        if (weight >= 0.0f && weight <= 3.4e38f)
+            maxWeight = max(maxWeight, __float_as_uint(weight));
+        else
+            ++invalidWeights;
+    }
+    __device__ void publish(OrbBuildState* state) {
+        for (int axis = 0; axis < 3; ++axis) {
+            low[axis] = warpMin(low[axis]);
+            high[axis] = warpMax(high[axis]);
+        }
+        nonFinite = warpSum(nonFinite);
+        invalidWeights = warpSum(invalidWeights);
+        maxWeight = warpMax(maxWeight);
+        if ((threadIdx.x & 31) != 0)
+            return;
+        for (int axis = 0; axis < 3; ++axis) {
+            atomicMax(&state->lowInverted[axis], ~low[axis]);
+            atomicMax(&state->high[axis], high[axis]);
+        }
+        if (nonFinite > 0)
+            atomicAdd(&state->nonFinite, nonFinite);
+        if (invalidWeights > 0)
+            atomicAdd(&state->invalidWeights, invalidWeights);
+        atomicMax(&state->maxWeightBits, maxWeight);
+    }
+};
+
+// Per body: 16 bytes read (+ 16 under work balance: one float of a float4, a whole sector), 16 (+ 4) written.
+__global__ void orbExtractBodiesKernel(const float4* positionMass, const float4* acceleration, std::uint32_t bodyCount,
+                                       OrbRecords records, OrbBuildState* state) {
+    ExtractTotals totals;
+    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
+        const float4 p = positionMass[i];
+        records.coordinate[0][i] = p.x;
+        records.coordinate[1][i] = p.y;
+        records.coordinate[2][i] = p.z;
+        records.index[i] = i;
+        totals.addPosition(p.x, p.y, p.z);
+        if (records.weight != nullptr) {
+            const float weight = acceleration[i].w;
+            records.weight[i] = weight;
+            totals.addWeight(weight);
+        }
+    }
+    totals.publish(state);
+}
+
+// Per body: 12 bytes read, 16 written.
+__global__ void orbExtractPositionsKernel(const float* x, const float* y, const float* z, std::uint32_t bodyCount,
+                                          OrbRecords records, OrbBuildState* state) {
+    ExtractTotals totals;
+    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
+        const float px = x[i], py = y[i], pz = z[i];
+        records.coordinate[0][i] = px;
+        records.coordinate[1][i] = py;
+        records.coordinate[2][i] = pz;
+        records.index[i] = i;
+        totals.addPosition(px, py, pz);
+    }
+    totals.publish(state);
+}
+
+/// The exponent that keeps N fixed-point weights below 2^62: the largest weight maps below 2^(62 - bits(N)).
+__device__ int weightExponent(const OrbBuildState* state, std::uint32_t bodyCount) {
+    const float largest = __uint_as_float(state->maxWeightBits);
+    const int bodyBits = 32 - __clz(bodyCount);
+    return largest > 0.0f ? 62 - bodyBits - ilogbf(largest) - 1 : 0;
+}
+
+// Per body: 4 bytes read; one 64-bit atomic per warp.
+__global__ void orbTotalWeightKernel(const float* weights, std::uint32_t bodyCount, OrbBuildState* state) {
+    const int exponent = weightExponent(state, bodyCount);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        state->weightExponent = exponent;
+    std::uint64_t total = 0;
+    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x)
+        total += fixedWeight(weights[i], exponent);
+    total = warpSum(total);
+    if ((threadIdx.x & 31) == 0 && total > 0)
+        atomicAdd(reinterpret_cast<unsigned long long*>(&state->totalWeight), (unsigned long long)total);
+}
+
+/// Prepares one split: its cut axis, the key range of its box (radix select skips the digits the range fixes;
+/// bisection starts from it) and its target. Returns false for a cell with no body, which it finishes at once.
+__device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinder finder) {
+    OrbCell& cell = level.cells[split.cell];
+    int axis = 0;
+    for (int candidate = 1; candidate < 3; ++candidate) // longestAxis() of Orb.hpp, which is host-only
+        if (cell.upper[candidate] - cell.lower[candidate] > cell.upper[axis] - cell.lower[axis])
+            axis = candidate;
+    cell.cutAxis = axis;
+    split.axis = axis;
+    const std::uint32_t low = orderedKey(cell.lower[axis]), high = orderedKey(cell.upper[axis]);
+    const int fixedBits = __clz(low ^ high); // 32 when every key of the cell is the same
+    // Passes whose digits lie entirely in the fixed bits; the last pass's digit ends at bit 0.
+    split.firstPass = fixedBits == 32 ? kOrbRadixPasses : std::uint32_t(fixedBits / kOrbRadixDigitBits);
+    if (finder == OrbCutFinder::RadixSelect) {
+        const int fixedPassBits = int(split.firstPass) * kOrbRadixDigitBits;
+        split.pivot = fixedPassBits >= 32 ? low : split.firstPass == 0 ? 0u : low & ~(0xffffffffu >> fixedPassBits);
+        split.done = split.firstPass == kOrbRadixPasses ? 1u : 0u;
+    } else {
+        split.pivot = low;
+        split.high = high;
+        split.done = low == high ? 1u : 0u;
+    }
+    // leftDomainCount() of Orb.hpp, host-only: ceil(d / 2).
+    const std::uint32_t leftDomainsEnd = cell.firstDomain + cell.domainCount - cell.domainCount / 2;
+    const std::uint32_t countSplit =
+        std::uint32_t(std::uint64_t(level.bodyCount) * leftDomainsEnd / level.domainCount);
+    split.countRank = countSplit - cell.begin;
+    split.rank = split.countRank;
+    split.lessWeight = 0;
+    split.target = 0;
+    if (weighted(level)) {
+        const double total = double(level.state->totalWeight);
+        const std::uint64_t target = std::uint64_t(total * double(leftDomainsEnd) / double(level.domainCount));
+        const std::uint64_t before = level.cellWeightBefore[split.cell];
+        split.target = target > before ? target - before : 0;
+    }
+    split.maxLessKey = 0;
+    split.minGreaterKey = ~0u;
+    split.tiesLeft = 0;
+    split.split = cell.begin;
+    split.roundCount = 0;
+    split.roundWeight = 0;
+    if (cell.end > cell.begin)
+        return true;
+    writeChildren(level, split, cell.lower[axis], cell.begin, 0);
+    return false;
+}
+
+// One block per level: per split 1 cell read, about 100 bytes written; a block scan per 256 splits lays out the tiles.
+__global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder finder) {
+    using Scan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
+    __shared__ typename Scan::TempStorage scanStorage;
+    if (rootLevel && threadIdx.x == 0) {
+        OrbCell& root = level.cells[0];
+        for (int axis = 0; axis < 3; ++axis) {
+            root.lower[axis] = keyToFloat(~level.state->lowInverted[axis]);
+            root.upper[axis] = keyToFloat(level.state->high[axis]);
+        }
+    }
+    __syncthreads();
+    std::uint64_t carry = 0; // (tiles << 32) | bin slots of the splits before this chunk
+    for (std::uint32_t chunk = 0; chunk < level.splitCount; chunk += kOrbTileThreads) {
+        const std::uint32_t j = chunk + threadIdx.x;
+        std::uint64_t packed = 0;
+        if (j < level.splitCount) {
+            OrbSplit& split = level.splits[j];
+            const OrbCell& cell = level.cells[split.cell];
+            split.begin = cell.begin;
+            split.end = cell.end;
+            split.tilesDone = 0;
+            const std::uint32_t tiles =
+                std::uint32_t((std::uint64_t(cell.end - cell.begin) + kOrbTileBodies - 1) / kOrbTileBodies);
+            split.tileCount = tiles;
+            const bool active = split.copyOnly == 0 && prepareSplit(level, split, finder);
+            packed = (std::uint64_t(tiles) << 32) | (active && tiles > 1 ? 1u : 0u);
+        }
+        std::uint64_t before, aggregate;
+        Scan(scanStorage).ExclusiveSum(packed, before, aggregate);
+        if (j < level.splitCount) {
+            level.splits[j].tileBegin = std::uint32_t((carry + before) >> 32);
+            level.splits[j].binSlot = std::uint32_t(carry + before);
+        }
+        carry += aggregate;
+        __syncthreads();
+    }
+}
+
+// Per body: 4 bytes of index and 16 read (a random 16-byte load), 16 written.
+__global__ void orbGatherKernel(const float4* source, const std::uint32_t* order, float4* target,
+                                std::uint32_t bodyCount, const OrbBuildState* state) {
+    if (state->nonFinite != 0 || state->invalidWeights != 0)
+        return;
+    const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < bodyCount)
+        target[j] = source[order[j]];
+}
+
+// Per body: 16 bytes read, 16 written.
+__global__ void orbCopyBackKernel(const float4* source, float4* target, std::uint32_t bodyCount,
+                                  const OrbBuildState* state) {
+    if (state->nonFinite != 0 || state->invalidWeights != 0)
+        return;
+    const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < bodyCount)
+        target[j] = source[j];
+}
+
+// Per body: 12 bytes read, 12 written.
+__global__ void orbCopyPositionsKernel(OrbRecords records, float* x, float* y, float* z, std::uint32_t bodyCount,
+                                       const OrbBuildState* state) {
+    if (state->nonFinite != 0)
+        return;
+    const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
+    if (j < bodyCount) {
+        x[j] = records.coordinate[0][j];
+        y[j] = records.coordinate[1][j];
+        z[j] = records.coordinate[2][j];
+    }
+}
+
+/// SplitMix64's finaliser: a well-mixed 64-bit hash of a counter.
+__device__ std::uint64_t mix64(std::uint64_t value) {
+    value = (value ^ (value >> 30)) * 0xbf58476d1ce4e5b9ull;
+    value = (value ^ (value >> 27)) * 0x94d049bb133111ebull;
+    return value ^ (value >> 31);
+}
+
+// Per body: 3 hashes, 12 bytes written.
+__global__ void orbUniformPositionsKernel(float* x, float* y, float* z, std::uint64_t bodyCount, std::uint64_t seed) {
+    for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < bodyCount;
+         i += std::uint64_t(gridDim.x) * blockDim.x) {
+        float* out[3] = {x, y, z};
+        for (int axis = 0; axis < 3; ++axis) {
+            const std::uint64_t bits = mix64(seed + 3 * i + std::uint64_t(axis) + 0x9e3779b97f4a7c15ull);
+            out[axis][i] = float(bits >> 40) * (2.0f / 16777216.0f) - 1.0f; // 24 random bits: exact in a float
+        }
+    }
+}
+
+unsigned streamBlocks(std::uint64_t count) {
+    return std::min(launchSize1d(count, kStreamThreads).blocks, kStreamBlocks);
+}
+
+} // namespace
+
+void launchOrbExtractBodies(const float4* positionMass, const float4* acceleration, std::uint32_t bodyCount,
+                            OrbRecords records, OrbBuildState* state, cudaStream_t stream) {
+    CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(OrbBuildState), stream));
+    orbExtractBodiesKernel<<<streamBlocks(bodyCount), kStreamThreads, 0, stream>>>(positionMass, acceleration,
+                                                                                  bodyCount, records, state);
+    checkLaunch("orbExtractBodiesKernel");
+}
+
+void launchOrbExtractPositions(const float* x, const float* y, const float* z, std::uint32_t bodyCount,
+                               OrbRecords records, OrbBuildState* state, cudaStream_t stream) {
+    CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(OrbBuildState), stream));
+    orbExtractPositionsKernel<<<streamBlocks(bodyCount), kStreamThreads, 0, stream>>>(x, y, z, bodyCount, records,
+                                                                                     state);
+    checkLaunch("orbExtractPositionsKernel");
+}
+
+void launchOrbTotalWeight(OrbRecords records, std::uint32_t bodyCount, OrbBuildState* state, cudaStream_t stream) {
+    orbTotalWeightKernel<<<streamBlocks(bodyCount), kStreamThreads, 0, stream>>>(records.weight, bodyCount, state);
+    checkLaunch("orbTotalWeightKernel");
+}
+
+void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder finder, cudaStream_t stream) {
+    orbLayoutKernel<<<1, kOrbTileThreads, 0, stream>>>(level, rootLevel, finder);
+    checkLaunch("orbLayoutKernel");
+}
+
+void launchOrbGather(const float4* source, const std::uint32_t* order, float4* target, std::uint32_t bodyCount,
+                     const OrbBuildState* state, cudaStream_t stream) {
+    const LaunchSize size = launchSize1d(bodyCount);
+    orbGatherKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(source, order, target, bodyCount, state);
+    checkLaunch("orbGatherKernel");
+}
+
+void launchOrbCopyBack(const float4* source, float4* target, std::uint32_t bodyCount, const OrbBuildState* state,
+                       cudaStream_t stream) {
+    const LaunchSize size = launchSize1d(bodyCount);
+    orbCopyBackKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(source, target, bodyCount, state);
+    checkLaunch("orbCopyBackKernel");
+}
+
+void launchOrbCopyPositions(OrbRecords records, float* x, float* y, float* z, std::uint32_t bodyCount,
+                            const OrbBuildState* state, cudaStream_t stream) {
+    const LaunchSize size = launchSize1d(bodyCount);
+    orbCopyPositionsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(records, x, y, z, bodyCount, state);
+    checkLaunch("orbCopyPositionsKernel");
+}
+
+void launchOrbUniformPositions(float* x, float* y, float* z, std::uint64_t bodyCount, std::uint64_t seed,
+                               cudaStream_t stream) {
+    orbUniformPositionsKernel<<<streamBlocks(bodyCount), kStreamThreads, 0, stream>>>(x, y, z, bodyCount, seed);
+    checkLaunch("orbUniformPositionsKernel");
+}
+
+float orbKeyToFloat(std::uint32_t key) {
+    const std::uint32_t bits = (key & 0x80000000u) ? key & 0x7fffffffu : ~key;
+    float value;
+    std::memcpy(&value, &bits, sizeof(value));
+    return value;
+}
+
+} // namespace gravlab

@@ -1,0 +1,173 @@
+#pragma once
+// The GPU ORB: the cells of OrbCpu (same algorithm, layout and balance targets, see Orb.hpp), built on the device with
+// all cells of one tree level split together, under count or work balance.
+//
+// Design note ("keys and index first, move the bodies once"):
+//   Records: one pass extracts a compact work record per body into structure-of-arrays buffers (x, y, z as three float
+//   arrays and the body's index before the build, 16 bytes; plus its weight under work balance), and counts the
+//   bounding box, non-finite positions and invalid weights on the way. Levels partition only these records, between
+//   two buffers (ping-pong, 32 bytes per body), and at the end each of the three float4 body arrays (positionMass,
+//   velocityColor, acceleration: the acceleration is kept between steps, KDK) is gathered once through the final
+//   index into the free buffer and copied back. The positions-only build (buildPositions) partitions the records the
+//   same way and copies the final coordinates back into the caller's three arrays.
+//   Tiles: each level is laid out on the device (one block scans the level's cells) into tiles of kOrbTileBodies
+//   bodies, each inside exactly one cell, so that work balance, whose ranges depend on the data, needs no host
+//   round trip. Every level kernel runs one block per tile. Cells that are already leaves are not touched, except at
+//   the last level, where leaves one level up (np not a power of two) are copied once to the final buffer.
+//   Cut finder, the key of the pivot body of each cell (in the cell's (coordinate, index) order, Orb.hpp):
+//     - radix select (the default): per pass, each tile builds a 2048-bin histogram of one 11-bit digit of the
+//       ordered coordinate key (3 passes: 11, 11, 10 bits) over its bodies that match the digits fixed so far
+//       (shared memory, the row's two most common digits added once by a leader lane), adds it to its cell's bins,
+//       and the last tile of the cell (a counter) picks the bin holding the remaining rank or weight (Merrill and Garland's radix select, as in CUB and RAFT's
+//       select_k). Digits that the cell's box already fixes (the common prefix of its lower and upper keys) are
+//       skipped, so deep levels may need fewer than 3 passes; a cell of one tile selects in shared memory alone.
+//     - bisection (the baseline): 32 rounds, each counts the bodies at or below a trial key per cell and halves the
+//       cell's bracket [key(lower), key(upper)].
+//   Count balance: the pivot is the key of rank k = floor(N (f + l) / np) - begin. Work balance: weights are
+//   DeviceBodies::acceleration[i].w (interactions of the body's last force evaluation), as 64-bit fixed point
+//   (w 2^e, e chosen so that N weights stay below 2^62), whose sums are exact and independent of the order of the
+//   atomics, so cuts are deterministic; the pivot is the key of the first body (in key order) whose cumulative weight
+//   exceeds the cell's share of the global target W (f + l) / np. If every weight is 0, work balance falls back to
+//   count balance (same cells as OrbCpu's count balance).
+//   Partition, per tile: the bodies below and equal to the pivot (a count kernel); the last tile of each cell scans the
+//   cell's tile counts, decides how many ties go left (count balance: k - below; work balance: while the middle of
+//   the tie's weight lies below the remaining target, in index order, which reads only the one tile where that rule
+//   flips), and writes the cut (the midpoint of the largest left and smallest right key, rounded once, as OrbCpu) and
+//   the children. The scatter kernel recomputes each body's side and ranks it inside its tile by warp ballots, so
+//   left bodies keep their order, then right ones: no per-body flag or prefix array. Ties go left in index order, so
+//   under count balance the cells and each leaf's bodies equal OrbCpu's exactly, also with many bodies on a cut plane.
+//   Work balance is not bit-identical to OrbCpu (fixed point), but keeps its guarantee: every domain boundary is
+//   within half the largest body weight of its target, so every leaf weight is within one largest weight of W / np.
+//   No host wait inside the build: the non-finite and weight checks are read after all work is enqueued; when they
+//   fail the final gather and copy are skipped on the device, so the bodies are left untouched, and build() throws.
+//   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance), 32 bytes
+//   per tile, 8 KiB (24 KiB under work balance) of radix bins per cell of more than one tile, O(np) cells.
+//   One graph: the launch sequence (about 55 kernels and memsets at 2^20 bodies / 64 domains, each latency-bound
+//   there) depends only on N, np, the balance, the finder and the buffers, so it is captured once into a CUDA graph
+//   (on a private stream) and replayed while that key is unchanged; any change, a buffer reallocation included,
+//   captures it again. The layout upload happens before, the input check's download and wait after the graph.
+//   Tiles of 4096 bodies measured faster than 2048 at 2^27 and 2^30 bodies (fewer same-address atomics per cell, which
+//   serialise in L2) and equal at 2^20. Cost (ncu, 2^24 bodies / 4096 domains, 8-bit digits): radix passes 41%,
+//   issue-bound (SM throughput 62-72%, DRAM 19-36%, 50% occupancy at 64 registers), hence fewer, wider passes;
+//   scatter 26% (DRAM 61%, near the copy rate); final gather 16% (0.6 ms per float4 array); count 12% (latency-bound,
+//   88 registers, 25% occupancy; capping it at 64 helped 2^27 by 3% but cost 1% at 2^20).
+#include "device/cuda/CudaStream.hpp"
+#include "device/cuda/DeviceBodies.hpp"
+#include "device/cuda/DeviceBuffer.hpp"
+#include "orb/cuda/OrbGpuGraph.hpp"
+#include "orb/cuda/OrbGpuKernels.hpp"
+
+#include <gravlab/sim/Orb.hpp>
+#include <gravlab/sim/SimParams.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cuda_runtime_api.h>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace gravlab {
+
+class OrbGpu {
+public:
+    explicit OrbGpu(OrbCutFinder cutFinder = OrbCutFinder::RadixSelect) : m_cutFinder(cutFinder) {}
+
+    /// Device bytes per body the build needs beyond the bodies themselves (the two record buffers).
+    static constexpr std::uint64_t kScratchBytesPerBody = 32;
+    /// Extra device bytes per body under work balance (the weights in both record buffers).
+    static constexpr std::uint64_t kWorkScratchBytesPerBody = 8;
+
+    /// Splits the device bodies into domainCount domains, permuting positionMass, velocityColor and acceleration in
+    /// place. Work balance weighs body i by acceleration[i].w (finite, >= 0; all zero falls back to count balance).
+    /// Enqueued on stream, then waits once at the end to read the input checks.
+    /// Throws InvalidParameterError (field "orb-domains") when domainCount lies outside [1, N]; std::invalid_argument
+    /// when N is 0 or above 2^32 - 1, a position is not finite, or (work balance) a weight is negative or not finite.
+    /// On a throw the bodies are left untouched.
+    void build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance balance, cudaStream_t stream);
+    /// Count balance.
+    void build(DeviceBodies& bodies, std::uint32_t domainCount, cudaStream_t stream) {
+        build(bodies, domainCount, OrbBalance::Count, stream);
+    }
+    /// Count-balanced build over positions alone (three device arrays of count floats, permuted in place): for body
+    /// counts whose full state does not fit on the device. deviceOrder() maps the result to the input order. Same
+    /// errors as build().
+    void buildPositions(float* x, float* y, float* z, std::size_t count, std::uint32_t domainCount,
+                        cudaStream_t stream);
+
+    /// The cells, breadth first as in OrbCpu; waits for the build.
+    std::vector<OrbCell> downloadCells(cudaStream_t stream) const;
+    /// levelBegin()[d] is the index of the first cell of depth d; the last entry is the number of cells.
+    const std::vector<std::size_t>& levelBegin() const { return m_levelBegin; }
+    /// The device cell array (cellCount() cells, breadth first); migration may rewrite the leaves' begin and end.
+    const OrbCell* deviceCells() const { return m_cells.data(); }
+    OrbCell* deviceCells() { return m_cells.data(); }
+    std::size_t cellCount() const { return m_cells.size(); }
+    /// After a build: for each body position, the index the body had before the build (valid until the next build).
+    const std::uint32_t* deviceOrder() const { return m_finalOrder; }
+    /// Device time of the last build in milliseconds (CUDA events around its kernels); waits for it.
+    double lastBuildMilliseconds() const;
+
+    /// Loads of the domains as the device cell array now has them: memory = largest leaf body count / mean; work =
+    /// largest leaf weight sum / mean, weights from acceleration.w under Work, 1 per body under Count (work equals
+    /// memory then, as in OrbCpu). Waits for the result. Throws std::invalid_argument when the weights sum to 0.
+    OrbImbalance imbalance(const DeviceBodies& bodies, OrbBalance balance, cudaStream_t stream) const;
+    /// Memory imbalance only (work = memory), e.g. after buildPositions.
+    OrbImbalance imbalance(cudaStream_t stream) const;
+
+    /// Bytes the build reads and writes per body in the model used to quote an effective bandwidth: extraction,
+    /// per level 3 radix passes (32 bisection rounds) of 4-byte keys, the 4-byte count pass and the 32-byte scatter,
+    /// then the gather of three float4 arrays (or the positions' copy back); weights add their own bytes.
+    static double modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder, OrbBalance balance,
+                                       bool positionsOnly);
+
+private:
+    void layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount);
+    void reserve(std::size_t bodyCount, bool weights);
+    OrbRecords records(int side, std::size_t bodyCount);
+    /// Enqueues the levels on the extracted records; returns the side holding the final records.
+    int partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream);
+    void checkState(cudaStream_t stream, bool workBalance);
+
+    /// Everything the captured launch sequence depends on; a new key captures it again.
+    struct GraphKey {
+        bool positionsOnly = false, workBalance = false;
+        std::uint32_t bodyCount = 0, domainCount = 0;
+        std::array<const void*, 17> buffers{};
+        std::array<std::size_t, 17> sizes{};
+        bool operator==(const GraphKey&) const = default;
+    };
+    GraphKey graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount, std::uint32_t domainCount,
+                      std::array<const void*, 3> arrays) const;
+    /// Replays the graph captured for key, capturing enqueue first when the key changed.
+    void launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream);
+    /// The record buffer that holds the final records: one swap per level that splits.
+    int finalSide() const { return int((m_levelSplitBegin.size() - 1) % 2); }
+
+    OrbCutFinder m_cutFinder;
+    std::vector<OrbCell> m_hostCells;              ///< the tree's shape; ranges and boxes are filled on the device
+    std::vector<OrbSplit> m_hostSplits;            ///< per level: the cells to split and the leaves to copy
+    std::vector<std::uint32_t> m_levelSplitBegin;  ///< first entry of each level that splits
+    std::vector<std::size_t> m_levelBegin;
+    std::uint32_t m_layoutBodies = 0, m_layoutDomains = 0;
+    std::uint32_t m_widestMultiTileLevel = 0;      ///< most cells of more than one tile on one level (bin slots)
+    DeviceBuffer<OrbCell> m_cells;
+    DeviceBuffer<OrbSplit> m_splits;
+    DeviceBuffer<std::uint64_t> m_cellWeightBefore;
+    DeviceBuffer<OrbBuildState> m_state;
+    DeviceBuffer<float4> m_recordBuffers[2];       ///< x, y, z, index as four float arrays each; gather scratch
+    DeviceBuffer<float> m_weightBuffers[2];
+    DeviceBuffer<uint2> m_tileCounts, m_tileOffsets, m_tileExtremes;
+    DeviceBuffer<std::uint64_t> m_tileEqualWeight;
+    DeviceBuffer<std::uint32_t> m_binCounts;
+    DeviceBuffer<std::uint64_t> m_binWeights;
+    mutable DeviceBuffer<double> m_leafLoads;
+    const std::uint32_t* m_finalOrder = nullptr;
+    CudaEvent m_buildStart, m_buildStop;
+    std::optional<CudaStream> m_captureStream;
+    CudaGraph m_graph;
+    GraphKey m_graphKey;
+};
+
+} // namespace gravlab

@@ -1,0 +1,145 @@
+#pragma once
+// Device helpers shared by the GPU ORB's kernels: ordered keys, fixed-point weights, warp reductions, finding a tile's
+// cell, the tile geometry and the "last tile of a cell" hand-off. See OrbGpu.hpp for the design.
+#include "orb/cuda/OrbGpuKernels.hpp"
+
+#include <cstdint>
+
+namespace gravlab::orbdevice {
+
+inline constexpr unsigned kFullWarp = 0xffffffffu;
+inline constexpr int kWarpsPerTile = int(kOrbTileThreads / 32);
+inline constexpr int kRowsPerWarp = int(kOrbTileBodies / kOrbTileThreads); // rows of 32 consecutive bodies
+static_assert(kWarpsPerTile * kRowsPerWarp * 32 == int(kOrbTileBodies));
+static_assert(kOrbRadixBins % kOrbTileThreads == 0, "whole bins per thread when a block selects a digit");
+
+/// Maps a float to an unsigned key with the same order; -0 is first made +0 so that it ties with +0 as the CPU's
+/// float comparison does (the index then decides, as in Orb.hpp).
+__device__ __forceinline__ std::uint32_t orderedKey(float coordinate) {
+    if (coordinate == 0.0f)
+        coordinate = 0.0f;
+    const std::uint32_t bits = __float_as_uint(coordinate);
+    return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
+}
+
+__device__ __forceinline__ float keyToFloat(std::uint32_t key) {
+    return __uint_as_float((key & 0x80000000u) ? key & 0x7fffffffu : ~key);
+}
+
+/// The weight as an integer (weight * 2^exponent rounded): sums of integers are exact and independent of the order of
+/// the atomics, so the cuts are deterministic. Invalid weights count as 0 (the build refuses them afterwards).
+__device__ __forceinline__ std::uint64_t fixedWeight(float weight, int exponent) {
+    return (weight > 0.0f && weight <= 3.4e38f) ? __float2ull_rn(scalbnf(weight, exponent)) : 0ull;
+}
+
+/// Work balance is in force: requested, and the weights do not all vanish.
+__device__ __forceinline__ bool weighted(const OrbLevel& level) {
+    return level.workBalance && level.state->totalWeight > 0;
+}
+
+// Warp reductions by shuffles: the __reduce_*_sync intrinsics need sm_80, and Gravlab also builds for sm_75.
+template <typename T> __device__ __forceinline__ T warpSum(T value) {
+    for (int offset = 16; offset > 0; offset /= 2)
+        value += __shfl_xor_sync(kFullWarp, value, offset);
+    return value;
+}
+__device__ __forceinline__ std::uint32_t warpMin(std::uint32_t value) {
+    for (int offset = 16; offset > 0; offset /= 2)
+        value = min(value, __shfl_xor_sync(kFullWarp, value, offset));
+    return value;
+}
+__device__ __forceinline__ std::uint32_t warpMax(std::uint32_t value) {
+    for (int offset = 16; offset > 0; offset /= 2)
+        value = max(value, __shfl_xor_sync(kFullWarp, value, offset));
+    return value;
+}
+__device__ __forceinline__ unsigned laneMaskBelow() {
+    return (1u << (threadIdx.x & 31)) - 1u;
+}
+
+/// The split whose tiles include `tile`, or -1 past the level's last tile. Splits are sorted by tileBegin; cells with
+/// no tile share the tileBegin of the next, so the last split with tileBegin <= tile is the one with tiles.
+__device__ __forceinline__ int findSplit(const OrbSplit* splits, std::uint32_t count, std::uint32_t tile) {
+    std::uint32_t low = 0, high = count;
+    while (low < high) {
+        const std::uint32_t middle = (low + high) / 2;
+        if (splits[middle].tileBegin <= tile)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    if (low == 0)
+        return -1;
+    const OrbSplit& split = splits[low - 1];
+    return tile < split.tileBegin + split.tileCount ? int(low - 1) : -1;
+}
+
+/// A block's tile: its bodies [first, last), and the index of this thread's body in row r of its warp.
+struct Tile {
+    std::uint32_t local; ///< tile number within the cell
+    std::uint64_t first, last;
+    __device__ std::uint64_t body(int row) const {
+        return first + std::uint64_t(threadIdx.x / 32) * (kRowsPerWarp * 32) + std::uint64_t(row) * 32 +
+               (threadIdx.x & 31);
+    }
+};
+
+__device__ __forceinline__ Tile tileOf(const OrbSplit& split, std::uint32_t tile) {
+    Tile result;
+    result.local = tile - split.tileBegin;
+    result.first = std::uint64_t(split.begin) + std::uint64_t(result.local) * kOrbTileBodies;
+    result.last = min(result.first + kOrbTileBodies, std::uint64_t(split.end));
+    return result;
+}
+
+/// This thread's coordinates along the cut axis and weights (0 without weights) of its rows of tile; rows past the
+/// tile's end read as 0. All loads are issued before any is used, so a warp waits one memory latency, not one per row.
+__device__ __forceinline__ void loadTileRows(const Tile& tile, const float* along, const float* weight, bool useWeights,
+                                             float (&coordinates)[kRowsPerWarp], float (&rowWeights)[kRowsPerWarp]) {
+    for (int row = 0; row < kRowsPerWarp; ++row) {
+        const std::uint64_t i = tile.body(row);
+        coordinates[row] = i < tile.last ? along[i] : 0.0f;
+        rowWeights[row] = i < tile.last && useWeights ? weight[i] : 0.0f;
+    }
+}
+
+/// Called by every thread after the block has published its tile's contribution to the split (global atomics or
+/// stores): true in exactly one block per split, the last to arrive, which then sees every contribution. It resets the
+/// counter for the next step.
+__device__ __forceinline__ bool lastTileOfSplit(OrbSplit& split) {
+    __shared__ bool isLast;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        isLast = atomicAdd(&split.tilesDone, 1u) == split.tileCount - 1;
+        if (isLast)
+            split.tilesDone = 0;
+    }
+    __syncthreads();
+    if (isLast)
+        __threadfence();
+    return isLast;
+}
+
+/// Writes the two children of a split cell: boxes cut at `cut` along the axis, body ranges split at `split`, and
+/// under work balance the weight before each child.
+__device__ __forceinline__ void writeChildren(const OrbLevel& level, const OrbSplit& split, float cut,
+                                              std::uint32_t splitIndex, std::uint64_t leftWeight) {
+    const OrbCell& parent = level.cells[split.cell];
+    OrbCell& left = level.cells[parent.leftChild];
+    OrbCell& right = level.cells[parent.leftChild + 1];
+    for (int axis = 0; axis < 3; ++axis) {
+        left.lower[axis] = right.lower[axis] = parent.lower[axis];
+        left.upper[axis] = right.upper[axis] = parent.upper[axis];
+    }
+    left.upper[split.axis] = cut;
+    right.lower[split.axis] = cut;
+    left.begin = parent.begin;
+    left.end = right.begin = splitIndex;
+    right.end = parent.end;
+    const std::uint64_t before = level.cellWeightBefore[split.cell];
+    level.cellWeightBefore[parent.leftChild] = before;
+    level.cellWeightBefore[parent.leftChild + 1] = before + leftWeight;
+}
+
+} // namespace gravlab::orbdevice

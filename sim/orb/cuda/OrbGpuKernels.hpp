@@ -1,0 +1,134 @@
+#pragma once
+// Kernels of the GPU ORB behind launch functions free of device code (OrbGpu.cu: extraction, level layout, final
+// gather; OrbGpuSelect.cu: cut finders; OrbGpuPartition.cu: tile counts, cuts, stable scatter; OrbGpuImbalance.cu).
+// See OrbGpu.hpp for the design.
+#include "device/cuda/DeviceBuffer.hpp"
+
+#include <gravlab/sim/Orb.hpp>
+
+#include <cstdint>
+#include <cuda_runtime_api.h>
+#include <vector_types.h>
+
+namespace gravlab {
+
+/// How a level's pivot keys are found; both give the same key, so the same cells.
+enum class OrbCutFinder {
+    Bisection,   ///< the baseline: 32 counting passes over the keys per level, one bracket halving each
+    RadixSelect, ///< at most 3 passes of 11-bit digit histograms per level, each fixing one digit of the pivot key
+};
+
+/// Bodies per tile: every level kernel runs one block of kOrbTileThreads threads per tile, and a tile belongs to
+/// exactly one cell of the level (8 warps x 16 rows of 32 consecutive bodies).
+inline constexpr std::uint32_t kOrbTileBodies = 4096;
+inline constexpr unsigned kOrbTileThreads = 256;
+/// Radix select: 3 passes of 11-bit digits (the last takes the 10 bits left), 2048 bins per cell.
+inline constexpr int kOrbRadixDigitBits = 11;
+inline constexpr std::uint32_t kOrbRadixPasses = 3;
+inline constexpr std::uint32_t kOrbRadixBins = 1u << kOrbRadixDigitBits;
+
+/// One cell of the level being processed: a cell to split, or (copyOnly) a leaf whose records only change buffer.
+/// The host sets cell and copyOnly; the level's layout kernel fills the rest.
+struct OrbSplit {
+    std::uint32_t cell;          ///< index in the cell array
+    std::uint32_t copyOnly;      ///< 1: a leaf of this level, its records are copied to the other buffer unchanged
+    std::uint32_t begin, end;    ///< the cell's bodies
+    std::uint32_t tileBegin;     ///< first tile of the level that belongs to this cell
+    std::uint32_t tileCount;     ///< ceil((end - begin) / kOrbTileBodies)
+    std::uint32_t binSlot;       ///< radix bins of cells of more than one tile, numbered over the level
+    std::int32_t axis;           ///< the cut axis (longest side)
+    std::uint32_t firstPass;     ///< radix select: passes before it are fixed by the key range of the cell's box
+    std::uint32_t done;          ///< the pivot key is found
+    std::uint32_t pivot;         ///< radix: the pivot digits fixed so far; bisection: lower end of the bracket
+    std::uint32_t high;          ///< bisection: upper end of the bracket (inclusive)
+    std::uint32_t countRank;     ///< count balance: bodies that go left (global target minus begin)
+    std::uint32_t rank;          ///< count balance, radix: the pivot's rank among the bodies matching the fixed digits
+    std::uint64_t target;        ///< work balance: target weight left of the cut minus the weight already below
+    std::uint64_t lessWeight;    ///< work balance: weight of the bodies below the pivot's bracket or bytes
+    std::uint32_t tilesDone;     ///< tiles that have reported (the last one finishes the step for the cell)
+    std::uint32_t maxLessKey;    ///< largest key below the pivot (set with the cut)
+    std::uint32_t minGreaterKey; ///< smallest key above the pivot (set with the cut)
+    std::uint32_t tiesLeft;      ///< bodies equal to the pivot that go left (the first ones in index order)
+    std::uint32_t split;         ///< first body of the right child
+    std::uint32_t roundCount;    ///< bisection: bodies at or below the trial key
+    std::uint64_t roundWeight;   ///< bisection, work balance: their weight
+};
+
+/// Device-side results of the extraction pass; all zero bits is the initial state.
+struct OrbBuildState {
+    std::uint32_t lowInverted[3]; ///< ~(smallest ordered key) per axis, so that zero is the neutral start
+    std::uint32_t high[3];        ///< largest ordered key per axis
+    std::uint32_t nonFinite;      ///< position components that are not finite
+    std::uint32_t invalidWeights; ///< work balance: weights that are negative or not finite
+    std::uint32_t maxWeightBits;  ///< largest valid weight (float bits; weights >= 0 order like their bits)
+    std::int32_t weightExponent;  ///< fixed-point weight = weight * 2^weightExponent, rounded
+    std::uint64_t totalWeight;    ///< sum of the fixed-point weights; 0 falls back to count balance
+};
+
+/// One buffer of per-body work records (structure of arrays): coordinates, the body's index before the build and,
+/// under work balance, its weight (null otherwise).
+struct OrbRecords {
+    float* coordinate[3];
+    std::uint32_t* index;
+    float* weight;
+};
+
+/// What every level kernel needs.
+struct OrbLevel {
+    OrbCell* cells;
+    OrbSplit* splits;             ///< the level's splits
+    std::uint32_t splitCount;
+    std::uint64_t* cellWeightBefore; ///< per cell: weight of all bodies before its begin (work balance)
+    OrbBuildState* state;
+    OrbRecords from, to;          ///< the records before and after this level's partition
+    uint2* tileCounts;            ///< per tile: (bodies below the pivot, bodies equal to it)
+    uint2* tileOffsets;           ///< per tile: the same counted over the cell's earlier tiles
+    uint2* tileExtremes;          ///< per tile: (largest key below the pivot, smallest key above it)
+    std::uint64_t* tileEqualWeight; ///< per tile: weight of the bodies equal to the pivot (work balance)
+    std::uint32_t* binCounts;     ///< kOrbRadixBins per bin slot
+    std::uint64_t* binWeights;    ///< kOrbRadixBins per bin slot (work balance)
+    std::uint32_t bodyCount;
+    std::uint32_t domainCount;
+    std::uint32_t gridTiles;      ///< blocks of the level's tile kernels: an upper bound on the level's tiles
+    bool workBalance;             ///< requested; the kernels fall back to count balance when the total weight is 0
+};
+
+/// Resets the state and writes the records of every body (index = position) from positionMass, with the weights from
+/// acceleration.w when weights is non-null; accumulates bounds, non-finite counts and the largest weight.
+void launchOrbExtractBodies(const float4* positionMass, const float4* acceleration, std::uint32_t bodyCount,
+                            OrbRecords records, OrbBuildState* state, cudaStream_t stream);
+/// The same from separate coordinate arrays (positions-only build; count balance).
+void launchOrbExtractPositions(const float* x, const float* y, const float* z, std::uint32_t bodyCount,
+                               OrbRecords records, OrbBuildState* state, cudaStream_t stream);
+/// Work balance: picks the fixed-point exponent from the largest weight and sums the fixed-point weights.
+void launchOrbTotalWeight(OrbRecords records, std::uint32_t bodyCount, OrbBuildState* state, cudaStream_t stream);
+/// Lays out the level's tiles and prepares each split (axis, key range, targets); level 0 first sets the root box.
+void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder finder, cudaStream_t stream);
+/// Finds every split's pivot key.
+void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream);
+/// Counts each tile's bodies below and equal to the pivot; the last tile of a cell places the cut and the children.
+void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream);
+/// Moves every record of the level to its place in the other buffer (stable: left bodies, then right ones).
+void launchOrbScatter(const OrbLevel& level, cudaStream_t stream);
+/// target[j] = source[order[j]], unless the state counted a non-finite position or an invalid weight.
+void launchOrbGather(const float4* source, const std::uint32_t* order, float4* target, std::uint32_t bodyCount,
+                     const OrbBuildState* state, cudaStream_t stream);
+/// target[j] = source[j] under the same condition.
+void launchOrbCopyBack(const float4* source, float4* target, std::uint32_t bodyCount, const OrbBuildState* state,
+                       cudaStream_t stream);
+/// The final records' coordinates back into x, y, z under the same condition.
+void launchOrbCopyPositions(OrbRecords records, float* x, float* y, float* z, std::uint32_t bodyCount,
+                            const OrbBuildState* state, cudaStream_t stream);
+/// Host decoding of an ordered key back to its float.
+float orbKeyToFloat(std::uint32_t key);
+
+/// Per leaf cell: body count and weight sum (acceleration.w, or 1 per body when acceleration is null), then the
+/// largest count, largest weight, total count, total weight and leaf count into results[0..4].
+void launchOrbLeafLoads(const OrbCell* cells, std::uint32_t cellCount, const float4* acceleration, double* leafLoads,
+                        double* results, cudaStream_t stream);
+
+/// Uniform random positions in [-1, 1)^3 from a counter-based hash of (seed, index): fast set-up for benchmarks.
+void launchOrbUniformPositions(float* x, float* y, float* z, std::uint64_t bodyCount, std::uint64_t seed,
+                               cudaStream_t stream);
+
+} // namespace gravlab

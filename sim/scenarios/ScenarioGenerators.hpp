@@ -1,0 +1,58 @@
+#pragma once
+// Internal to the scenario registry: the generator functions and the helpers they share.
+//
+// Design note: each generator fills all of `out` (resized to bodyCount) in its own file; the registry in
+// Scenarios.cpp only lists them. Generators give every body its own RandomStream, so a body's sample depends only on
+// (seed, body index) and loops may run in parallel. Positions and velocities are computed in double and stored as
+// float.
+#include "core/Random.hpp"
+
+#include <gravlab/sim/Bodies.hpp>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace gravlab::scenario {
+
+void generatePlummer(Bodies& out, std::size_t bodyCount, std::uint64_t seed);
+void generateColdCube(Bodies& out, std::size_t bodyCount, std::uint64_t seed);
+void generateDiskGalaxy(Bodies& out, std::size_t bodyCount, std::uint64_t seed);
+void generateGalaxyCollision(Bodies& out, std::size_t bodyCount, std::uint64_t seed);
+
+using Vec3d = std::array<double, 3>;
+
+struct BodyState {
+    Vec3d position;
+    Vec3d velocity;
+    double mass;
+    double colorKey;
+};
+
+void storeBody(Bodies& bodies, std::size_t index, const BodyState& body);
+
+/// Unit vector uniformly distributed over the sphere.
+Vec3d isotropicDirection(RandomStream& random);
+
+/// Plummer samples (the plummer scenario, the disk galaxy's bulge) draw their enclosed mass fraction from
+/// (0, kPlummerMassTruncation], so no body lies beyond 38.7 scale radii. Untruncated, a body lies beyond R with
+/// probability 1.5 (a / R)^2: among 10^5 bodies one beyond 10^3 a turns up in one sample in seven, and one beyond
+/// 10^4 a in one in 700; such a body alone moves the centre of mass, and with it every other body, by 0.06 of the
+/// virial radius (a seed of the profile test found one), and it stretches every bounding box (the tree's root, ORB's
+/// root, the camera's framing).
+inline constexpr double kPlummerMassTruncation = 0.999;
+/// A uniform enclosed mass fraction in (0, kPlummerMassTruncation].
+double samplePlummerMassFraction(RandomStream& random);
+/// The radius enclosing massFraction of a Plummer sphere of this scale radius a: M(r) = r^3 / (r^2 + a^2)^(3/2)
+/// inverted.
+double plummerRadius(double scaleRadius, double massFraction);
+
+/// Shifts bodies [first, first + count) so that their centre of mass is at the origin and at rest.
+void removeCentreOfMassMotion(Bodies& bodies, std::size_t first, std::size_t count);
+
+/// Rotates positions and velocities of bodies [first, first + count) by the row-major 3x3 matrix, then adds
+/// offsetPosition and offsetVelocity.
+void transformBodies(Bodies& bodies, std::size_t first, std::size_t count, const std::array<Vec3d, 3>& rotation,
+                     const Vec3d& offsetPosition, const Vec3d& offsetVelocity);
+
+} // namespace gravlab::scenario

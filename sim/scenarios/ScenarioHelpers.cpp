@@ -1,0 +1,83 @@
+// Helpers shared by the scenario generators: storing one body, isotropic directions, centring, rigid transforms.
+//
+// Design note: centre-of-mass sums run in double over the float bodies, so the residual momentum after centring is
+// at the level of float rounding of the stored values, not of the summation.
+#include "scenarios/ScenarioGenerators.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace gravlab::scenario {
+
+void storeBody(Bodies& bodies, std::size_t index, const BodyState& body) {
+    bodies.x[index] = float(body.position[0]);
+    bodies.y[index] = float(body.position[1]);
+    bodies.z[index] = float(body.position[2]);
+    bodies.vx[index] = float(body.velocity[0]);
+    bodies.vy[index] = float(body.velocity[1]);
+    bodies.vz[index] = float(body.velocity[2]);
+    bodies.mass[index] = float(body.mass);
+    bodies.colorKey[index] = float(body.colorKey);
+}
+
+double samplePlummerMassFraction(RandomStream& random) {
+    return kPlummerMassTruncation * random.uniformOpen();
+}
+
+double plummerRadius(double scaleRadius, double massFraction) {
+    return scaleRadius / std::sqrt(std::pow(massFraction, -2.0 / 3.0) - 1.0);
+}
+
+Vec3d isotropicDirection(RandomStream& random) {
+    const double cosTheta = random.uniform(-1.0, 1.0);
+    const double sinTheta = std::sqrt(std::max(0.0, 1.0 - cosTheta * cosTheta));
+    const double phi = 2.0 * std::numbers::pi * random.uniform();
+    return {sinTheta * std::cos(phi), sinTheta * std::sin(phi), cosTheta};
+}
+
+void removeCentreOfMassMotion(Bodies& bodies, std::size_t first, std::size_t count) {
+    double totalMass = 0;
+    Vec3d massPosition{}, momentum{};
+    for (std::size_t i = first; i < first + count; ++i) {
+        const double m = bodies.mass[i];
+        totalMass += m;
+        massPosition[0] += m * bodies.x[i];
+        massPosition[1] += m * bodies.y[i];
+        massPosition[2] += m * bodies.z[i];
+        momentum[0] += m * bodies.vx[i];
+        momentum[1] += m * bodies.vy[i];
+        momentum[2] += m * bodies.vz[i];
+    }
+    if (totalMass <= 0)
+        return;
+    const Vec3d centre{massPosition[0] / totalMass, massPosition[1] / totalMass, massPosition[2] / totalMass};
+    const Vec3d drift{momentum[0] / totalMass, momentum[1] / totalMass, momentum[2] / totalMass};
+    for (std::size_t i = first; i < first + count; ++i) {
+        bodies.x[i] = float(bodies.x[i] - centre[0]);
+        bodies.y[i] = float(bodies.y[i] - centre[1]);
+        bodies.z[i] = float(bodies.z[i] - centre[2]);
+        bodies.vx[i] = float(bodies.vx[i] - drift[0]);
+        bodies.vy[i] = float(bodies.vy[i] - drift[1]);
+        bodies.vz[i] = float(bodies.vz[i] - drift[2]);
+    }
+}
+
+void transformBodies(Bodies& bodies, std::size_t first, std::size_t count, const std::array<Vec3d, 3>& rotation,
+                     const Vec3d& offsetPosition, const Vec3d& offsetVelocity) {
+    const auto rotate = [&rotation](double x, double y, double z, int row) {
+        return rotation[row][0] * x + rotation[row][1] * y + rotation[row][2] * z;
+    };
+    for (std::size_t i = first; i < first + count; ++i) {
+        const double x = bodies.x[i], y = bodies.y[i], z = bodies.z[i];
+        const double vx = bodies.vx[i], vy = bodies.vy[i], vz = bodies.vz[i];
+        bodies.x[i] = float(rotate(x, y, z, 0) + offsetPosition[0]);
+        bodies.y[i] = float(rotate(x, y, z, 1) + offsetPosition[1]);
+        bodies.z[i] = float(rotate(x, y, z, 2) + offsetPosition[2]);
+        bodies.vx[i] = float(rotate(vx, vy, vz, 0) + offsetVelocity[0]);
+        bodies.vy[i] = float(rotate(vx, vy, vz, 1) + offsetVelocity[1]);
+        bodies.vz[i] = float(rotate(vx, vy, vz, 2) + offsetVelocity[2]);
+    }
+}
+
+} // namespace gravlab::scenario

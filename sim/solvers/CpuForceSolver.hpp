@@ -1,0 +1,45 @@
+#pragma once
+// The force-solver interface of the CPU backend (private to gravlab_sim).
+//
+// Design note: CpuBackend owns the bodies, the integrator and the ORB domains; a CpuForceSolver only turns positions
+// into accelerations, created by name from the registry (SolverRegistration.hpp). A solver that builds a structure
+// from the positions (the octree) keeps it until invalidate(), so the overlay and leaf-depth colours can show the
+// structure the last evaluation used.
+#include <gravlab/sim/Bodies.hpp>
+#include <gravlab/sim/DirectSumCpu.hpp>
+#include <gravlab/sim/SimulationBackend.hpp>
+#include <gravlab/sim/TreeView.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace gravlab {
+
+/// What one force evaluation reads: gravity and, for solvers that use it, the opening angle.
+struct ForceParams {
+    GravityParams gravity;
+    float openingAngle = 0.5f;
+};
+
+class CpuForceSolver {
+public:
+    virtual ~CpuForceSolver() = default;
+    /// accelerations (with G) of every body, and in work the interactions each body's sum evaluated (ORB's work
+    /// weights); adds the milliseconds of its phases (SolverInfo::cpuPhases) to times. Bodies are finite.
+    virtual void computeAccelerations(const Bodies& bodies, const ForceParams& params, Vec3Arrays<float>& accelerations,
+                                      std::vector<float>& work, std::vector<PhaseTiming>& times) = 0;
+    /// The bodies changed other than through this solver's last evaluation: drop what was built from them.
+    virtual void invalidate() {}
+    /// Cells matching query of the structure the last evaluation built (cleared first; empty without one).
+    virtual void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {
+        (void)query;
+        out.clear();
+    }
+    /// Depth of each body's leaf in that structure, in body order; false (out untouched) without one.
+    virtual bool leafDepths(std::vector<std::uint8_t>& out) const {
+        (void)out;
+        return false;
+    }
+};
+
+} // namespace gravlab

@@ -1,0 +1,55 @@
+#pragma once
+// The force-solver interface of the CUDA backend (private to gravlab_sim).
+//
+// Design note: CudaBackend owns the device bodies, the integrator, the rollback copy and the ORB domains; a
+// CudaForceSolver only turns positions into accelerations on the backend's stream, created by name from the registry
+// (SolverRegistration.hpp). Its phases (SolverInfo::cudaPhases) are the first entries of the backend's PhaseTimeline,
+// in the registered order, so a solver marks phase k of its own list as timeline phase k. A solver that builds a
+// structure (the octree) keeps it until invalidate(), for the overlay and leaf-depth colours.
+#include "device/cuda/DeviceBodies.hpp"
+#include "device/cuda/DeviceBuffer.hpp"
+#include "device/cuda/PhaseTimeline.hpp"
+#include "solvers/CpuForceSolver.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gravlab {
+
+class CudaForceSolver {
+public:
+    virtual ~CudaForceSolver() = default;
+    /// Writes bodies.acceleration[i] = (acceleration with G, interactions body i's sum evaluated) for every body, on
+    /// stream; bodyScratch (bodies.size() elements) may be used until the work on stream is done. Returns 0, or the
+    /// number of bodies with a non-finite position when the solver found some, in which case nothing was written.
+    virtual unsigned computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
+                                          const ForceParams& params, cudaStream_t stream, PhaseTimeline& timeline) = 0;
+    /// The bodies changed other than by a kick: drop what was built from them.
+    virtual void invalidate() {}
+    /// Frees scratch sized for the old bodies (new bodies were loaded).
+    virtual void release() {}
+    /// Device memory held now, in bytes.
+    virtual std::uint64_t allocatedBytes() const { return 0; }
+    /// Cells matching query of the last evaluation's structure (cleared first). Waits for stream.
+    virtual void collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out,
+                                  cudaStream_t stream) const {
+        (void)query;
+        (void)stream;
+        out.clear();
+    }
+    /// vertices[i] = (position, leaf depth colour scalar) queued on stream; false (nothing queued) without a
+    /// structure that matches the bodies.
+    virtual bool writeLeafDepthVertices(const float4* positionMass, RenderVertex* vertices, std::size_t bodyCount,
+                                        cudaStream_t stream) const {
+        (void)positionMass, (void)vertices, (void)bodyCount, (void)stream;
+        return false;
+    }
+    /// Figures of the last evaluation for reports. Waits for stream.
+    virtual std::vector<SolverStatistic> statistics(cudaStream_t stream) const {
+        (void)stream;
+        return {};
+    }
+};
+
+} // namespace gravlab
