@@ -13,20 +13,37 @@ constexpr std::uint64_t kDeviceReserveBytes = 64ull << 20;
 
 } // namespace
 
-bool cudaDeviceAvailable(std::string& reason) {
+namespace {
+
+/// What the CUDA runtime found, in a user's words: no driver, a driver too old for this build, no GPU, or a device.
+std::string probeCudaDevice() {
+    int driverVersion = 0;
+    cudaDriverGetVersion(&driverVersion); // 0 when no NVIDIA driver (libcuda) is installed
     int deviceCount = 0;
     const cudaError_t error = cudaGetDeviceCount(&deviceCount);
-    if (error != cudaSuccess) {
-        cudaGetLastError(); // the failed query is not a sticky error; clear it so later calls start clean
-        reason = "no CUDA device: cudaGetDeviceCount returned " + describeCudaError(error);
-        return false;
-    }
-    if (deviceCount == 0) {
-        reason = "no CUDA device: cudaGetDeviceCount found 0 devices";
-        return false;
-    }
-    reason.clear();
-    return true;
+    cudaGetLastError(); // a failed query is not a sticky error; clear it so later calls start clean
+    if (driverVersion == 0)
+        return "no NVIDIA driver is installed (the CUDA driver library libcuda was not found)";
+    const std::string driver = "the NVIDIA driver supports CUDA " + std::to_string(driverVersion / 1000) + "." +
+                               std::to_string(driverVersion % 1000 / 10);
+    if (error == cudaErrorInsufficientDriver)
+        return "the NVIDIA driver is too old for this build (" + driver + ", Gravlab was built with CUDA " +
+               std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10) +
+               "): update the driver";
+    if (error == cudaErrorNoDevice || (error == cudaSuccess && deviceCount == 0))
+        return "no NVIDIA GPU was found (" + driver + ", but it sees no GPU)";
+    if (error != cudaSuccess)
+        return "the NVIDIA GPU cannot be used: " + describeCudaError(error) + " (" + driver + ")";
+    return {};
+}
+
+} // namespace
+
+bool cudaDeviceAvailable(std::string& reason) {
+    // Asked once per process: the answer does not change while Gravlab runs, and the panel's edits must not re-probe.
+    static const std::string problem = probeCudaDevice();
+    reason = problem;
+    return problem.empty();
 }
 
 DeviceSummary queryCurrentDevice() {
