@@ -75,22 +75,11 @@ void addListOptions(CLI::App& command, AccuracyOptions& options) {
 void addValueOptions(CLI::App& command, AccuracyOptions& options) {
     addNumberOption(command, kAccuracySampleRange, NumberKind::Whole, options.sampleCount,
                     "sampled bodies per case (all bodies when N is smaller)");
-    command
-        .add_option_function<std::string>(
-            "--backend",
-            [&options](const std::string& text) {
-                options.backend = rethrowForFlag("backend", [&] { return parseBackendKind(text); });
-            },
-            "auto, cuda or cpu")
-        ->default_str(std::string(toString(options.backend)));
-    command
-        .add_option_function<std::string>(
-            "--solver",
-            [&options](const std::string& text) {
-                options.solver = rethrowForFlag("solver", [&] { return std::string(findSolver(text).name); });
-            },
-            "force solver to measure: " + solversHelpText())
-        ->default_str(options.solver);
+    addNameOption(command, "backend", options.backend, parseBackendKind, "auto, cuda or cpu",
+                  std::string(toString(options.backend)));
+    addNameOption(
+        command, "solver", options.solver, [](const std::string& text) { return std::string(findSolver(text).name); },
+        "force solver to measure: " + solversHelpText(), options.solver);
     command
         .add_option_function<std::string>(
             "--seed",

@@ -259,22 +259,12 @@ void printOrb(const BenchOptions& options, const OrbBenchResult& result, std::os
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
     CLI::App* bench = app.add_subcommand("bench", "time a force solver on the GPU or the CPU: median step and phases, "
                                                   "body-steps/s, device memory; or the GPU ORB build (--orb)");
-    bench
-        ->add_option_function<std::string>(
-            "--solver",
-            [&options](const std::string& text) {
-                options.solver = rethrowForFlag("solver", [&] { return std::string(findSolver(text).name); });
-            },
-            "force solver: " + solversHelpText())
-        ->default_str(std::string(options.solver));
-    bench
-        ->add_option_function<std::string>(
-            "--backend",
-            [&options](const std::string& text) {
-                options.backend = rethrowForFlag("backend", [&] { return parseBackendKind(text); });
-            },
-            "where the steps run: auto (CUDA when a GPU is present, else the CPU), cuda or cpu")
-        ->default_str(std::string(toString(options.backend)));
+    addNameOption(
+        *bench, "solver", options.solver, [](const std::string& text) { return std::string(findSolver(text).name); },
+        "force solver: " + solversHelpText(), options.solver);
+    addNameOption(*bench, "backend", options.backend, parseBackendKind,
+                  "where the steps run: auto (CUDA when a GPU is present, else the CPU), cuda or cpu",
+                  std::string(toString(options.backend)));
     addNumberOption(*bench, kBenchBodyRange, NumberKind::Whole, options.bodyCount,
                     "number of bodies; above 2^28 only with --orb --positions-only (the GPU's memory may allow fewer)");
     addNumberOption(*bench, kBenchStepRange, NumberKind::Whole, options.stepCount, "timed steps");
@@ -301,14 +291,9 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
             },
             "ORB cut finder (with --orb): radix (radix select) or bisection (the baseline)")
         ->default_str("radix");
-    bench
-        ->add_option_function<std::string>(
-            "--orb-balance",
-            [&options](const std::string& text) {
-                options.orbBalance = rethrowForFlag("orb-balance", [&] { return parseOrbBalance(text); });
-            },
-            "ORB balance (with --orb): count, or work (random weights, see the design note)")
-        ->default_str(std::string(toString(options.orbBalance)));
+    addNameOption(*bench, "orb-balance", options.orbBalance, parseOrbBalance,
+                  "ORB balance (with --orb): count, or work (random weights, see the design note)",
+                  std::string(toString(options.orbBalance)));
     addNumberOption(*bench, kOrbDomainRange, NumberKind::Whole, options.stepOrbDomains,
                     "solver steps: keep this many ORB domains while stepping (0: none)");
     addNumberOption(*bench, kOrbRebuildIntervalRange, NumberKind::Whole, options.stepOrbEvery,

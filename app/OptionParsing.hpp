@@ -70,4 +70,21 @@ CLI::Option* addNumberOption(CLI::App& command, const ParamRange& range, NumberK
         ->default_str(formatNumber(double(target)));
 }
 
+/// Adds the command's option "--" + flag for a name (a solver, a backend, a balance): parse(text) gives target's value
+/// and throws InvalidParameterError for an unknown name, which becomes a CLI::ValidationError naming the flag. The help
+/// is `what`; the default shown is `shown`.
+template <typename Value, typename Parse>
+CLI::Option* addNameOption(CLI::App& command, const std::string& flag, Value& target, Parse parse,
+                           const std::string& what, const std::string& shown) {
+    return command
+        .add_option_function<std::string>(
+            "--" + flag,
+            [flag, &target, parse](const std::string& text) {
+                target = rethrowForFlag(flag, [&] { return parse(text); });
+            },
+            what)
+        ->type_name("NAME")
+        ->default_str(shown);
+}
+
 } // namespace gravlab

@@ -119,22 +119,19 @@ cp "$work/gravlab.bundle" "$root/src/gravlab.bundle"
 in_root "git clone -q /src/gravlab.bundle /root/gravlab && git -C /root/gravlab checkout -q --detach $commit"
 
 # --- the README's commands, exactly as written --------------------------------------------------------------------
-log=$work/test.log
-say "running the README's test command in the fresh root"
-started=$SECONDS
-if ! in_root "cd /root/gravlab && $test_command" 2>&1 | tee "$log"; then
-  fail "the README's test command failed in a fresh Debian 12 root (output above)."
-fi
-summary=$(grep -E '[0-9]+% tests passed' "$log" | tail -n 1)
+readme_command() { # readme_command WHAT COMMAND LOG: runs COMMAND in the clone, its output shown and kept in LOG
+  say "running the README's $1 command in the fresh root"
+  started=$SECONDS
+  in_root "cd /root/gravlab && $2" 2>&1 | tee "$3" || fail "the README's $1 command failed in a fresh Debian 12 root (output above)."
+}
+
+readme_command test "$test_command" "$work/test.log"
+summary=$(grep -E '[0-9]+% tests passed' "$work/test.log" | tail -n 1)
 [[ -n $summary ]] || fail "the test command printed no ctest summary."
 say "test command passed in $((SECONDS - started)) s: $summary"
 
 log=$work/run.log
-say "running the README's run command in the fresh root (no display: it renders headless)"
-started=$SECONDS
-if ! in_root "cd /root/gravlab && $run_command" 2>&1 | tee "$log"; then
-  fail "the README's run command failed in a fresh Debian 12 root (output above)."
-fi
+readme_command run "$run_command" "$log" # no display in the root: it renders headless
 folder=$(sed -n 's|^gravlab: wrote [0-9]* frames .* to \(/[^ ]*\)/ (frame_.*|\1|p' "$log" | tail -n 1)
 [[ -n $folder ]] || fail "the run command did not say where it wrote its frames."
 frames=$(find "$root$folder" -maxdepth 1 -name 'frame_*.png' -size +0 2>/dev/null | wc -l)
