@@ -10,15 +10,15 @@ namespace gravlab {
 
 StepTimes timeSteps(const SimParams& params, int warmupStepCount, int stepCount) {
     validateSimParams(params);
-    std::unique_ptr<SimulationBackend> backend = createBackend(params);
 #if defined(GRAVLAB_HAS_CUDA)
-    if (backend->device() == Device::Cuda) {
-        backend.reset(); // the device run measures free memory from before its backend exists
+    // The device run makes its own backend: it measures free memory from before one exists.
+    if (cudaBackendWouldBeChosen(params)) {
         StepTimes times = timeDeviceSteps(params, warmupStepCount, stepCount);
         times.device = Device::Cuda;
         return times;
     }
 #endif
+    const std::unique_ptr<SimulationBackend> backend = createBackend(params);
     StepTimes times;
     times.device = backend->device();
     backend->load(generateScenario(params.scenario, params.bodyCount, params.seed));

@@ -41,6 +41,11 @@ std::string namesRunningOn(Device device) {
     return names;
 }
 
+[[noreturn]] void throwUnknownSolver(std::string_view name) {
+    throw InvalidParameterError("solver", "solver = '" + std::string(name) + "' is not known: allowed " +
+                                              solverNamesText());
+}
+
 } // namespace
 
 std::string_view toString(Device device) {
@@ -76,14 +81,15 @@ const SolverRegistration& findSolverRegistration(std::string_view name) {
     for (const SolverRegistration& registration : registrations())
         if (registration.info.name == name)
             return registration;
-    throw InvalidParameterError("solver", "solver = '" + std::string(name) + "' is not known: allowed " +
-                                              solverNamesText());
+    throwUnknownSolver(name);
 }
 
 const SolverInfo& findSolver(std::string_view name) {
     // From the info list, so every caller holds the same object for a solver and may compare addresses.
-    const SolverRegistration& registration = findSolverRegistration(name);
-    return infos()[std::size_t(&registration - registrations().data())];
+    for (const SolverInfo& info : infos())
+        if (info.name == name)
+            return info;
+    throwUnknownSolver(name);
 }
 
 const SolverInfo& treeDrawingSolver() {

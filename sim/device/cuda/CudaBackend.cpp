@@ -91,14 +91,13 @@ void CudaBackend::load(const Bodies& bodies) {
     m_lastTimings.clear();
 }
 
-bool CudaBackend::accelerationsCurrentFor(const SimParams& params) const {
-    return m_accelerationsCurrent && m_accelerationSettings == forceSettingsOf(params);
+bool CudaBackend::accelerationsCurrentFor(const ForceSettings& settings) const {
+    return m_accelerationsCurrent && m_accelerationSettings == settings;
 }
 
-unsigned CudaBackend::refreshAccelerations(const SimParams& params) {
+unsigned CudaBackend::refreshAccelerations(const ForceSettings& settings) {
     m_accelerationsCurrent = false;
-    const ForceSettings settings = forceSettingsOf(params);
-    const ForceParams forces{settings.gravity, float(params.openingAngle)};
+    const ForceParams forces{settings.gravity, float(settings.openingAngle)};
     if (const unsigned nonFinite =
             m_solver->computeAccelerations(m_bodies, m_bodyScratch, forces, m_stream.get(), m_timeline);
         nonFinite != 0)
@@ -111,7 +110,8 @@ unsigned CudaBackend::refreshAccelerations(const SimParams& params) {
 void CudaBackend::step(const SimParams& params, int stepCount) {
     if (stepCount < 0)
         throw std::invalid_argument("CudaBackend::step: negative step count " + std::to_string(stepCount));
-    useSolver(*forceSettingsOf(params).solver);
+    const ForceSettings settings = forceSettingsOf(params); // once per call: the parameters hold for all its steps
+    useSolver(*settings.solver);
     m_lastTimings = timingsOf(params, {});
     const std::size_t count = m_bodies.size();
     if (stepCount == 0 || count == 0)
@@ -126,8 +126,8 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
     const float timeStep = static_cast<float>(params.timeStep);
     const float halfStep = 0.5f * timeStep;
     m_timeline.begin(stream);
-    if (!accelerationsCurrentFor(params)) {
-        if (const unsigned nonFinite = refreshAccelerations(params); nonFinite != 0)
+    if (!accelerationsCurrentFor(settings)) {
+        if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)
             failBeforeBuild(0, nonFinite);
     }
     for (int s = 0; s < stepCount; ++s) {
@@ -138,7 +138,7 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
             updateOrbAfterDrift(params);
             m_timeline.mark(m_orbPhase, stream);
         }
-        if (const unsigned nonFinite = refreshAccelerations(params); nonFinite != 0)
+        if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)
             failBeforeBuild(s, nonFinite);
         launchKickAndCountNonFinite(m_bodies.positionMass.data(), m_bodies.velocityColor.data(),
                                     m_bodies.acceleration.data(), count, halfStep, m_nonFiniteCounts.data() + s,
@@ -217,10 +217,11 @@ void CudaBackend::readBodies(Bodies& out) const {
 }
 
 void CudaBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
-    useSolver(*forceSettingsOf(params).solver);
-    if (!accelerationsCurrentFor(params) && m_bodies.size() != 0) {
+    const ForceSettings settings = forceSettingsOf(params);
+    useSolver(*settings.solver);
+    if (!accelerationsCurrentFor(settings) && m_bodies.size() != 0) {
         m_timeline.begin(m_stream.get());
-        if (const unsigned nonFinite = refreshAccelerations(params); nonFinite != 0)
+        if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)
             throw NonFiniteStateError(m_stepsTaken, nonFinite, m_bodies.size(), m_stepsTaken);
     }
     downloadAccelerations(m_bodies, out, m_stream.get());

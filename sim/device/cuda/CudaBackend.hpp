@@ -119,9 +119,9 @@ private:
     /// The phases of the current solver, the integrator and ORB ("orb" only while it is on) with their times.
     std::vector<PhaseTiming> timingsOf(const SimParams& params, const std::vector<double>& totals) const;
 
-    /// Evaluates forces for params; returns 0, or the count of bodies with non-finite positions the tree found.
-    unsigned refreshAccelerations(const SimParams& params);
-    bool accelerationsCurrentFor(const SimParams& params) const;
+    /// Evaluates forces with settings; returns 0, or the count of bodies with non-finite positions the solver found.
+    unsigned refreshAccelerations(const ForceSettings& settings);
+    bool accelerationsCurrentFor(const ForceSettings& settings) const;
     /// The step's ORB update, after the drift and before the force evaluation (which follows the new order).
     void updateOrbAfterDrift(const SimParams& params);
     void saveState();

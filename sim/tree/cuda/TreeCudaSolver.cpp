@@ -13,7 +13,6 @@ constexpr DeviceTree::PhaseMarks kTreePhases{.box = 0, .build = 1, .sort = 3, .s
 
 unsigned TreeCudaSolver::computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
                                               const ForceParams& params, cudaStream_t stream, PhaseTimeline& timeline) {
-    m_tree.invalidate();
     return m_tree.computeAccelerations(bodies, bodyScratch, params.gravity, params.openingAngle, stream, timeline,
                                        kTreePhases);
 }
