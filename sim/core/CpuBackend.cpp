@@ -37,12 +37,9 @@ std::size_t countNonFiniteBodies(const Bodies& bodies, bool positionsOnly) {
 }
 
 void checkConsistentSizes(const Bodies& bodies) {
-    const std::size_t count = bodies.size();
-    for (const std::vector<float>* component :
-         {&bodies.y, &bodies.z, &bodies.vx, &bodies.vy, &bodies.vz, &bodies.mass, &bodies.colorKey})
-        if (component->size() != count)
-            throw std::invalid_argument("load: body arrays differ in length (" + std::to_string(component->size()) +
-                                        " and " + std::to_string(count) + ")");
+    if (!bodies.consistent())
+        throw std::invalid_argument("load: the body arrays differ in length (" + std::to_string(bodies.size()) +
+                                    " positions)");
 }
 
 } // namespace

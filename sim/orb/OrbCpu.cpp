@@ -19,10 +19,8 @@ const std::vector<float>& coordinates(const Bodies& bodies, int axis) {
 
 void checkInputs(const Bodies& bodies, std::uint32_t domainCount, std::span<const float> weights) {
     const std::size_t count = bodies.size();
-    for (const std::vector<float>* component :
-         {&bodies.y, &bodies.z, &bodies.vx, &bodies.vy, &bodies.vz, &bodies.mass, &bodies.colorKey})
-        if (component->size() != count)
-            throw std::invalid_argument("ORB: the body arrays differ in length");
+    if (!bodies.consistent())
+        throw std::invalid_argument("ORB: the body arrays differ in length");
     requireOrbSizes(count, domainCount);
     for (std::size_t i = 0; i < count; ++i)
         if (!std::isfinite(bodies.x[i]) || !std::isfinite(bodies.y[i]) || !std::isfinite(bodies.z[i]))
@@ -63,15 +61,13 @@ OrbCell rootCell(const Bodies& bodies, std::uint32_t domainCount) {
 /// Moves body order[j] to index begin + j in every per-body array, weights included, one array at a time.
 void permuteBodies(Bodies& bodies, std::span<float> weights, std::uint32_t begin,
                    const std::vector<std::uint32_t>& order) {
-    std::vector<float> moved(order.size());
-    const auto permute = [&](float* component) {
+    const auto permute = [&]<typename Value>(Value* array) {
+        std::vector<Value> moved(order.size());
         for (std::size_t j = 0; j < order.size(); ++j)
-            moved[j] = component[order[j]];
-        std::copy(moved.begin(), moved.end(), component + begin);
+            moved[j] = array[order[j]];
+        std::copy(moved.begin(), moved.end(), array + begin);
     };
-    for (std::vector<float>* component :
-         {&bodies.x, &bodies.y, &bodies.z, &bodies.vx, &bodies.vy, &bodies.vz, &bodies.mass, &bodies.colorKey})
-        permute(component->data());
+    forEachBodyArray(bodies, [&](auto& array) { permute(array.data()); });
     if (!weights.empty())
         permute(weights.data());
 }

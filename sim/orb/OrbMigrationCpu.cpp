@@ -18,9 +18,9 @@ std::vector<std::uint32_t> leavesByDomain(const std::vector<OrbCell>& cells) {
     return leafOfDomain;
 }
 
-/// out[slot] = in[order[slot]], through scratch, one array at a time.
-void gather(std::vector<float>& values, const std::vector<std::uint32_t>& order, std::vector<float>& scratch) {
-    scratch.resize(order.size());
+/// values[slot] becomes values[order[slot]], through a scratch array of the same type.
+template <typename Value> void gather(std::vector<Value>& values, const std::vector<std::uint32_t>& order) {
+    std::vector<Value> scratch(order.size());
     for (std::size_t slot = 0; slot < order.size(); ++slot)
         scratch[slot] = values[order[slot]];
     values.swap(scratch);
@@ -91,12 +91,9 @@ std::uint64_t migrateOrbCpu(std::vector<OrbCell>& cells, Bodies& bodies, std::ve
                 order.push_back(i);
         order.insert(order.end(), arrivals[domain].begin(), arrivals[domain].end());
     }
-    std::vector<float> scratch;
-    for (std::vector<float>* component : {&bodies.x, &bodies.y, &bodies.z, &bodies.vx, &bodies.vy, &bodies.vz,
-                                          &bodies.mass, &bodies.colorKey})
-        gather(*component, order, scratch);
+    forEachBodyArray(bodies, [&](auto& array) { gather(array, order); });
     if (!work.empty())
-        gather(work, order, scratch);
+        gather(work, order);
 
     // 4: ranges of all cells from their leaves, and the outer faces.
     for (OrbCell& cell : cells) {

@@ -56,8 +56,9 @@ Bodies generateScenario(std::string_view name, std::size_t bodyCount, std::uint6
     Bodies bodies;
     try {
         findScenario(name)->generate(bodies, bodyCount, seed);
+        bodies.numberSequentially();
     } catch (const std::bad_alloc&) {
-        constexpr double kBytesPerBody = 8 * sizeof(float);
+        constexpr double kBytesPerBody = Bodies::kBytesPerBody;
         throw std::runtime_error(
             "not enough host memory for " + std::to_string(bodyCount) + " bodies of scenario '" + std::string(name) +
             "' (" + std::to_string(int(double(bodyCount) * kBytesPerBody / (1 << 20))) + " MiB): choose fewer bodies");

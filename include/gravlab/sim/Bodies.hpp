@@ -2,29 +2,82 @@
 // Body state on the host, as a structure of arrays.
 //
 // Design note: one std::vector per component keeps the CPU loops vectorisable and lets the device twin
-// (DeviceBodies, CUDA core) be filled with one strided copy per component. colorKey is a per-body render scalar in
-// [0, 1] set by the scenario (which galaxy or component a body belongs to); it travels with the body whenever bodies
-// are reordered, so colours stay attached to their bodies.
+// (DeviceBodies, CUDA core) be filled with one strided copy per component. Three arrays say who a body is rather than
+// where it is, and travel with the body whenever bodies are reordered (ORB domains, migration), so a body read back
+// is the body that was loaded:
+//   id         a stable 64-bit identity: a file's particle ids as read, 0..N-1 for scenarios, shown when picked;
+//   component  the particle type in the GADGET numbering (0 gas, 1 dark matter or a scenario's bodies, 2 disk,
+//              3 bulge, 4 stars, 5 black holes or boundary), so a snapshot written keeps its parts apart;
+//   colorKey   a render scalar in [0, 1] chosen by the scenario or derived from the component.
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace gravlab {
 
-struct Bodies {
-    std::vector<float> x, y, z;    ///< positions, N-body length units
-    std::vector<float> vx, vy, vz; ///< velocities, N-body velocity units
-    std::vector<float> mass;       ///< masses, N-body mass units (> 0)
-    std::vector<float> colorKey;   ///< render scalar in [0, 1], chosen by the scenario
+/// Particle types a snapshot distinguishes (GADGET's PartType0..5; tipsy's gas, dark and star are 0, 1 and 4).
+inline constexpr std::uint8_t kComponentCount = 6;
+inline constexpr std::uint8_t kGasComponent = 0;
+inline constexpr std::uint8_t kDarkMatterComponent = 1;
+inline constexpr std::uint8_t kStarComponent = 4;
 
-    /// Host bytes per body of the eight arrays above (memory estimates, MemoryBudget.hpp).
-    static constexpr std::size_t kBytesPerBody = 8 * sizeof(float);
+struct Bodies {
+    std::vector<float> x, y, z;          ///< positions, in the simulation's length unit
+    std::vector<float> vx, vy, vz;       ///< velocities, in its velocity unit
+    std::vector<float> mass;             ///< masses, in its mass unit (> 0)
+    std::vector<float> colorKey;         ///< render scalar in [0, 1], chosen by the scenario or the component
+    std::vector<std::uint64_t> id;       ///< stable identity (see the design note)
+    std::vector<std::uint8_t> component; ///< particle type, < kComponentCount
+
+    /// Host bytes per body of the arrays above (memory estimates, MemoryBudget.hpp).
+    static constexpr std::size_t kBytesPerBody = 8 * sizeof(float) + sizeof(std::uint64_t) + sizeof(std::uint8_t);
 
     std::size_t size() const { return x.size(); }
-    void resize(std::size_t count) {
-        for (auto* component : {&x, &y, &z, &vx, &vy, &vz, &mass, &colorKey})
-            component->resize(count);
+    /// Resizes every array; new bodies get id 0 and component 0 until the caller sets them.
+    void resize(std::size_t count);
+    /// Whether every array holds size() entries.
+    bool consistent() const;
+    /// ids 0..N-1 and the given component for every body (scenarios, arrays given without ids); sizes both arrays.
+    void numberSequentially(std::uint8_t bodyComponent = kDarkMatterComponent) {
+        id.resize(size());
+        component.resize(size());
+        for (std::size_t i = 0; i < size(); ++i) {
+            id[i] = i;
+            component[i] = bodyComponent;
+        }
     }
 };
+
+/// colorKey of a body of the given component when its file says nothing else: the components spread over [0, 1] so
+/// each palette tells them apart (gas 0, dark matter 0.2, ..., black holes 1).
+inline float componentColorKey(std::uint8_t component) {
+    return float(component) / float(kComponentCount - 1);
+}
+
+/// Calls visit(array) once for every per-body array of bodies (vectors of float, std::uint64_t and std::uint8_t), so
+/// code that reorders, resizes or checks bodies names no array and misses none.
+template <typename BodiesType, typename Visit> void forEachBodyArray(BodiesType& bodies, Visit&& visit) {
+    visit(bodies.x);
+    visit(bodies.y);
+    visit(bodies.z);
+    visit(bodies.vx);
+    visit(bodies.vy);
+    visit(bodies.vz);
+    visit(bodies.mass);
+    visit(bodies.colorKey);
+    visit(bodies.id);
+    visit(bodies.component);
+}
+
+inline void Bodies::resize(std::size_t count) {
+    forEachBodyArray(*this, [count](auto& array) { array.resize(count); });
+}
+
+inline bool Bodies::consistent() const {
+    bool sameSizes = true;
+    forEachBodyArray(*this, [&](const auto& array) { sameSizes = sameSizes && array.size() == size(); });
+    return sameSizes;
+}
 
 /// Three arrays of one precision: accelerations (float for solvers, double for the reference).
 template <typename Real> struct Vec3Arrays {

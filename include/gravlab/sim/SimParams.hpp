@@ -5,13 +5,18 @@
 // validateSimParams() before the simulation sees it, so a value is range-checked in exactly one place. Each numeric
 // field's range is one ParamRange constant below (kTimeStepRange, ...), which the panel's sliders and the command
 // line's help also read.
-// Units are N-body units: G = 1 by default, masses sum to about 1 per stellar system, lengths of order 1 (a Plummer
-// sphere in Henon units has virial radius 1), so one time unit is about one crossing time.
+// Units are N-body units unless a loaded file states physical ones (Units.hpp, docs/UNITS.md): G = 1 by default,
+// masses sum to about 1 per stellar system, lengths of order 1 (a Plummer sphere in Henon units has virial radius 1),
+// so one time unit is about one crossing time. The initial conditions come from the scenario (scenario, bodyCount,
+// seed) or, when initialFile names one, from a snapshot file, whose bodies then set the body count.
 #include <gravlab/sim/EnumNames.hpp>
+#include <gravlab/sim/Snapshot.hpp>
 #include <gravlab/sim/SolverRegistry.hpp>
+#include <gravlab/sim/Units.hpp>
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -64,7 +69,17 @@ struct SimParams {
     std::uint64_t bodyCount = 8192;
     /// Seed of the scenario's random sampling; any value. Same seed and N give the same bodies.
     std::uint64_t seed = 42;
-    /// Gravitational constant, in N-body units; range (0, 1e3].
+    /// A snapshot file whose bodies are the initial conditions (Snapshot.hpp); empty: the scenario's. Its bodies set
+    /// bodyCount, and its units, where it states them, set units and G.
+    std::string initialFile;
+    /// The file's format; nullopt: detected from its first bytes.
+    std::optional<SnapshotFormat> initialFileFormat;
+    /// Move loaded bodies to their centre-of-mass frame (files only; scenarios are generated in it). Off by default:
+    /// a file's bodies keep the positions and velocities it holds, bit for bit.
+    bool recentre = false;
+    /// Units of lengths, masses and velocities (and so of time and G); N-body units unless a file states others.
+    UnitSystem units = nbodyUnits();
+    /// Gravitational constant in units; range (0, 1e12] (43009 in kpc, 1e10 Msun and km/s).
     double gravitationalConstant = 1.0;
     /// Leapfrog time step, N-body time units; range (0, 1].
     double timeStep = 0.01;
@@ -94,7 +109,7 @@ struct ParamRange {
 };
 
 inline constexpr ParamRange kBodyCountRange{"bodies", 1.0, double(kMaxBodyCount), true, "number of bodies"};
-inline constexpr ParamRange kGravitationalConstantRange{"G", 0.0, 1e3, false, "gravitational constant"};
+inline constexpr ParamRange kGravitationalConstantRange{"G", 0.0, 1e12, false, "gravitational constant"};
 inline constexpr ParamRange kTimeStepRange{"dt", 0.0, 1.0, false, "time step in N-body time units"};
 inline constexpr ParamRange kSofteningRange{"softening", 1e-5, 10.0, true, "Plummer softening length"};
 /// Ends at 2 / sqrt(3), where TreeMath.hpp caps theta (kLargestSelfSafeOpeningAngle): a larger value would act as it.

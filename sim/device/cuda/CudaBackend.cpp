@@ -72,7 +72,8 @@ std::string CudaBackend::description() const {
 
 std::uint64_t CudaBackend::allocatedBytes() const {
     return m_bodies.positionMass.bytes() + m_bodies.velocityColor.bytes() + m_bodies.acceleration.bytes() +
-           m_savedPositionMass.bytes() + m_savedVelocityColor.bytes() + m_bodyScratch.bytes() +
+           m_bodies.loadOrder.bytes() + m_savedPositionMass.bytes() + m_savedVelocityColor.bytes() +
+           m_savedLoadOrder.bytes() + m_bodyScratch.bytes() +
            m_nonFiniteCounts.bytes() + (m_solver ? m_solver->allocatedBytes() : 0);
 }
 
@@ -84,6 +85,7 @@ void CudaBackend::load(const Bodies& bodies) {
     uploadBodies(bodies, m_bodies, m_stream.get());
     m_savedPositionMass.resize(count);
     m_savedVelocityColor.resize(count);
+    m_savedLoadOrder.resize(count);
     m_bodyScratch.resize(count);
     m_accelerationsCurrent = false;
     m_orbDomains.invalidate();
@@ -191,11 +193,13 @@ void CudaBackend::failBeforeBuild(int stepIndex, unsigned nonFiniteBodies) {
 void CudaBackend::saveState() {
     m_savedPositionMass.copyFrom(m_bodies.positionMass, m_stream.get());
     m_savedVelocityColor.copyFrom(m_bodies.velocityColor, m_stream.get());
+    m_savedLoadOrder.copyFrom(m_bodies.loadOrder, m_stream.get());
 }
 
 void CudaBackend::restoreState() {
     m_bodies.positionMass.copyFrom(m_savedPositionMass, m_stream.get());
     m_bodies.velocityColor.copyFrom(m_savedVelocityColor, m_stream.get());
+    m_bodies.loadOrder.copyFrom(m_savedLoadOrder, m_stream.get());
     m_accelerationsCurrent = false;
     if (m_solver)
         m_solver->invalidate();

@@ -34,11 +34,11 @@ namespace gravlab {
 
 class CudaBackend final : public SimulationBackend {
 public:
-    /// Device bytes per body: state (48), the rollback copy (32), the scratch array (16) and the tree solver's
+    /// Device bytes per body: state (52), the rollback copy (36), the scratch array (16) and the tree solver's
     /// buffers (at most 64: 25 per body, about 0.24 cells of 74 bytes per body and 5 bytes of walk groups for a
     /// Plummer sphere, with room for more clustered sets). Measured by `gravlab bench --solver tree` on an H100:
     /// 149 bytes per body in all at N = 2^24.
-    static constexpr std::uint64_t kDeviceBytesPerBody = DeviceBodies::kBytesPerBody + 32 + 16 + 64;
+    static constexpr std::uint64_t kDeviceBytesPerBody = DeviceBodies::kBytesPerBody + 32 + 4 + 16 + 64;
 
     /// Uses the current CUDA device; throws std::runtime_error when there is none.
     CudaBackend();
@@ -136,6 +136,7 @@ private:
     DeviceBodies m_bodies;
     DeviceBuffer<float4> m_savedPositionMass;
     DeviceBuffer<float4> m_savedVelocityColor;
+    DeviceBuffer<std::uint32_t> m_savedLoadOrder; ///< migration in a rolled-back step may have reordered the bodies
     /// One float4 per body: the tree's permutation buffer during a step, the host render path's staging between steps.
     mutable DeviceBuffer<float4> m_bodyScratch;
     DeviceBuffer<unsigned> m_nonFiniteCounts; ///< one counter per step of the current step() call

@@ -1,5 +1,6 @@
 #include "device/cuda/DeviceBodies.hpp"
 
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -8,12 +9,9 @@ namespace gravlab {
 namespace {
 
 void requireConsistentSizes(const Bodies& bodies) {
-    const std::size_t count = bodies.size();
-    for (const std::vector<float>* component :
-         {&bodies.y, &bodies.z, &bodies.vx, &bodies.vy, &bodies.vz, &bodies.mass, &bodies.colorKey})
-        if (component->size() != count)
-            throw std::invalid_argument("uploadBodies: body arrays differ in length (" +
-                                        std::to_string(component->size()) + " and " + std::to_string(count) + ")");
+    if (!bodies.consistent())
+        throw std::invalid_argument("uploadBodies: the body arrays differ in length (" +
+                                    std::to_string(bodies.size()) + " positions)");
 }
 
 } // namespace
@@ -22,6 +20,7 @@ void DeviceBodies::resize(std::size_t bodyCount) {
     positionMass.resize(bodyCount);
     velocityColor.resize(bodyCount);
     acceleration.resize(bodyCount);
+    loadOrder.resize(bodyCount);
 }
 
 void uploadBodies(const Bodies& host, DeviceBodies& device, cudaStream_t stream) {
@@ -36,6 +35,11 @@ void uploadBodies(const Bodies& host, DeviceBodies& device, cudaStream_t stream)
     device.resize(count);
     device.positionMass.upload(positionMass, stream);
     device.velocityColor.upload(velocityColor, stream);
+    std::vector<std::uint32_t> loadOrder(count);
+    std::iota(loadOrder.begin(), loadOrder.end(), std::uint32_t{0});
+    device.loadOrder.upload(loadOrder, stream);
+    device.idInLoadOrder = host.id;
+    device.componentInLoadOrder = host.component;
     CUDA_CHECK(cudaStreamSynchronize(stream)); // the staging vectors die at return
 }
 
@@ -45,6 +49,8 @@ void downloadBodies(const DeviceBodies& device, Bodies& out, cudaStream_t stream
     std::vector<float4> velocityColor(count);
     device.positionMass.download(positionMass, stream);
     device.velocityColor.download(velocityColor, stream);
+    std::vector<std::uint32_t> loadOrder(count);
+    device.loadOrder.download(loadOrder, stream);
     CUDA_CHECK(cudaStreamSynchronize(stream));
     out.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
@@ -56,6 +62,8 @@ void downloadBodies(const DeviceBodies& device, Bodies& out, cudaStream_t stream
         out.vy[i] = velocityColor[i].y;
         out.vz[i] = velocityColor[i].z;
         out.colorKey[i] = velocityColor[i].w;
+        out.id[i] = device.idInLoadOrder[loadOrder[i]];
+        out.component[i] = device.componentInLoadOrder[loadOrder[i]];
     }
 }
 

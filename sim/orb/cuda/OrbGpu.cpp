@@ -157,7 +157,7 @@ void OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
 }
 
 OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount,
-                                   std::uint32_t domainCount, std::array<const void*, 3> arrays) const {
+                                   std::uint32_t domainCount, std::array<const void*, 4> arrays) const {
     GraphKey key;
     key.positionsOnly = positionsOnly;
     key.workBalance = workBalance;
@@ -215,7 +215,8 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
     const int side = finalSide();
     m_finalOrder = records(side, count).index;
     const GraphKey key = graphKey(false, workBalance, bodyCount, domainCount,
-                                  {bodies.positionMass.data(), bodies.velocityColor.data(), bodies.acceleration.data()});
+                                  {bodies.positionMass.data(), bodies.velocityColor.data(), bodies.acceleration.data(),
+                                   bodies.loadOrder.data()});
     const auto enqueue = [&](cudaStream_t captured) {
         launchOrbExtractBodies(bodies.positionMass.data(), bodies.acceleration.data(), bodyCount, records(0, count),
                                m_state.data(), captured);
@@ -230,6 +231,9 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
                 launchOrbGather(array->data(), m_finalOrder, scratch, bodyCount, m_state.data(), captured);
                 launchOrbCopyBack(scratch, array->data(), bodyCount, m_state.data(), captured);
             }
+            auto* orderScratch = reinterpret_cast<std::uint32_t*>(scratch);
+            launchOrbGather(bodies.loadOrder.data(), m_finalOrder, orderScratch, bodyCount, m_state.data(), captured);
+            launchOrbCopyBack(orderScratch, bodies.loadOrder.data(), bodyCount, m_state.data(), captured);
         }
     };
     m_buildStart.record(stream);

@@ -201,8 +201,9 @@ __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder fin
     }
 }
 
-// Per body: 4 bytes of index and 16 read (a random 16-byte load), 16 written.
-__global__ void orbGatherKernel(const float4* source, const std::uint32_t* order, float4* target,
+// Per body: 4 bytes of index and sizeof(Value) read (a random load), sizeof(Value) written.
+template <typename Value>
+__global__ void orbGatherKernel(const Value* source, const std::uint32_t* order, Value* target,
                                 std::uint32_t bodyCount, const OrbBuildState* state) {
     if (state->nonFinite != 0 || state->invalidWeights != 0)
         return;
@@ -211,8 +212,9 @@ __global__ void orbGatherKernel(const float4* source, const std::uint32_t* order
         target[j] = source[order[j]];
 }
 
-// Per body: 16 bytes read, 16 written.
-__global__ void orbCopyBackKernel(const float4* source, float4* target, std::uint32_t bodyCount,
+// Per body: sizeof(Value) bytes read, as many written.
+template <typename Value>
+__global__ void orbCopyBackKernel(const Value* source, Value* target, std::uint32_t bodyCount,
                                   const OrbBuildState* state) {
     if (state->nonFinite != 0 || state->invalidWeights != 0)
         return;
@@ -285,19 +287,28 @@ void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder fi
     checkLaunch("orbLayoutKernel");
 }
 
-void launchOrbGather(const float4* source, const std::uint32_t* order, float4* target, std::uint32_t bodyCount,
+template <typename Value>
+void launchOrbGather(const Value* source, const std::uint32_t* order, Value* target, std::uint32_t bodyCount,
                      const OrbBuildState* state, cudaStream_t stream) {
     const LaunchSize size = launchSize1d(bodyCount);
     orbGatherKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(source, order, target, bodyCount, state);
     checkLaunch("orbGatherKernel");
 }
+template void launchOrbGather(const float4*, const std::uint32_t*, float4*, std::uint32_t, const OrbBuildState*,
+                              cudaStream_t);
+template void launchOrbGather(const std::uint32_t*, const std::uint32_t*, std::uint32_t*, std::uint32_t,
+                              const OrbBuildState*, cudaStream_t);
 
-void launchOrbCopyBack(const float4* source, float4* target, std::uint32_t bodyCount, const OrbBuildState* state,
+template <typename Value>
+void launchOrbCopyBack(const Value* source, Value* target, std::uint32_t bodyCount, const OrbBuildState* state,
                        cudaStream_t stream) {
     const LaunchSize size = launchSize1d(bodyCount);
     orbCopyBackKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(source, target, bodyCount, state);
     checkLaunch("orbCopyBackKernel");
 }
+template void launchOrbCopyBack(const float4*, float4*, std::uint32_t, const OrbBuildState*, cudaStream_t);
+template void launchOrbCopyBack(const std::uint32_t*, std::uint32_t*, std::uint32_t, const OrbBuildState*,
+                                cudaStream_t);
 
 void launchOrbCopyPositions(OrbRecords records, float* x, float* y, float* z, std::uint32_t bodyCount,
                             const OrbBuildState* state, cudaStream_t stream) {

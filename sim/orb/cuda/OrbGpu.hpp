@@ -134,12 +134,12 @@ private:
     struct GraphKey {
         bool positionsOnly = false, workBalance = false;
         std::uint32_t bodyCount = 0, domainCount = 0;
-        std::array<const void*, 17> buffers{};
-        std::array<std::size_t, 17> sizes{};
+        std::array<const void*, 18> buffers{};
+        std::array<std::size_t, 18> sizes{};
         bool operator==(const GraphKey&) const = default;
     };
     GraphKey graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount, std::uint32_t domainCount,
-                      std::array<const void*, 3> arrays) const;
+                      std::array<const void*, 4> arrays) const;
     /// Replays the graph captured for key, capturing enqueue first when the key changed.
     void launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream);
     /// The record buffer that holds the final records: one swap per level that splits.

@@ -110,11 +110,14 @@ void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_
 void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream);
 /// Moves every record of the level to its place in the other buffer (stable: left bodies, then right ones).
 void launchOrbScatter(const OrbLevel& level, cudaStream_t stream);
-/// target[j] = source[order[j]], unless the state counted a non-finite position or an invalid weight.
-void launchOrbGather(const float4* source, const std::uint32_t* order, float4* target, std::uint32_t bodyCount,
+/// target[j] = source[order[j]], unless the state counted a non-finite position or an invalid weight. Value is
+/// float4 (body arrays) or std::uint32_t (the bodies' load order).
+template <typename Value>
+void launchOrbGather(const Value* source, const std::uint32_t* order, Value* target, std::uint32_t bodyCount,
                      const OrbBuildState* state, cudaStream_t stream);
 /// target[j] = source[j] under the same condition.
-void launchOrbCopyBack(const float4* source, float4* target, std::uint32_t bodyCount, const OrbBuildState* state,
+template <typename Value>
+void launchOrbCopyBack(const Value* source, Value* target, std::uint32_t bodyCount, const OrbBuildState* state,
                        cudaStream_t stream);
 /// The final records' coordinates back into x, y, z under the same condition.
 void launchOrbCopyPositions(OrbRecords records, float* x, float* y, float* z, std::uint32_t bodyCount,

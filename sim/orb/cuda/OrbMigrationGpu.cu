@@ -149,8 +149,9 @@ __global__ void orbPlaceKernel(std::uint32_t bodyCount, const unsigned long long
     }
 }
 
-__global__ void orbScatterBodiesKernel(const float4* source, const std::uint32_t* newIndex, std::uint32_t bodyCount,
-                                       float4* target) {
+template <typename Value>
+__global__ void orbScatterBodiesKernel(const Value* source, const std::uint32_t* newIndex, std::uint32_t bodyCount,
+                                       Value* target) {
     const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < bodyCount)
         target[newIndex[i]] = source[i];
@@ -242,6 +243,14 @@ void OrbMigrationGpu::migrate(DeviceBodies& bodies, DeviceBuffer<float4>& scratc
         checkLaunch("orbScatterBodiesKernel");
         std::swap(*array, scratch);
     }
+    // The load order moves through the scratch array too (4 of its 16 bytes per body), then is copied back, since
+    // the two buffers differ in type.
+    auto* orderScratch = reinterpret_cast<std::uint32_t*>(scratch.data());
+    orbScatterBodiesKernel<<<perBody.blocks, perBody.threadsPerBlock, 0, stream>>>(bodies.loadOrder.data(), newIndex,
+                                                                                   bodyCount, orderScratch);
+    checkLaunch("orbScatterBodiesKernel");
+    CUDA_CHECK(cudaMemcpyAsync(bodies.loadOrder.data(), orderScratch, bodyCount * sizeof(std::uint32_t),
+                               cudaMemcpyDeviceToDevice, stream));
 }
 
 void launchOrbDomainIndex(const OrbCell* cells, std::uint32_t cellCount, std::uint32_t bodyCount,
