@@ -16,6 +16,8 @@ namespace {
 /// Flags converted after parsing through the sim's name parsers, and --steps-per-frame before it becomes optional.
 struct RawOptions {
     std::string scenario;
+    std::string loadFormat;
+    std::string saveFormat;
     std::string solver;
     std::string backend;
     std::string color;
@@ -66,6 +68,51 @@ void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
     app.add_option("--backend", raw.backend, "where the simulation runs: auto (CUDA when a GPU is present), cuda, cpu")
         ->type_name("NAME")
         ->default_str(std::string(toString(defaults.backend)));
+}
+
+void addFileOptions(CLI::App& app, AppOptions& options, RawOptions& raw) {
+    const std::string formats = listNames(EnumNames<SnapshotFormat>::entries);
+    app.add_option("--load", options.simulation.initialFile,
+                   "start from the bodies of a snapshot file instead of a scenario (tipsy, tipsy-native, hdf5 or csv, "
+                   "told apart by their first bytes); its bodies set N and its units, where it states them, set G")
+        ->type_name("FILE");
+    app.add_option("--format", raw.loadFormat, "format of the --load file when its bytes do not tell: " + formats)
+        ->type_name("NAME");
+    app.add_flag("--recentre", options.simulation.recentre,
+                 "move the loaded bodies to their centre-of-mass frame (by default a file's values are kept exactly)");
+    addNumberOption(app, kSaveEveryRange, NumberKind::Whole, options.saving.everySteps,
+                    "write a snapshot every K steps, the initial state included (window or headless)")
+        ->type_name("K")
+        ->default_str("0 (none)");
+    app.add_option("--save-dir", options.saving.folder, "folder for snapshot_00000000.hdf5, ... (created if missing)")
+        ->type_name("DIR")
+        ->default_str(options.saving.folder.string());
+    app.add_option("--save-format", raw.saveFormat, "format of the snapshots: " + formats)
+        ->type_name("NAME")
+        ->default_str(std::string(enumName(options.saving.format)));
+}
+
+/// --load and --save-* flags: formats parsed, and the flags that mean nothing without their partner refused.
+void completeFileOptions(const CLI::App& app, const RawOptions& raw, AppOptions& options) {
+    SimParams& params = options.simulation;
+    const bool loading = !params.initialFile.empty();
+    for (const char* scenarioFlag : {"--scenario", "--bodies", "--seed"})
+        if (loading && app.count(scenarioFlag) > 0)
+            throw UsageError(std::string(scenarioFlag) + " has no effect with --load: the file's bodies are the "
+                                                         "initial conditions. Drop one of the two.");
+    for (const char* loadFlag : {"--format", "--recentre"})
+        if (!loading && app.count(loadFlag) > 0)
+            throw UsageError(std::string(loadFlag) + " applies to a file given with --load, and there is none.");
+    if (app.count("--format") > 0)
+        params.initialFileFormat =
+            rethrowForFlag("format", [&] { return parseEnumName<SnapshotFormat>(raw.loadFormat); });
+    if (app.count("--save-format") > 0)
+        options.saving.format =
+            rethrowForFlag("save-format", [&] { return parseEnumName<SnapshotFormat>(raw.saveFormat); });
+    for (const char* saveFlag : {"--save-dir", "--save-format"})
+        if (options.saving.everySteps == 0 && app.count(saveFlag) > 0)
+            throw UsageError(std::string(saveFlag) + " needs --save-every K (K > 0) to write any snapshot.");
+    options.gravitationalConstantGiven = app.count("--G") > 0;
 }
 
 void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& options, RawOptions& raw) {
@@ -197,6 +244,7 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
     if (app.count("--overlay-depth") > 0)
         options.overlayDepths = parseTreeDepthRange(raw.overlayDepth);
     completeOrbOptions(app, raw, options);
+    completeFileOptions(app, raw, options);
     if (app.count("--frames") > 0 || app.count("--out") > 0)
         options.headless = true;
     validateSimParams(params);
@@ -232,12 +280,15 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
                  "gravlab"};
     app.get_formatter()->column_width(34);
     addSimulationOptions(app, options.simulation, raw);
+    addFileOptions(app, options, raw);
     addOutputOptions(app, defaults, options, raw);
     addOrbOptions(app, options, raw);
     BenchOptions bench;
     const CLI::App* benchCommand = addBenchCommand(app, bench);
     AccuracyOptions accuracy;
     const CLI::App* accuracyCommand = addAccuracyCommand(app, accuracy);
+    ConvertOptions convert;
+    const CLI::App* convertCommand = addConvertCommand(app, convert);
     app.footer("Scenarios:\n" + scenarioList() +
                "\nWith no flags, gravlab opens a window when a display is available; otherwise it renders " +
                std::to_string(defaults.frameCount) + " frames of the default scene to ./" +
@@ -254,12 +305,16 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
         return running([&](CommandLineOutcome& outcome) { outcome.bench = bench; });
     if (*accuracyCommand)
         return running([&](CommandLineOutcome& outcome) { outcome.accuracy = accuracy; });
+    if (*convertCommand)
+        return running([&](CommandLineOutcome& outcome) { outcome.convert = convert; });
     if (raw.listScenarios)
         return finished(0, scenarioList());
     try {
         completeOptions(app, raw, options);
     } catch (const InvalidParameterError& error) {
         return usageError("--" + error.field() + ": " + error.what());
+    } catch (const UsageError& error) {
+        return usageError(error.what());
     }
     return running([&](CommandLineOutcome& outcome) { outcome.options = options; });
 }

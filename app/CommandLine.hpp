@@ -15,7 +15,9 @@
 // would silently ignore them.
 #include "AccuracyCommand.hpp"
 #include "BenchCommand.hpp"
+#include "ConvertCommand.hpp"
 #include "ViewSettings.hpp"
+#include "session/SnapshotSaver.hpp"
 
 #include <gravlab/sim/SimParams.hpp>
 
@@ -58,6 +60,10 @@ struct AppOptions {
     /// Whether --bodies / --solver were given; when not, a run on the GPU takes larger defaults (Launch.cpp).
     bool bodyCountGiven = false;
     bool solverGiven = false;
+    /// Whether --G was given: it then wins over the G a loaded file's units imply.
+    bool gravitationalConstantGiven = false;
+    /// Snapshots while running (--save-every, --save-dir, --save-format).
+    SnapshotSaving saving;
 
     int stepsPerFrameFor(bool headlessRun) const {
         return stepsPerFrame.value_or(headlessRun ? kHeadlessStepsPerFrame : 1);
@@ -72,6 +78,8 @@ struct CommandLineOutcome {
     std::optional<BenchOptions> bench;
     /// Set instead of options when the command was `gravlab accuracy ...`.
     std::optional<AccuracyOptions> accuracy;
+    /// Set instead of options when the command was `gravlab convert ...`.
+    std::optional<ConvertOptions> convert;
     /// When options, bench and accuracy are empty: 0 after --help or --list-scenarios, 2 for a usage error.
     int exitCode = 0;
     /// When options, bench and accuracy are empty: the text to print (help or list on stdout, an error on stderr).

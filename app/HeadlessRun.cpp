@@ -48,6 +48,7 @@ SessionSettings sessionSettingsFrom(const HeadlessSettings& settings) {
     session.stepsPerFrame = settings.stepsPerFrame;
     session.colorMode = settings.colorMode;
     session.autoRefreshEnergy = false;
+    session.saving = settings.saving;
     return session;
 }
 
@@ -99,6 +100,7 @@ HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
     settings.colorMode = options.colorMode;
     settings.overlayDepths = options.overlayDepths;
     settings.orbCells = options.orbCells;
+    settings.saving = options.saving;
     return settings;
 }
 
@@ -121,9 +123,13 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     const auto frameCount = static_cast<std::size_t>(settings.frameCount);
     for (std::size_t frame = 0; frame < frameCount; ++frame) {
         try {
-            if (frame > 0)
-                if (const FrameAdvance advance = session.advanceFrame(); advance.nonFiniteState)
+            if (frame > 0) {
+                const FrameAdvance advance = session.advanceFrame();
+                if (advance.nonFiniteState)
                     throw std::runtime_error(*advance.nonFiniteState);
+                if (advance.saveFailure)
+                    throw std::runtime_error(*advance.saveFailure);
+            }
             pipeline.updateOverlays(simulation, {.tree = treeOverlay,
                                                  .orb = orbOverlay,
                                                  .colorMode = session.colorMode(),
@@ -152,6 +158,9 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
             << overlaySummary(settings, pipeline.treeCells()) << orbSummary(simulation, settings, pipeline.scene())
             << ") to " << shown.string() << "/ (" << frameFileName(0, frameCount) << " ... "
             << frameFileName(frameCount - 1, frameCount) << ")\n";
+    if (const SnapshotSaver& saver = session.snapshotSaver(); saver.enabled())
+        summary << "gravlab: wrote " << saver.savedCount() << " snapshots (every " << saver.saving().everySteps
+                << " steps, " << enumName(saver.saving().format) << ") to " << saver.saving().folder.string() << "/\n";
 }
 
 } // namespace gravlab

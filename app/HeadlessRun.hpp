@@ -14,6 +14,7 @@
 // bodies and then held still, so a sequence of frames plays as a movie. Progress goes to stderr on one line rewritten
 // with '\r' when stderr is a terminal, and as a plain line per tenth of the run otherwise, so logs stay readable.
 #include "CommandLine.hpp"
+#include "session/SnapshotSaver.hpp"
 
 #include <gravlab/sim/Simulation.hpp>
 
@@ -33,6 +34,7 @@ struct HeadlessSettings {
     std::optional<TreeDepthRange> overlayDepths; ///< octree depths drawn over the bodies; none: no overlay
     bool orbCells = false;                       ///< draw the ORB cells (the domains) over the bodies
     bool progressOnOneLine = true; ///< rewrite one line with '\r' (a terminal) or print a line per tenth (a log)
+    SnapshotSaving saving;         ///< snapshots while running (--save-every)
 };
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options);

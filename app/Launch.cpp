@@ -8,6 +8,8 @@
 #include <gravlab/render/RenderMemory.hpp>
 
 #include <cstdlib>
+#include <filesystem>
+#include <string>
 #include <unistd.h>
 
 namespace gravlab {
@@ -47,11 +49,19 @@ void noteTreeOnlyOptions(const AppOptions& options, const SolverInfo& solver, st
         << (options.overlayDepths ? "no cells are drawn" : "bodies keep their component colours") << ".\n";
 }
 
+/// "galaxy-collision", or the file's name ("snap_042.hdf5") when the bodies come from one.
+std::string initialConditionsName(const SimParams& params) {
+    if (params.initialFile.empty())
+        return params.scenario;
+    return std::filesystem::path(params.initialFile).filename().string();
+}
+
 ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     ViewerSettings settings;
     settings.width = options.width;
     settings.height = options.height;
     settings.stepsPerFrame = options.stepsPerFrameFor(false);
+    settings.saving = options.saving;
     settings.colorMode = options.colorMode;
     settings.orbOverlay.showCells = options.orbCells;
     if (options.overlayDepths) {
@@ -74,8 +84,16 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
     // The memory check counts what rendering will hold next to the bodies, so a run too large to draw is refused
     // before anything is generated (InsufficientMemoryError, exit status 2).
     Simulation simulation(withLaunchDefaults(options), renderMemory());
-    err << "gravlab: " << simulation.params().scenario << ", " << simulation.bodyCount() << " bodies, solver "
-        << simulation.params().solver << ", on " << simulation.backend().description() << '\n';
+    if (options.gravitationalConstantGiven &&
+        simulation.params().gravitationalConstant != options.simulation.gravitationalConstant) {
+        SimParams explicitGravity = simulation.params(); // --G wins over the G of a loaded file's units
+        explicitGravity.gravitationalConstant = options.simulation.gravitationalConstant;
+        simulation.setParams(explicitGravity);
+    }
+    err << "gravlab: " << initialConditionsName(simulation.params()) << ", " << simulation.bodyCount()
+        << " bodies, solver " << simulation.params().solver << ", on " << simulation.backend().description() << '\n';
+    if (simulation.params().units.physical())
+        err << "gravlab: units " << simulation.params().units.summary() << '\n';
     noteTreeOnlyOptions(options, findSolver(simulation.params().solver), err);
     if (!options.headless) {
         if (!displayAnnounced()) {

@@ -21,6 +21,7 @@ WindowSettings windowSettingsFrom(const ViewerSettings& settings) {
 SessionSettings sessionSettingsFrom(const ViewerSettings& settings) {
     SessionSettings session;
     session.stepsPerFrame = settings.stepsPerFrame;
+    session.saving = settings.saving;
     session.colorMode = settings.colorMode;
     return session;
 }
@@ -98,7 +99,9 @@ void ViewerApp::pickAt(const glm::vec2& cursor) {
     const Simulation& simulation = m_session.simulation();
     const std::optional<PickedBody> picked = pickNearestBody(m_pipeline.hostVertices(simulation), request);
     if (picked)
-        m_picked = PickedPoint{{picked->position.x, picked->position.y, picked->position.z}, simulation.stepCount()};
+        m_picked = PickedPoint{{picked->position.x, picked->position.y, picked->position.z},
+                               simulation.stepCount(),
+                               simulation.backend().bodyIdentity(picked->index)};
     else
         m_picked.reset();
 }
@@ -153,10 +156,39 @@ void ViewerApp::drawFrame() {
                                                           .overlay = m_orbOverlay,
                                                           .status = simulation.visuals().orbStatus(),
                                                           .boxCount = m_pipeline.scene().orbOverlay().boxCount()});
+    const FilePanelRequests fileRequests = m_filePanel.draw({.loadedFile = simulation.params().initialFile,
+                                                             .message = m_fileMessage,
+                                                             .messageIsError = m_fileMessageIsError});
     m_imgui.endFrame();
     applyPanelRequests(requests);
     applyTreeOverlayRequests(overlayRequests);
     applyOrbPanelRequests(orbRequests);
+    applyFilePanelRequests(fileRequests);
+}
+
+void ViewerApp::applyFilePanelRequests(const FilePanelRequests& requests) {
+    if (requests.load) {
+        SimParams params = m_session.simulation().params();
+        params.initialFile = *requests.load;
+        params.initialFileFormat.reset();
+        applyParams(params);
+        const bool loaded = m_session.simulation().params().initialFile == *requests.load;
+        m_fileMessageIsError = !loaded;
+        m_fileMessage =
+            loaded ? "loaded " + std::to_string(m_session.simulation().bodyCount()) + " bodies from " + *requests.load
+                   : m_session.lastError();
+    }
+    if (requests.save) {
+        try {
+            writeSnapshot(*requests.save, m_session.simulation().snapshot(), requests.saveFormat);
+            m_fileMessage = "saved " + std::to_string(m_session.simulation().bodyCount()) +
+                            " bodies at t = " + std::to_string(m_session.simulation().time()) + " to " + *requests.save;
+            m_fileMessageIsError = false;
+        } catch (const std::exception& error) {
+            m_fileMessage = error.what(); // names the file and the reason; nothing was left under its name
+            m_fileMessageIsError = true;
+        }
+    }
 }
 
 void ViewerApp::applyPanelRequests(const SimulationPanelRequests& requests) {

@@ -16,6 +16,7 @@
 #include "PickGesture.hpp"
 #include "ViewSettings.hpp"
 #include "WindowEvents.hpp"
+#include "panels/FilePanel.hpp"
 #include "panels/OrbPanel.hpp"
 #include "panels/SimulationPanel.hpp"
 #include "panels/TreeOverlayPanel.hpp"
@@ -26,6 +27,7 @@
 #include <gravlab/sim/Simulation.hpp>
 
 #include <optional>
+#include <string>
 
 namespace gravlab {
 
@@ -36,6 +38,7 @@ struct ViewerSettings {
     ColorMode colorMode = ColorMode::Component;
     TreeOverlaySettings treeOverlay;
     OrbOverlaySettings orbOverlay;
+    SnapshotSaving saving; ///< snapshots while running (--save-every)
 };
 
 class ViewerApp {
@@ -55,6 +58,7 @@ private:
     void drawFrame();
     void applyPanelRequests(const SimulationPanelRequests& requests);
     void applyTreeOverlayRequests(const TreeOverlayPanelRequests& requests);
+    void applyFilePanelRequests(const FilePanelRequests& requests);
     void applyOrbPanelRequests(const OrbPanelRequests& requests);
     /// Through the controller; new bodies drop the pick (a point of the previous scene) and refit the camera.
     void applyParams(const SimParams& requested);
@@ -70,6 +74,9 @@ private:
     PickGesture m_pickGesture;
     SimulationPanel m_panel;
     OrbPanel m_orbPanel;
+    FilePanel m_filePanel;
+    std::string m_fileMessage; ///< outcome of the file panel's last load or save
+    bool m_fileMessageIsError = false;
 
     float m_sceneRadius = 1.0f; ///< of the last camera fit; sizes the picked body's marker
     TreeOverlaySettings m_treeOverlay;

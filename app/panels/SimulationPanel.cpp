@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <imgui.h>
 #include <string>
 
@@ -37,17 +38,26 @@ bool committedInput(const char* label, std::uint64_t& draft, std::uint64_t curre
 
 bool SimulationPanel::drawScenarioAndBodies(const SimulationPanelView& view, SimParams& edited) {
     bool changed = false;
-    if (ImGui::BeginCombo("scenario", edited.scenario.c_str())) {
+    const bool fromFile = !edited.initialFile.empty();
+    const std::string shown =
+        fromFile ? "file: " + std::filesystem::path(edited.initialFile).filename().string() : edited.scenario;
+    if (ImGui::BeginCombo("scenario", shown.c_str())) {
         for (const Scenario& scenario : scenarios()) {
-            const bool selected = scenario.name == edited.scenario;
+            const bool selected = !fromFile && scenario.name == edited.scenario;
             if (ImGui::Selectable(std::string(scenario.name).c_str(), selected) && !selected) {
                 edited.scenario = std::string(scenario.name);
+                edited.initialFile.clear(); // a scenario replaces the loaded file's bodies
                 changed = true;
             }
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("%.*s", static_cast<int>(scenario.description.size()), scenario.description.data());
         }
         ImGui::EndCombo();
+    }
+    if (fromFile) {
+        // The file decides the bodies: no count or seed to edit.
+        ImGui::Text("bodies: %llu (from the file)", static_cast<unsigned long long>(view.bodyCount));
+        return changed;
     }
     if (committedInput("bodies", m_bodyCountDraft, view.params.bodyCount)) {
         edited.bodyCount = std::clamp<std::uint64_t>(m_bodyCountDraft, 1, kMaxBodyCount);
@@ -102,6 +112,13 @@ void SimulationPanel::drawRunControls(const SimulationPanelView& view, Simulatio
 void SimulationPanel::drawNumbers(const SimulationPanelView& view, SimulationPanelRequests& requests) {
     ImGui::Text("t = %.4f   step %llu   %zu bodies", view.time, static_cast<unsigned long long>(view.stepCount),
                 view.bodyCount);
+    // Units: what t, dt, the softening and G are measured in (docs/UNITS.md).
+    const UnitSystem& units = view.params.units;
+    if (units.physical())
+        ImGui::TextWrapped("units: length %s, mass %s, velocity %s, time %s", units.lengthName.c_str(),
+                           units.massName.c_str(), units.velocityName.c_str(), units.timeName().c_str());
+    else
+        ImGui::TextUnformatted("units: N-body (G = 1 unless changed; docs/UNITS.md)");
     ImGui::Text("%.1f frames/s, %d step(s) per frame", ImGui::GetIO().Framerate, view.stepsPerFrame);
     drawPhaseTimings(view.lastStepTimings);
 

@@ -8,6 +8,8 @@
 // instead of showing an empty overlay without a reason.
 #include "ViewSettings.hpp"
 
+#include <gravlab/sim/Bodies.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -18,7 +20,8 @@ namespace gravlab {
 /// The point whose octree path the overlay can show: where the picked body was when it was picked.
 struct PickedPoint {
     std::array<float, 3> position;
-    std::uint64_t step; ///< simulation step at the pick
+    std::uint64_t step;    ///< simulation step at the pick
+    BodyIdentity identity; ///< the picked body's stable id and component
 };
 
 struct TreeOverlayPanelView {

@@ -18,7 +18,8 @@ SessionController::SessionController(Simulation& simulation, FrameSink& sink, co
                                      SessionEnvironment environment)
     : m_simulation(simulation), m_sink(sink), m_environment(std::move(environment)),
       m_stepsPerFrame(settings.stepsPerFrame), m_colorMode(settings.colorMode),
-      m_autoRefreshEnergy(settings.autoRefreshEnergy), m_energy(settings.energyHistoryCapacity) {
+      m_autoRefreshEnergy(settings.autoRefreshEnergy), m_saver(settings.saving),
+      m_energy(settings.energyHistoryCapacity) {
     m_onCudaBackend = m_environment.probeCudaBackend(m_simulation.params());
     m_simulation.visuals().setColorMode(m_colorMode);
     pushVerticesIfStale();
@@ -27,21 +28,43 @@ SessionController::SessionController(Simulation& simulation, FrameSink& sink, co
 
 FrameAdvance SessionController::advanceFrame() {
     FrameAdvance advance;
-    if (!m_paused) {
-        try {
-            m_simulation.step(m_stepsPerFrame);
-            afterStep();
-            advance.stepped = true;
-        } catch (const NonFiniteStateError& error) {
-            // The simulation rolled back to its last finite state; pause so the user can lower dt and go on.
-            m_paused = true;
-            m_lastError = std::string(error.what()) + " Paused: lower dt, then press Space.";
-            advance.nonFiniteState = error.what();
-        }
-    }
+    saveSnapshotIfDue(advance); // the initial state, and the step reached before a pause
+    if (!m_paused)
+        stepFrame(advance);
     refreshEnergyIfDue();
     pushVerticesIfStale();
     return advance;
+}
+
+void SessionController::stepFrame(FrameAdvance& advance) {
+    try {
+        for (std::uint64_t remaining = std::uint64_t(m_stepsPerFrame); remaining > 0 && !m_paused;) {
+            const std::uint64_t untilSave = m_saver.stepsUntilDue(m_simulation.stepCount());
+            const std::uint64_t chunk = std::min(remaining, std::max<std::uint64_t>(untilSave, 1));
+            m_simulation.step(int(chunk));
+            advance.stepped = true;
+            remaining -= chunk;
+            saveSnapshotIfDue(advance);
+        }
+    } catch (const NonFiniteStateError& error) {
+        // The simulation rolled back to its last finite state; pause so the user can lower dt and go on.
+        m_paused = true;
+        m_lastError = std::string(error.what()) + " Paused: lower dt, then press Space.";
+        advance.nonFiniteState = error.what();
+    }
+    if (advance.stepped)
+        afterStep();
+}
+
+void SessionController::saveSnapshotIfDue(FrameAdvance& advance) {
+    try {
+        if (auto file = m_saver.saveIfDue(m_simulation))
+            advance.savedSnapshot = std::move(file);
+    } catch (const std::exception& error) {
+        m_paused = true;
+        m_lastError = std::string("snapshot not saved: ") + error.what();
+        advance.saveFailure = error.what();
+    }
 }
 
 void SessionController::stepOnce() {
@@ -56,6 +79,7 @@ void SessionController::stepOnce() {
 
 void SessionController::reset() {
     m_simulation.reset();
+    m_saver.restart();
     m_lastError.clear();
     m_verticesStale = true;
     m_sink.invalidateTreeOverlay();

@@ -5,7 +5,8 @@
 // Design note: the window (ViewerApp) and the headless loop (HeadlessRun) drive this one controller and keep only
 // input and ImGui, or frame files. It is GL-free: it is built into gravlab_session, which links gravlab_sim alone, so
 // a GL, GLFW or ImGui include here does not compile; the tests drive it on the CPU backend.
-//   A frame: advanceFrame() steps stepsPerFrame times unless paused; after a step the vertices are stale and both
+//   A frame: advanceFrame() steps stepsPerFrame times unless paused, stopping wherever a snapshot is due
+// (SnapshotSaver) to write it, so a failed write pauses at that step; after a step the vertices are stale and both
 // overlays are invalidated (the step rebuilt the octree and may have re-partitioned the ORB domains). A step that
 // leaves a non-finite state has been rolled back by Simulation; the session pauses, keeps a message for the panel and
 // returns the backend's report, so the headless loop can stop. Then the energy is measured if due, and stale vertices
@@ -29,6 +30,7 @@
 // count probes and steer time.
 #include "EnergyHistory.hpp"
 #include "FrameSink.hpp"
+#include "SnapshotSaver.hpp"
 
 #include <gravlab/sim/Simulation.hpp>
 #include <gravlab/sim/TreeView.hpp>
@@ -47,6 +49,7 @@ struct SessionSettings {
     /// headless, where nothing shows it.
     bool autoRefreshEnergy = true;
     std::size_t energyHistoryCapacity = 4096; ///< measurements kept for plots, at least 1
+    SnapshotSaving saving;                    ///< snapshots while running (none by default)
 };
 
 /// Wall-clock seconds from a fixed origin (std::chrono::steady_clock).
@@ -66,6 +69,10 @@ struct FrameAdvance {
     bool stepped = false;
     /// The backend's report when a step left a non-finite state: the state was rolled back and the session paused.
     std::optional<std::string> nonFiniteState;
+    /// Why a due snapshot could not be written (the session paused); the headless loop stops on it.
+    std::optional<std::string> saveFailure;
+    /// The snapshot written this frame, if one was due.
+    std::optional<std::filesystem::path> savedSnapshot;
 };
 
 class SessionController {
@@ -113,6 +120,8 @@ public:
     bool autoRefreshEnergy() const { return m_autoRefreshEnergy; }
     /// Why the last action failed; empty when it succeeded.
     const std::string& lastError() const { return m_lastError; }
+    /// Snapshots written so far while running (--save-every).
+    const SnapshotSaver& snapshotSaver() const { return m_saver; }
     /// Measurements since E0 was last taken, oldest first.
     const EnergyHistory& energyHistory() const { return m_energy; }
     /// Wall-clock seconds since the newest measurement; empty while there is none.
@@ -120,6 +129,10 @@ public:
 
 private:
     void afterStep();
+    /// Writes the snapshot due at the current step, if any, into advance; a failure pauses the session.
+    void saveSnapshotIfDue(FrameAdvance& advance);
+    /// Steps stepsPerFrame times, stopping at each step a snapshot is due to write it.
+    void stepFrame(FrameAdvance& advance);
     /// Follows an accepted edit's report; pushNewBodies: push re-initialised bodies' vertices now (may throw).
     void follow(const ParamsChange& change, bool pushNewBodies);
     void pushVerticesIfStale();
@@ -138,6 +151,7 @@ private:
     bool m_verticesStale = true;
     bool m_onCudaBackend = false;
     bool m_autoRefreshEnergy;
+    SnapshotSaver m_saver;
     std::string m_lastError;
     EnergyHistory m_energy;
     std::optional<double> m_lastMeasuredAt;  ///< wallSeconds() when the newest sample was taken

@@ -80,7 +80,8 @@ void CpuBackend::load(const Bodies& bodies) {
 }
 
 bool CpuBackend::ForceSettings::sameForces(const ForceSettings& other) const {
-    return solver == other.solver && forces.gravity.gravitationalConstant == other.forces.gravity.gravitationalConstant &&
+    return solver == other.solver &&
+           forces.gravity.gravitationalConstant == other.forces.gravity.gravitationalConstant &&
            forces.gravity.softeningLength == other.forces.gravity.softeningLength &&
            (!solver->usesOpeningAngle || forces.openingAngle == other.forces.openingAngle);
 }
@@ -191,6 +192,13 @@ void CpuBackend::updateOrbDomains(const SimParams& params) {
         m_work.clear();
     }
     m_orbStatus = m_orb.status(m_work);
+}
+
+BodyIdentity CpuBackend::bodyIdentity(std::size_t index) const {
+    if (index >= m_bodies.size())
+        throw std::out_of_range("bodyIdentity: body " + std::to_string(index) + " of " +
+                                std::to_string(m_bodies.size()));
+    return {m_bodies.id[index], m_bodies.component[index]};
 }
 
 void CpuBackend::readBodies(Bodies& out) const {

@@ -4,9 +4,9 @@
 //
 // Design note: the accelerations of the last force evaluation are cached together with what they were computed with
 // (solver, G, softening and, for solvers that read it, theta), so each KDK step needs one force evaluation; the cache
-// is dropped on load() and whenever one of those differs. Every step() call first copies the state (O(N), next to the force
-// evaluation): when a step leaves a non-finite position or velocity the copy is put back and NonFiniteStateError is
-// thrown, so a too-large time step never destroys the user's system; any other exception (the octree running out of
+// is dropped on load() and whenever one of those differs. Every step() call first copies the state (O(N), next to the
+// force evaluation): when a step leaves a non-finite position or velocity the copy is put back and NonFiniteStateError
+// is thrown, so a too-large time step never destroys the user's system; any other exception (the octree running out of
 // memory) also puts the copy back before it propagates.
 // The solver instance is created from the registry when the requested solver changes; what it built from the
 // positions (the octree) is dropped whenever the state changes other than by its own evaluation. Reported phases:
@@ -45,6 +45,7 @@ public:
     void load(const Bodies& bodies) override;
     void step(const SimParams& params, int stepCount) override;
     void readBodies(Bodies& out) const override;
+    BodyIdentity bodyIdentity(std::size_t index) const override;
     Diagnostics diagnostics(const SimParams& params) const override;
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     std::vector<PhaseTiming> lastStepTimings() const override;

@@ -27,7 +27,13 @@ const SimParams& validated(const SimParams& params) {
     return params;
 }
 
+/// Whether going from a to b asks for other initial conditions: another file (or its format or recentring) while a
+/// file is named, another scenario, count or seed while none is, or a switch between the two.
 bool definesInitialConditions(const SimParams& a, const SimParams& b) {
+    if (a.initialFile != b.initialFile)
+        return true;
+    if (!b.initialFile.empty())
+        return a.initialFileFormat != b.initialFileFormat || a.recentre != b.recentre;
     return a.scenario != b.scenario || a.bodyCount != b.bodyCount || a.seed != b.seed;
 }
 
@@ -42,7 +48,8 @@ ParamsChange changeBetween(const SimParams& before, const SimParams& after) {
         after.gravitationalConstant != before.gravitationalConstant || after.softeningLength != before.softeningLength;
     const bool solverChanged = after.solver != before.solver;
     // Theta shapes only the tree's walk, so under another solver it changes nothing until the tree is chosen.
-    const bool openingAngleMatters = findSolver(after.solver).usesOpeningAngle && after.openingAngle != before.openingAngle;
+    const bool openingAngleMatters =
+        findSolver(after.solver).usesOpeningAngle && after.openingAngle != before.openingAngle;
     // Only the count and the balance re-partition (updateOrbDomains); the rebuild interval and imbalance limit steer
     // later steps. New bodies or a new backend are partitioned from scratch while ORB is on.
     const bool partitionChanged = after.orb.domainCount != before.orb.domainCount ||
@@ -55,6 +62,33 @@ ParamsChange changeBetween(const SimParams& before, const SimParams& after) {
     // Positions change only with new bodies; colour scalars with the solver (leaf depths) or the domains.
     change.verticesNeedRefeed = newState || solverChanged || change.orbDomainsChanged;
     return change;
+}
+
+/// The bodies of params.initialFile, read now (recentred when asked), or nothing when the scenario defines them.
+std::optional<Snapshot> readInitialSnapshot(const SimParams& params) {
+    if (params.initialFile.empty())
+        return std::nullopt;
+    Snapshot snapshot = readSnapshot(params.initialFile, params.initialFileFormat);
+    if (params.recentre)
+        moveToCentreOfMassFrame(snapshot.bodies);
+    return snapshot;
+}
+
+/// params as initial conditions define them: given bodies set the body count, and their units, where stated, the
+/// units and G. A scenario is generated in N-body units, so choosing one after a file in physical units returns to
+/// them (and to G = 1).
+SimParams adoptedBy(SimParams params, const std::optional<Snapshot>& initial) {
+    if (initial) {
+        params.bodyCount = initial->bodies.size();
+        if (initial->units) {
+            params.units = *initial->units;
+            params.gravitationalConstant = initial->units->gravitationalConstant();
+        }
+    } else if (params.units.physical()) {
+        params.units = nbodyUnits();
+        params.gravitationalConstant = 1.0;
+    }
+    return params;
 }
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
@@ -85,26 +119,40 @@ Simulation::Simulation(const SimParams& params, const CompanionMemory& companion
 
 Simulation::Simulation(const SimParams& params, BackendFactory makeBackend, const CompanionMemory& companion,
                        const MemorySource& memory)
-    : m_makeBackend(std::move(makeBackend)), m_params(validated(params)), m_companion(companion), m_memory(&memory),
-      m_backend(m_makeBackend(m_params)) {
+    : Simulation(params, readInitialSnapshot(validated(params)), std::move(makeBackend), companion, memory) {}
+
+Simulation::Simulation(const SimParams& params, Snapshot initial, const CompanionMemory& companion,
+                       const MemorySource& memory)
+    : Simulation(params, std::optional<Snapshot>(std::move(initial)), createBackend, companion, memory) {}
+
+Simulation::Simulation(const SimParams& params, std::optional<Snapshot> initial, BackendFactory makeBackend,
+                       const CompanionMemory& companion, const MemorySource& memory)
+    : m_makeBackend(std::move(makeBackend)), m_params(validated(adoptedBy(params, initial))), m_companion(companion),
+      m_memory(&memory), m_initial(std::move(initial)), m_backend(m_makeBackend(m_params)) {
     // The backend holds no bodies yet: a run that cannot fit is refused before the scenario is generated.
     m_deviceFootprint = deviceFootprintFor(m_params);
     requireMemoryFor(m_params, m_deviceFootprint, m_companion, *m_memory);
     reset();
 }
 
-ParamsChange Simulation::setParams(const SimParams& params) {
+ParamsChange Simulation::setParams(const SimParams& requested) {
+    validateSimParams(requested);
+    const bool reinitialise = definesInitialConditions(m_params, requested);
+    // A new file is read first: its bodies decide the body count, and its units the units and G, of what is applied.
+    std::optional<Snapshot> newInitial = reinitialise ? readInitialSnapshot(requested) : std::nullopt;
+    SimParams params = reinitialise ? adoptedBy(requested, newInitial) : requested;
+    if (!reinitialise && m_initial)
+        params.bodyCount = m_params.bodyCount; // a file's or the caller's bodies keep their count
     validateSimParams(params);
     const ParamsChange change = changeBetween(m_params, params);
-    const bool reinitialise = change.reinitialised;
     // Only the backend and ORB decide the device's share; asking again on every dt change would query the driver.
     const bool placementMayChange =
         params.backend != m_params.backend || (params.orb.domainCount > 0) != (m_params.orb.domainCount > 0);
     const std::optional<DeviceFootprint> footprint =
         placementMayChange ? deviceFootprintFor(params) : m_deviceFootprint;
     const MemoryEstimate held = estimateMemory(m_params, m_deviceFootprint, m_companion);
-    const MemoryEstimate requested = estimateMemory(params, footprint, m_companion);
-    if (requested.hostBytes > held.hostBytes || requested.deviceBytes > held.deviceBytes)
+    const MemoryEstimate estimate = estimateMemory(params, footprint, m_companion);
+    if (estimate.hostBytes > held.hostBytes || estimate.deviceBytes > held.deviceBytes)
         requireMemoryFor(params, footprint, m_companion, *m_memory, held);
     // Prepare: a new backend and the state it starts from. Anything that throws here leaves the simulation as it
     // was (load() keeps a backend's previous state when it fails).
@@ -115,7 +163,7 @@ ParamsChange Simulation::setParams(const SimParams& params) {
         requireSolverRunsOn(findSolver(params.solver), m_backend->device(), m_backend->description());
     SimulationBackend& target = replacement ? *replacement : *m_backend;
     if (reinitialise) {
-        target.load(generateScenario(params.scenario, params.bodyCount, params.seed));
+        target.load(newInitial ? newInitial->bodies : generateScenario(params.scenario, params.bodyCount, params.seed));
     } else if (replacement) {
         Bodies current;
         m_backend->readBodies(current);
@@ -128,23 +176,39 @@ ParamsChange Simulation::setParams(const SimParams& params) {
     }
     m_params = params;
     m_deviceFootprint = footprint;
-    if (reinitialise)
+    if (reinitialise) {
+        m_initial = std::move(newInitial);
         restartClockAndEnergy();
-    else if (change.energyFunctionChanged)
+    } else if (change.energyFunctionChanged) {
         m_energyBaseline.reset();
+    }
     m_backend->updateOrbDomains(m_params); // a paused view shows new domains at once
     return change;
 }
 
 void Simulation::reset() {
-    m_backend->load(generateScenario(m_params.scenario, m_params.bodyCount, m_params.seed));
+    m_backend->load(m_initial ? m_initial->bodies
+                              : generateScenario(m_params.scenario, m_params.bodyCount, m_params.seed));
     restartClockAndEnergy();
+}
+
+Snapshot Simulation::snapshot() const {
+    Snapshot current;
+    m_backend->readBodies(current.bodies);
+    current.time = m_time;
+    if (m_params.units.physical())
+        current.units = m_params.units;
+    if (m_initial) {
+        current.redshift = m_initial->redshift;
+        current.boxSize = m_initial->boxSize;
+    }
+    return current;
 }
 
 void Simulation::restartClockAndEnergy() {
     m_backend->updateOrbDomains(m_params);
     m_bodyCount = m_params.bodyCount;
-    m_time = 0;
+    m_time = m_initial ? m_initial->time : 0.0;
     m_stepCount = 0;
     m_stepCountAtLoad = 0;
     m_energyBaseline.reset();

@@ -1,4 +1,5 @@
-// The one wording of the non-finite-state error, shared by every backend.
+// What every backend shares: the wording of the non-finite-state error, phase-time bookkeeping, and the fallback
+// body lookup.
 #include <gravlab/sim/SimulationBackend.hpp>
 
 namespace gravlab {
@@ -26,5 +27,13 @@ NonFiniteStateError::NonFiniteStateError(std::uint64_t step, std::size_t affecte
                                          std::uint64_t restoredStep)
     : std::runtime_error(describeNonFiniteState(step, affectedBodies, bodyCount, restoredStep)), m_step(step),
       m_affectedBodies(affectedBodies), m_bodyCount(bodyCount) {}
+
+BodyIdentity SimulationBackend::bodyIdentity(std::size_t index) const {
+    Bodies bodies;
+    readBodies(bodies);
+    if (index >= bodies.size())
+        throw std::out_of_range("bodyIdentity: body " + std::to_string(index) + " of " + std::to_string(bodies.size()));
+    return {bodies.id[index], bodies.component[index]};
+}
 
 } // namespace gravlab

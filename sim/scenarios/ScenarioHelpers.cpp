@@ -81,3 +81,11 @@ void transformBodies(Bodies& bodies, std::size_t first, std::size_t count, const
 }
 
 } // namespace gravlab::scenario
+
+namespace gravlab {
+
+void moveToCentreOfMassFrame(Bodies& bodies) {
+    scenario::removeCentreOfMassMotion(bodies, 0, bodies.size());
+}
+
+} // namespace gravlab

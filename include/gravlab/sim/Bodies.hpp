@@ -48,6 +48,13 @@ struct Bodies {
     }
 };
 
+/// Who one body is (Bodies.hpp's design note): what the viewer shows for a picked body.
+struct BodyIdentity {
+    std::uint64_t id = 0;
+    std::uint8_t component = 0;
+    bool operator==(const BodyIdentity&) const = default;
+};
+
 /// colorKey of a body of the given component when its file says nothing else: the components spread over [0, 1] so
 /// each palette tells them apart (gas 0, dark matter 0.2, ..., black holes 1).
 inline float componentColorKey(std::uint8_t component) {
@@ -78,6 +85,9 @@ inline bool Bodies::consistent() const {
     forEachBodyArray(*this, [&](const auto& array) { sameSizes = sameSizes && array.size() == size(); });
     return sameSizes;
 }
+
+/// Shifts positions and velocities so that the centre of mass is at the origin and at rest (sums in double).
+void moveToCentreOfMassFrame(Bodies& bodies);
 
 /// Three arrays of one precision: accelerations (float for solvers, double for the reference).
 template <typename Real> struct Vec3Arrays {

@@ -1,9 +1,10 @@
 #pragma once
 // The simulation as the app sees it: parameters, a backend, time and energy bookkeeping.
 //
-// Design note: Simulation is the only object the app mutates. setParams() validates first and re-initialises the
-// scenario only when a parameter that defines the initial conditions (scenario, body count, seed) changed; dt,
-// softening and G apply from the next step; changing the backend moves the current state to the new backend.
+// Design note: Simulation is the only object the app mutates. setParams() validates first and re-initialises only
+// when a parameter that defines the initial conditions changed (scenario, body count and seed, or the initial file,
+// its format and recentring; a file is read before anything changes, so a bad file leaves the simulation as it was);
+// dt, softening and G apply from the next step; changing the backend moves the current state to the new backend.
 // setParams() is also the one place that decides what an edit implies downstream: it returns a ParamsChange (new
 // bodies, a new backend, stale forces, a new energy function, new ORB domains, which drawn things went stale, whether
 // the device choice must be asked again), so the app follows that report instead of comparing parameters itself.
@@ -25,6 +26,7 @@
 #include <gravlab/sim/MemoryBudget.hpp>
 #include <gravlab/sim/SimParams.hpp>
 #include <gravlab/sim/SimulationBackend.hpp>
+#include <gravlab/sim/Snapshot.hpp>
 #include <gravlab/sim/SystemMemory.hpp>
 
 #include <cstdint>
@@ -91,14 +93,21 @@ public:
     /// As above, with backends (the first one and any later switch) made by makeBackend.
     Simulation(const SimParams& params, BackendFactory makeBackend, const CompanionMemory& companion = {},
                const MemorySource& memory = systemMemory());
+    /// Starts from the given bodies (arrays from Python, a snapshot already read) instead of the scenario or file of
+    /// params; they set the body count, and their units, where stated, the units and G. reset() returns to them.
+    Simulation(const SimParams& params, Snapshot initial, const CompanionMemory& companion = {},
+               const MemorySource& memory = systemMemory());
 
     const SimParams& params() const { return m_params; }
     /// Validates, checks the memory when the estimate grows, then applies; re-initialises when scenario, bodyCount or
     /// seed changed. Returns what the edit implies (see ParamsChange). A refusal (InvalidParameterError,
     /// InsufficientMemoryError, ...) leaves the simulation unchanged.
     ParamsChange setParams(const SimParams& params);
-    /// Regenerates the scenario's initial conditions; time and step count return to zero.
+    /// Returns to the initial conditions: the scenario's bodies regenerated, or the file's or given bodies as they
+    /// were loaded. Step count returns to zero and time to the initial time (the file's, zero for a scenario).
     void reset();
+    /// The current state as a snapshot: bodies with their ids and components, time, and the units when physical.
+    Snapshot snapshot() const;
     /// Advances stepCount steps; on NonFiniteStateError (naming the step counted since reset) nothing has changed.
     void step(int stepCount = 1);
 
@@ -123,6 +132,8 @@ public:
     const VisualSource& visuals() const { return m_backend->visuals(); }
 
 private:
+    Simulation(const SimParams& params, std::optional<Snapshot> initial, BackendFactory makeBackend,
+               const CompanionMemory& companion, const MemorySource& memory);
     /// Time, step count and energy baseline for a state just loaded from the scenario.
     void restartClockAndEnergy();
     /// Records E0 from diagnostics computed now, which took computeSeconds.
@@ -132,6 +143,8 @@ private:
     SimParams m_params;
     CompanionMemory m_companion;
     const MemorySource* m_memory;
+    /// The bodies reset() returns to when they came from a file or the caller (nullopt: the scenario's, regenerated).
+    std::optional<Snapshot> m_initial;
     std::optional<DeviceFootprint> m_deviceFootprint; ///< where the current bodies live: nullopt on the CPU
     std::unique_ptr<SimulationBackend> m_backend;
     std::size_t m_bodyCount = 0;

@@ -68,6 +68,9 @@ public:
     virtual void step(const SimParams& params, int stepCount) = 0;
     /// Copy the current state back to the host.
     virtual void readBodies(Bodies& out) const = 0;
+    /// Who body index (in the current order, as readBodies() and the vertices have it) is: its id and component. The
+    /// default reads every body; backends override it with a lookup.
+    virtual BodyIdentity bodyIdentity(std::size_t index) const;
     virtual Diagnostics diagnostics(const SimParams& params) const = 0;
     /// Accelerations (with G) of the current state by params' solver, in the order readBodies() returns the bodies;
     /// computes them first when the cached ones are stale. For accuracy reports and tests.

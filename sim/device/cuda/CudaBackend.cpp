@@ -73,8 +73,8 @@ std::string CudaBackend::description() const {
 std::uint64_t CudaBackend::allocatedBytes() const {
     return m_bodies.positionMass.bytes() + m_bodies.velocityColor.bytes() + m_bodies.acceleration.bytes() +
            m_bodies.loadOrder.bytes() + m_savedPositionMass.bytes() + m_savedVelocityColor.bytes() +
-           m_savedLoadOrder.bytes() + m_bodyScratch.bytes() +
-           m_nonFiniteCounts.bytes() + (m_solver ? m_solver->allocatedBytes() : 0);
+           m_savedLoadOrder.bytes() + m_bodyScratch.bytes() + m_nonFiniteCounts.bytes() +
+           (m_solver ? m_solver->allocatedBytes() : 0);
 }
 
 void CudaBackend::load(const Bodies& bodies) {
@@ -214,6 +214,17 @@ void CudaBackend::throwIfNonFinite(const std::vector<unsigned>& nonFiniteCounts)
         restoreState();
         throw NonFiniteStateError(m_stepsTaken + s + 1, nonFiniteCounts[s], m_bodies.size(), m_stepsTaken);
     }
+}
+
+BodyIdentity CudaBackend::bodyIdentity(std::size_t index) const {
+    if (index >= m_bodies.size())
+        throw std::out_of_range("bodyIdentity: body " + std::to_string(index) + " of " +
+                                std::to_string(m_bodies.size()));
+    std::uint32_t loadIndex = 0; // one 4-byte read: the host tables are in load order
+    CUDA_CHECK(cudaMemcpyAsync(&loadIndex, m_bodies.loadOrder.data() + index, sizeof loadIndex, cudaMemcpyDeviceToHost,
+                               m_stream.get()));
+    m_stream.synchronize();
+    return {m_bodies.idInLoadOrder[loadIndex], m_bodies.componentInLoadOrder[loadIndex]};
 }
 
 void CudaBackend::readBodies(Bodies& out) const {

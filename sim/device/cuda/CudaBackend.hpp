@@ -47,10 +47,12 @@ public:
     Device device() const override { return Device::Cuda; }
     /// Throws std::runtime_error naming N and the memory needed when the bodies do not fit; the old state is kept.
     void load(const Bodies& bodies) override;
-    /// Any solver registered for CUDA; throws InvalidParameterError for others. Throws NonFiniteStateError, naming the step and the count, when a step
-    /// left a non-finite position or velocity, after restoring the state from before this call.
+    /// Any solver registered for CUDA; throws InvalidParameterError for others. Throws NonFiniteStateError, naming the
+    /// step and the count, when a step left a non-finite position or velocity, after restoring the state from before
+    /// this call.
     void step(const SimParams& params, int stepCount) override;
     void readBodies(Bodies& out) const override;
+    BodyIdentity bodyIdentity(std::size_t index) const override;
     /// Recomputes the accelerations first when they are stale for params (solver, G, softening, theta for the tree).
     /// out follows the order readBodies() returns (only ORB re-partitions and migrations reorder the bodies).
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
