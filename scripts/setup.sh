@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs Gravlab's build and test dependencies from Debian 12 packages. Idempotent: packages already present are
-# left alone and nothing is downloaded when everything is there. Works as root, or through sudo when it exists.
+# Installs Gravlab's build and test dependencies from Debian 12 packages (with --fuzz, those of the fuzz build too).
+# Idempotent: packages already present are left alone and nothing is downloaded when everything is there. Works as
+# root, or through sudo when it exists.
 # CUDA is optional and not installed here: with nvcc on the machine (/usr/local/cuda) the CUDA core is built too.
 set -euo pipefail
 
@@ -16,6 +17,10 @@ packages=(
   libstb-dev        # PNG output
   libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe): headless frames and tests without a GPU
 )
+# scripts/setup.sh --fuzz adds what scripts/run_fuzzers.sh needs: clang and its libFuzzer and sanitizer runtimes.
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

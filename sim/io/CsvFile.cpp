@@ -6,8 +6,8 @@
 // number, every body passes the checks of all readers (ReadBodies.hpp), and each error names the line and the
 // column. Numbers are parsed with std::from_chars (locale-free, exact rounding), and written with std::to_chars'
 // shortest form that reads back as the same float, so a write-then-read gives the same bits. A value too small for a
-// float reads as the nearest float (0 or a subnormal); one too large is an error. Without an id column bodies are
-// numbered 0..N-1. Every body is component 1: CSV does not carry components, nor the time.
+// float reads as the float it rounds to (a subnormal, or 0 with its sign); one too large is an error. Without an id
+// column bodies are numbered 0..N-1. Every body is component 1: CSV does not carry components, nor the time.
 //
 // The file is parsed in one pass over its mapped bytes into bodies sized for the file's line count (an upper bound)
 // and trimmed at the end; the writer fills a 4 MB buffer and hands it whole to AtomicFile::write. Both run at a few
@@ -120,6 +120,31 @@ std::size_t parseHeader(std::string_view line, std::size_t lineNumber, const std
     return count;
 }
 
+/// For a number std::from_chars found out of a float's range: whether it is below the range (it rounds to 0) rather
+/// than above it. Such numbers are below 1e-45 or above 3e38 in magnitude, so the decimal exponent of the first nonzero
+/// digit decides; it is summed with saturation, as the written exponent may have any number of digits.
+bool roundsToZero(std::string_view number) {
+    if (number.starts_with('-'))
+        number.remove_prefix(1);
+    const std::size_t exponentMark = std::min(number.find_first_of("eE"), number.size());
+    const std::string_view mantissa = number.substr(0, exponentMark);
+    std::string_view exponentText = number.substr(std::min(exponentMark + 1, number.size()));
+    const bool negativeExponent = exponentText.starts_with('-');
+    if (exponentText.starts_with('-') || exponentText.starts_with('+'))
+        exponentText.remove_prefix(1);
+    constexpr std::int64_t kSaturated = std::int64_t{1} << 40;
+    std::int64_t exponent = 0;
+    if (!exponentText.empty() &&
+        std::from_chars(exponentText.data(), exponentText.data() + exponentText.size(), exponent).ec != std::errc{})
+        exponent = kSaturated; // too many digits for 64 bits: any bound far beyond a float's range will do
+    exponent = std::min(exponent, kSaturated) * (negativeExponent ? -1 : 1);
+    const std::size_t point = std::min(mantissa.find('.'), mantissa.size());
+    const std::size_t firstNonZero = std::min(mantissa.find_first_of("123456789"), mantissa.size());
+    const std::int64_t leading =
+        firstNonZero < point ? std::int64_t(point - firstNonZero) : -std::int64_t(firstNonZero - point - 1);
+    return leading + exponent <= 0;
+}
+
 class RowParser {
 public:
     RowParser(const std::filesystem::path& file, std::size_t lineNumber) : m_file(file), m_lineNumber(lineNumber) {}
@@ -133,12 +158,10 @@ public:
         if (end != digits.data() + digits.size() || digits.empty() || error == std::errc::invalid_argument)
             fail(column, quoted(field) + " is not a number");
         if (error == std::errc::result_out_of_range) {
-            double wide = 0;
-            std::from_chars(digits.data(), digits.data() + digits.size(), wide);
-            if (!(std::fabs(wide) < double(std::numeric_limits<float>::min())))
+            if (!roundsToZero(digits))
                 fail(column, quoted(field) + " is too large for a float (at most " +
                                  floatText(std::numeric_limits<float>::max()) + ")");
-            value = float(wide); // below the smallest normal float: 0 or a subnormal, as a float holds it
+            value = digits.starts_with('-') ? -0.0f : 0.0f; // what a float holds of it
         }
         return value;
     }

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace gravlab {
 namespace {
@@ -101,6 +102,16 @@ TEST_F(CsvFileTest, AcceptsWhatSpreadsheetsAndPeopleWrite) {
     EXPECT_TRUE(sameBits(b.x[1], 0.0f));
     EXPECT_TRUE(sameBits(b.y[1], -0.0f));
     EXPECT_EQ(b.mass[1], std::numeric_limits<float>::denorm_min());
+    // Below a float's range however it is written: the float it rounds to is 0 with the number's sign.
+    writeText(file, "x,y,z,vx,vy,vz,m\n1e-400,-7e-46,0." + std::string(60, '0') + "1,-100e-99999999999999999999," +
+                        "7.1e-46,-1e-46,1\n");
+    const Bodies tiny = readSnapshot(file).bodies;
+    EXPECT_TRUE(sameBits(tiny.x[0], 0.0f));
+    EXPECT_TRUE(sameBits(tiny.y[0], -0.0f));
+    EXPECT_TRUE(sameBits(tiny.z[0], 0.0f));
+    EXPECT_TRUE(sameBits(tiny.vx[0], -0.0f));
+    EXPECT_EQ(tiny.vy[0], std::numeric_limits<float>::denorm_min()); // above half the smallest subnormal: rounds up
+    EXPECT_TRUE(sameBits(tiny.vz[0], -0.0f));
     EXPECT_EQ(b.id[0], 0u);
     EXPECT_EQ(b.id[1], 1u);
     EXPECT_EQ(b.component[1], kDarkMatterComponent);
@@ -126,6 +137,12 @@ TEST_F(CsvFileTest, BadNumbersNameTheLineAndColumn) {
     EXPECT_TRUE(contains(errorFor(start + "1,2,3,4,5,6,7,2.5\n"), "'2.5' is not an id"));
     EXPECT_TRUE(contains(errorFor(start + "1e39,2,3,4,5,6,7,8\n"),
                          "'1e39' is too large for a float (at most 3.4028235e+38) (line 5, column x)"));
+    // Beyond a float's range however it is written: past a double's range, as plain digits, with a huge exponent.
+    const std::vector<std::string> tooLargeNumbers{"-1e400", "3.4028236e38", "1" + std::string(39, '0'),
+                                                   "0.001e99999999999999999999"};
+    for (const std::string& tooLarge : tooLargeNumbers)
+        EXPECT_TRUE(contains(errorFor(start + "1,2,3,4,5," + tooLarge + ",7,8\n"),
+                             "'" + tooLarge + "' is too large for a float"));
 }
 
 TEST_F(CsvFileTest, NonFiniteValuesAndNonPositiveMassesNameTheLine) {
