@@ -2,6 +2,7 @@
 #include "CommandLine.hpp"
 
 #include "OptionParsing.hpp"
+#include "session/SessionFile.hpp"
 
 #include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/Simulation.hpp>
@@ -143,6 +144,35 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
     app.add_flag("--list-scenarios", raw.listScenarios, "print the scenarios with a one-line description and exit");
 }
 
+/// The session's values as the base of options (see the design note on sessions).
+void applySession(const SavedSession& session, AppOptions& options) {
+    options.simulation = session.params;
+    options.camera = session.camera;
+    options.colorMode = session.colorMode;
+    options.treeOverlay = session.treeOverlay;
+    options.orbOverlay = session.orbOverlay;
+    options.startPaused = session.paused;
+    options.stepsPerFrame = session.stepsPerFrame;
+    options.autoRefreshEnergy = session.autoRefreshEnergy;
+}
+
+void addSessionOption(CLI::App& app, AppOptions& options) {
+    app.add_option_function<std::string>(
+           "--session",
+           [&options](const std::string& file) {
+               try {
+                   applySession(loadSession(file), options);
+               } catch (const SessionFileError& error) {
+                   throw CLI::ValidationError("--session", error.what());
+               }
+               options.sessionFile = file;
+           },
+           "start from a saved session (a JSON file the window's Session panel writes; see the README); flags given "
+           "on the same command line override its values")
+        ->type_name("FILE")
+        ->trigger_on_parse();
+}
+
 void addOrbOptions(CLI::App& app, AppOptions& options, RawOptions& raw) {
     OrbParams& orb = options.simulation.orb;
     const std::string defaultCount = std::to_string(kDefaultOrbDomainCount);
@@ -165,7 +195,7 @@ void addOrbOptions(CLI::App& app, AppOptions& options, RawOptions& raw) {
     addNumberOption(app, kOrbImbalanceLimitRange, NumberKind::Real, orb.imbalanceLimit,
                     "re-partition early when the largest domain over the mean passes X")
         ->type_name("X");
-    app.add_flag("--orb-cells", options.orbCells,
+    app.add_flag("--orb-cells", options.orbOverlay.showCells,
                  "draw the ORB cells (the domains) as wireframe boxes in their bodies' colours, in the window and in "
                  "headless frames");
 }
@@ -177,12 +207,12 @@ struct OrbFlagGiven {
     std::string flag;    ///< "--orb-every", "--color orb-domain"
 };
 
-/// The ORB flags given besides --orb-domains, in the order they are named; values as typed.
+/// The ORB flags given on the command line besides --orb-domains, in the order they are named; values as typed.
 std::vector<OrbFlagGiven> orbFlagsGiven(const CLI::App& app, const RawOptions& raw, const AppOptions& options) {
     std::vector<OrbFlagGiven> given;
-    if (options.orbCells)
+    if (app.count("--orb-cells") > 0)
         given.push_back({"orb-cells", "orb-cells", "--orb-cells"});
-    if (options.colorMode == ColorMode::OrbDomain)
+    if (app.count("--color") > 0 && options.colorMode == ColorMode::OrbDomain)
         given.push_back({"color", "color = 'orb-domain'", "--color orb-domain"});
     if (app.count("--orb-balance") > 0)
         given.push_back({"orb-balance", "orb-balance = '" + raw.orbBalance + "'", "--orb-balance"});
@@ -209,19 +239,20 @@ void completeOrbOptions(const CLI::App& app, const RawOptions& raw, AppOptions& 
     if (app.count("--orb-balance") > 0)
         orb.balance = parseOrbBalance(raw.orbBalance);
     const std::vector<OrbFlagGiven> given = orbFlagsGiven(app, raw, options);
-    if (app.count("--orb-domains") > 0) {
-        if (orb.domainCount == 0 && !given.empty()) {
-            const std::string flags = joined(given, &OrbFlagGiven::flag);
-            throw InvalidParameterError(
-                given.front().field, joined(given, &OrbFlagGiven::setting) + (given.size() == 1 ? " needs" : " need") +
-                                         " ORB domains, but orb-domains = 0 switches ORB off: give --orb-domains 1 "
-                                         "or more, leave --orb-domains out for min(" +
-                                         std::to_string(kDefaultOrbDomainCount) + ", N) domains, or drop " + flags);
-        }
-    } else if (!given.empty()) {
-        orb.domainCount = defaultOrbDomainCount(options.simulation.bodyCount);
+    const bool domainsGiven = app.count("--orb-domains") > 0;
+    if (domainsGiven && orb.domainCount == 0 && !given.empty()) {
+        const std::string flags = joined(given, &OrbFlagGiven::flag);
+        throw InvalidParameterError(given.front().field,
+                                    joined(given, &OrbFlagGiven::setting) + (given.size() == 1 ? " needs" : " need") +
+                                        " ORB domains, but orb-domains = 0 switches ORB off: give --orb-domains 1 "
+                                        "or more, leave --orb-domains out for min(" +
+                                        std::to_string(kDefaultOrbDomainCount) + ", N) domains, or drop " + flags);
     }
-    if (orb.domainCount > 0 && app.count("--color") == 0)
+    const bool viewShowsDomains = options.orbOverlay.showCells || options.colorMode == ColorMode::OrbDomain;
+    if (!domainsGiven && orb.domainCount == 0 && (!given.empty() || viewShowsDomains))
+        orb.domainCount = defaultOrbDomainCount(options.simulation.bodyCount);
+    const bool orbAskedForHere = domainsGiven || !given.empty();
+    if (orb.domainCount > 0 && orbAskedForHere && app.count("--color") == 0)
         options.colorMode = ColorMode::OrbDomain;
 }
 
@@ -231,8 +262,8 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
     SimParams& params = options.simulation;
     if (app.count("--scenario") > 0)
         params.scenario = raw.scenario;
-    options.bodyCountGiven = app.count("--bodies") > 0;
-    options.solverGiven = app.count("--solver") > 0;
+    options.bodyCountGiven = app.count("--bodies") > 0 || options.sessionFile.has_value();
+    options.solverGiven = app.count("--solver") > 0 || options.sessionFile.has_value();
     if (app.count("--solver") > 0)
         params.solver = findSolver(raw.solver).name;
     if (app.count("--backend") > 0)
@@ -241,8 +272,10 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
         options.stepsPerFrame = raw.stepsPerFrame;
     if (app.count("--color") > 0)
         options.colorMode = parseColorMode(raw.color);
-    if (app.count("--overlay-depth") > 0)
-        options.overlayDepths = parseTreeDepthRange(raw.overlayDepth);
+    if (app.count("--overlay-depth") > 0) {
+        options.treeOverlay.enabled = true;
+        options.treeOverlay.depths = parseTreeDepthRange(raw.overlayDepth);
+    }
     completeOrbOptions(app, raw, options);
     completeFileOptions(app, raw, options);
     if (app.count("--frames") > 0 || app.count("--out") > 0)
@@ -283,6 +316,7 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
     addFileOptions(app, options, raw);
     addOutputOptions(app, defaults, options, raw);
     addOrbOptions(app, options, raw);
+    addSessionOption(app, options);
     BenchOptions bench;
     const CLI::App* benchCommand = addBenchCommand(app, bench);
     AccuracyOptions accuracy;

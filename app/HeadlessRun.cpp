@@ -36,7 +36,7 @@ void reportProgress(std::ostream& progress, bool onOneLine, int framesWritten, i
 /// Frame 0 shows the initial conditions, before any step has built an octree. When the frames need one (overlay or
 /// leaf-depth colours), evaluating the forces once builds it; the first step needs those accelerations anyway.
 void buildTreeForFirstFrame(Simulation& simulation, const HeadlessSettings& settings) {
-    const bool needsTree = settings.overlayDepths || settings.colorMode == ColorMode::LeafDepth;
+    const bool needsTree = settings.treeOverlay.enabled || settings.colorMode == ColorMode::LeafDepth;
     if (!needsTree || !findSolver(simulation.params().solver).drawsTreeCells)
         return;
     Vec3Arrays<float> accelerations;
@@ -52,20 +52,11 @@ SessionSettings sessionSettingsFrom(const HeadlessSettings& settings) {
     return session;
 }
 
-/// The octree cells of the chosen depths, when there are any.
-TreeOverlaySettings treeOverlayFrom(const HeadlessSettings& settings) {
-    TreeOverlaySettings overlay;
-    overlay.enabled = settings.overlayDepths.has_value();
-    if (settings.overlayDepths)
-        overlay.depths = *settings.overlayDepths;
-    return overlay;
-}
-
 std::string overlaySummary(const HeadlessSettings& settings, const TreeOverlayFeed& feed) {
-    if (!settings.overlayDepths)
+    if (!settings.treeOverlay.enabled)
         return {};
-    return ", octree depths " + std::to_string(settings.overlayDepths->min) + ".." +
-           std::to_string(settings.overlayDepths->max) + ": " + std::to_string(feed.cellCount()) +
+    return ", octree depths " + std::to_string(settings.treeOverlay.depths.min) + ".." +
+           std::to_string(settings.treeOverlay.depths.max) + ": " + std::to_string(feed.cellCount()) +
            " cells in the last frame" + (feed.capped() ? " (capped)" : "");
 }
 
@@ -79,7 +70,7 @@ std::string orbSummary(const Simulation& simulation, const HeadlessSettings& set
                   status.domainCount, std::string(toString(simulation.params().orb.balance)).c_str(),
                   status.imbalance.memory, status.imbalance.work, static_cast<unsigned long long>(status.rebuilds));
     std::string summary = text;
-    if (settings.orbCells) {
+    if (settings.orbOverlay.showCells) {
         const OrbOverlayRenderer& overlay = scene.orbOverlay();
         summary += ", " + std::to_string(overlay.domainCount()) + " domain boxes in the last frame (" +
                    std::to_string(overlay.clippedBoxCount()) + " cut at the region of interest, " +
@@ -98,8 +89,9 @@ HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
     settings.height = options.height;
     settings.outputFolder = options.outputFolder;
     settings.colorMode = options.colorMode;
-    settings.overlayDepths = options.overlayDepths;
-    settings.orbCells = options.orbCells;
+    settings.treeOverlay = options.treeOverlay;
+    settings.orbOverlay = options.orbOverlay;
+    settings.camera = options.camera;
     settings.saving = options.saving;
     return settings;
 }
@@ -115,9 +107,8 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
 
     OrbitCamera camera;
     pipeline.fitCamera(simulation, camera, static_cast<float>(settings.width) / static_cast<float>(settings.height));
-    const TreeOverlaySettings treeOverlay = treeOverlayFrom(settings);
-    OrbOverlaySettings orbOverlay;
-    orbOverlay.showCells = settings.orbCells;
+    if (settings.camera)
+        applyCameraState(*settings.camera, camera);
 
     const auto start = std::chrono::steady_clock::now();
     const auto frameCount = static_cast<std::size_t>(settings.frameCount);
@@ -130,8 +121,8 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
                 if (advance.saveFailure)
                     throw std::runtime_error(*advance.saveFailure);
             }
-            pipeline.updateOverlays(simulation, {.tree = treeOverlay,
-                                                 .orb = orbOverlay,
+            pipeline.updateOverlays(simulation, {.tree = settings.treeOverlay,
+                                                 .orb = settings.orbOverlay,
                                                  .colorMode = session.colorMode(),
                                                  .pickedPoint = std::nullopt, // no pick without a window
                                                  .pickMarkerHalfSize = 0.0f});

@@ -11,8 +11,10 @@
 // does, when it loads them), so the first frame already shows the domains; the bodies' palette follows the backend's
 // orbStatus() rather than the requested colour mode alone, since ORB domain colours fall back to components while ORB
 // is off. Energy is not measured automatically: nothing shows it here. The camera is fitted once to the initial
-// bodies and then held still, so a sequence of frames plays as a movie. Progress goes to stderr on one line rewritten
-// with '\r' when stderr is a terminal, and as a plain line per tenth of the run otherwise, so logs stay readable.
+// bodies (which also sizes the particles) and then held still, so a sequence of frames plays as a movie; a session's
+// camera, when one was given, replaces the fitted pose. A session's paused state does not apply: frames always step.
+// Progress goes to stderr on one line rewritten with '\r' when stderr is a terminal, and as a plain line per tenth of
+// the run otherwise, so logs stay readable.
 #include "CommandLine.hpp"
 #include "session/SnapshotSaver.hpp"
 
@@ -31,10 +33,11 @@ struct HeadlessSettings {
     int height = 720; ///< pixels
     std::filesystem::path outputFolder;
     ColorMode colorMode = ColorMode::Component;
-    std::optional<TreeDepthRange> overlayDepths; ///< octree depths drawn over the bodies; none: no overlay
-    bool orbCells = false;                       ///< draw the ORB cells (the domains) over the bodies
-    bool progressOnOneLine = true; ///< rewrite one line with '\r' (a terminal) or print a line per tenth (a log)
-    SnapshotSaving saving;         ///< snapshots while running (--save-every)
+    TreeOverlaySettings treeOverlay;   ///< the octree cells drawn over the bodies (none with onlyPickedPath: no pick)
+    OrbOverlaySettings orbOverlay;     ///< the ORB cells (the domains) drawn over the bodies
+    std::optional<CameraState> camera; ///< a session's camera; none: fitted to the initial bodies
+    SnapshotSaving saving;             ///< snapshots while running (--save-every)
+    bool progressOnOneLine = true;     ///< rewrite one line with '\r' (a terminal) or print a line per tenth (a log)
 };
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options);

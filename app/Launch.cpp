@@ -23,7 +23,7 @@ bool environmentSet(const char* name) {
 
 /// Whether the options ask for something only the tree solver can show (the overlay, leaf-depth colours).
 bool wantsTree(const AppOptions& options) {
-    return options.overlayDepths.has_value() || options.colorMode == ColorMode::LeafDepth;
+    return options.treeOverlay.enabled || options.colorMode == ColorMode::LeafDepth;
 }
 
 /// On a GPU the default scene is larger and uses the GPU's default solver, unless the user chose otherwise; asking
@@ -44,9 +44,9 @@ SimParams withLaunchDefaults(const AppOptions& options) {
 void noteTreeOnlyOptions(const AppOptions& options, const SolverInfo& solver, std::ostream& err) {
     if (!wantsTree(options) || solver.drawsTreeCells)
         return;
-    err << "gravlab: note: " << (options.overlayDepths ? "--overlay-depth" : "--color leaf-depth") << " needs --solver "
-        << treeDrawingSolver().name << "; solver '" << solver.name << "' builds no octree, so "
-        << (options.overlayDepths ? "no cells are drawn" : "bodies keep their component colours") << ".\n";
+    err << "gravlab: note: " << (options.treeOverlay.enabled ? "--overlay-depth" : "--color leaf-depth")
+        << " needs --solver " << treeDrawingSolver().name << "; solver '" << solver.name << "' builds no octree, so "
+        << (options.treeOverlay.enabled ? "no cells are drawn" : "bodies keep their component colours") << ".\n";
 }
 
 /// "galaxy-collision", or the file's name ("snap_042.hdf5") when the bodies come from one.
@@ -63,11 +63,13 @@ ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     settings.stepsPerFrame = options.stepsPerFrameFor(false);
     settings.saving = options.saving;
     settings.colorMode = options.colorMode;
-    settings.orbOverlay.showCells = options.orbCells;
-    if (options.overlayDepths) {
-        settings.treeOverlay.enabled = true;
-        settings.treeOverlay.depths = *options.overlayDepths;
-    }
+    settings.treeOverlay = options.treeOverlay;
+    settings.orbOverlay = options.orbOverlay;
+    settings.camera = options.camera;
+    settings.startPaused = options.startPaused;
+    settings.autoRefreshEnergy = options.autoRefreshEnergy;
+    if (options.sessionFile)
+        settings.sessionFile = *options.sessionFile;
     return settings;
 }
 

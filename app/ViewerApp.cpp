@@ -23,6 +23,7 @@ SessionSettings sessionSettingsFrom(const ViewerSettings& settings) {
     session.stepsPerFrame = settings.stepsPerFrame;
     session.saving = settings.saving;
     session.colorMode = settings.colorMode;
+    session.autoRefreshEnergy = settings.autoRefreshEnergy;
     return session;
 }
 
@@ -35,8 +36,11 @@ constexpr float kPickMarkerScale = 0.015f;
 ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     : m_window(windowSettingsFrom(settings)), m_events(m_window.handle()), m_imgui(m_window.handle()),
       m_pipeline(std::cerr), m_session(simulation, m_pipeline, sessionSettingsFrom(settings)),
-      m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay) {
-    refitCamera();
+      m_sessionPanel(settings.sessionFile), m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay) {
+    refitCamera(); // also sizes the particles, so a session's camera replaces the pose afterwards
+    if (settings.camera)
+        applyCameraState(*settings.camera, m_camera);
+    m_session.setPaused(settings.startPaused);
 }
 
 void ViewerApp::run() {
@@ -159,11 +163,14 @@ void ViewerApp::drawFrame() {
     const FilePanelRequests fileRequests = m_filePanel.draw({.loadedFile = simulation.params().initialFile,
                                                              .message = m_fileMessage,
                                                              .messageIsError = m_fileMessageIsError});
+    const SessionPanelRequests sessionRequests =
+        m_sessionPanel.draw({.outcome = m_sessionOutcome, .outcomeIsError = m_sessionOutcomeIsError});
     m_imgui.endFrame();
     applyPanelRequests(requests);
     applyTreeOverlayRequests(overlayRequests);
     applyOrbPanelRequests(orbRequests);
     applyFilePanelRequests(fileRequests);
+    applySessionPanelRequests(sessionRequests);
 }
 
 void ViewerApp::applyFilePanelRequests(const FilePanelRequests& requests) {
@@ -229,6 +236,54 @@ void ViewerApp::applyOrbPanelRequests(const OrbPanelRequests& requests) {
         params.orb = *requests.orb;
         applyParams(params);
     }
+}
+
+void ViewerApp::applySessionPanelRequests(const SessionPanelRequests& requests) {
+    try {
+        if (requests.save) {
+            saveSession(*requests.save, currentSession());
+            m_sessionOutcome = "Saved to " + requests.save->string() + ".";
+            m_sessionOutcomeIsError = false;
+        }
+        if (requests.load) {
+            const std::optional<std::string> refused = applySession(loadSession(*requests.load));
+            m_sessionOutcome = refused ? "Not loaded: " + *refused : "Loaded " + requests.load->string() + ".";
+            m_sessionOutcomeIsError = refused.has_value();
+        }
+    } catch (const std::exception& error) { // SessionFileError or FileWriteError: one line naming the file
+        m_sessionOutcome = error.what();
+        m_sessionOutcomeIsError = true;
+    }
+}
+
+SavedSession ViewerApp::currentSession() const {
+    return {.params = m_session.simulation().params(),
+            .camera = cameraStateOf(m_camera),
+            .colorMode = m_session.colorMode(),
+            .treeOverlay = m_treeOverlay,
+            .orbOverlay = m_orbOverlay,
+            .paused = m_session.paused(),
+            .stepsPerFrame = m_session.stepsPerFrame(),
+            .autoRefreshEnergy = m_session.autoRefreshEnergy()};
+}
+
+std::optional<std::string> ViewerApp::applySession(const SavedSession& session) {
+    applyParams(session.params);
+    if (!m_session.lastError().empty())
+        return m_session.lastError();
+    m_treeOverlay = session.treeOverlay;
+    m_orbOverlay = session.orbOverlay;
+    m_session.setColorMode(session.colorMode); // orb-domain colours switch ORB on when it is off, as in the panel
+    if (session.orbOverlay.showCells)
+        m_session.showOrbDomains();
+    m_session.setPaused(session.paused);
+    m_session.setStepsPerFrame(session.stepsPerFrame.value_or(ViewerSettings{}.stepsPerFrame));
+    m_session.setAutoRefreshEnergy(session.autoRefreshEnergy);
+    if (session.camera)
+        applyCameraState(*session.camera, m_camera);
+    else
+        refitCamera();
+    return std::nullopt;
 }
 
 void ViewerApp::applyParams(const SimParams& requested) {

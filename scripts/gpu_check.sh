@@ -118,7 +118,7 @@ step bench-orb orb_table
 step orb-steps orb_steps
 
 # field NAME LINE: a value of gravlab bench's flat JSON.
-field() { sed -n -e "s/.*\"$1\": \"\([^\"]*\)\".*/\1/p;t" -e "s/.*\"$1\": \([^,}]*\).*/\1/p" <<<"$2"; }
+field() { sed -n -e "s/.*\"$1\": *\"\([^\"]*\)\".*/\1/p;t" -e "s/.*\"$1\": *\([^,}]*\).*/\1/p" <<<"$2"; }
 json_lines() { [ -f "$1" ] && grep '^{' "$1"; }
 {
     echo "| solver | N | median step (ms) | interactions/s | GFLOP/s (20/interaction) | GPU | date |"

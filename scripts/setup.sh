@@ -14,6 +14,7 @@ packages=(
   libgtest-dev      # tests
   libopengl-dev libegl-dev libgl-dev   # GL dispatch (libOpenGL), EGL for headless rendering, GL headers
   libcli11-dev      # command line
+  nlohmann-json3-dev   # session files and the JSON of bench and accuracy
   libstb-dev        # PNG output
   libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe): headless frames and tests without a GPU
 )
