@@ -2,6 +2,7 @@
 
 #include "OptionParsing.hpp"
 #include "ReportJson.hpp"
+#include "SnapshotBench.hpp"
 
 #include <gravlab/sim/MemoryBudget.hpp>
 #include <gravlab/sim/Scenarios.hpp>
@@ -287,6 +288,11 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
         })
         ->capture_default_str();
     bench->add_flag("--json", options.json, "print one JSON object instead of text");
+    bench->add_flag("--io", options.io,
+                    "time writing and reading snapshot files of --bodies bodies in every format (GB/s) instead of a "
+                    "solver step; --steps repeats, median");
+    bench->add_option("--io-dir", options.ioFolder, "with --io: folder for the files (default: a temporary folder)")
+        ->type_name("DIR");
     bench->add_flag("--orb", options.orb, "time the ORB build (cuts and in-place partition) instead of a solver step");
     addNumberOption(*bench, kBenchDomainRange, NumberKind::Whole, options.domainCount, "ORB domains (with --orb)");
     bench
@@ -348,6 +354,15 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     try {
         if (options.orb)
             return runOrbBench(options, out, err);
+        if (options.io) {
+            runSnapshotBench({.bodyCount = options.bodyCount,
+                              .repeats = options.stepCount,
+                              .scenario = options.scenario,
+                              .folder = options.ioFolder,
+                              .json = options.json},
+                             out);
+            return 0;
+        }
         const BenchResult result = measure(options);
         if (result.device == Device::Cpu)
             err << "gravlab bench: timing the CPU backend (" << result.machine << ")\n";

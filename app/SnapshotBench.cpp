@@ -1,6 +1,8 @@
 // Snapshot write and read rates per format, with a bit-exact check of every read (see SnapshotBench.hpp).
 #include "SnapshotBench.hpp"
 
+#include "ReportJson.hpp"
+
 #include <gravlab/sim/Scenarios.hpp>
 
 #include <algorithm>
@@ -102,23 +104,24 @@ void runSnapshotBench(const SnapshotBenchOptions& options, std::ostream& out) {
         const std::filesystem::path file = folder.path() / ("bench." + std::string(entry.name));
         timings.push_back(timeFormat(snapshot, entry.value, file, options.repeats));
     }
-    char line[256];
     if (options.json) {
-        out << "{\"bodies\": " << options.bodyCount << ", \"folder\": \"" << folder.path().string()
-            << "\", \"formats\": [";
-        for (std::size_t i = 0; i < timings.size(); ++i) {
-            const FormatTiming& t = timings[i];
-            std::snprintf(line, sizeof line,
-                          "%s{\"format\": \"%s\", \"bytes\": %llu, \"writeSeconds\": %.6g, \"readSeconds\": %.6g, "
-                          "\"writeGBps\": %.4g, \"readGBps\": %.4g}",
-                          i == 0 ? "" : ", ", std::string(enumName(t.format)).c_str(),
-                          static_cast<unsigned long long>(t.bytes), t.writeSeconds, t.readSeconds,
-                          double(t.bytes) / t.writeSeconds / 1e9, double(t.bytes) / t.readSeconds / 1e9);
-            out << line;
-        }
-        out << "]}\n";
+        ReportJson report;
+        report["bodies"] = options.bodyCount;
+        report["repeats"] = options.repeats;
+        report["folder"] = folder.path().string();
+        ReportJson formats = ReportJson::array();
+        for (const FormatTiming& t : timings)
+            formats.push_back({{"format", std::string(enumName(t.format))},
+                               {"bytes", t.bytes},
+                               {"writeSeconds", reportedNumber(t.writeSeconds)},
+                               {"readSeconds", reportedNumber(t.readSeconds)},
+                               {"writeGBps", reportedNumber(double(t.bytes) / t.writeSeconds / 1e9)},
+                               {"readGBps", reportedNumber(double(t.bytes) / t.readSeconds / 1e9)}});
+        report["formats"] = std::move(formats);
+        printReport(report, out);
         return;
     }
+    char line[256];
     out << "snapshot I/O, " << options.bodyCount << " bodies, median of " << options.repeats << " in "
         << folder.path().string() << " (every read checked bit for bit against what was written)\n";
     for (const FormatTiming& t : timings) {
