@@ -2,12 +2,12 @@
 #include "Launch.hpp"
 
 #include "HeadlessRun.hpp"
-#include "OutputFolder.hpp"
 #include "ViewerApp.hpp"
 
 #include <gravlab/render/RenderMemory.hpp>
 
 #include <cstdlib>
+#include <optional>
 #include <unistd.h>
 
 namespace gravlab {
@@ -54,6 +54,7 @@ ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     settings.stepsPerFrame = options.stepsPerFrameFor(false);
     settings.colorMode = options.colorMode;
     settings.orbOverlay.showCells = options.orbCells;
+    settings.recording = {options.outputFolder, options.framesPerSecond, options.movieEncoder};
     if (options.overlayDepths) {
         settings.treeOverlay.enabled = true;
         settings.treeOverlay.depths = *options.overlayDepths;
@@ -68,9 +69,11 @@ bool displayAnnounced() {
 }
 
 int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) {
-    // Refuse an unusable --out before spending time on the initial conditions.
+    // Refuse an unusable --out, a missing ffmpeg or an encoder that does not work before spending time on the initial
+    // conditions.
+    std::optional<FrameOutputs> outputs;
     if (options.headless)
-        prepareOutputFolder(options.outputFolder);
+        outputs.emplace(frameOutputSettingsFrom(options), err);
     // The memory check counts what rendering will hold next to the bodies, so a run too large to draw is refused
     // before anything is generated (InsufficientMemoryError, exit status 2).
     Simulation simulation(withLaunchDefaults(options), renderMemory());
@@ -92,11 +95,11 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
             }
         }
     }
-    if (!options.headless) // falling back to headless: the folder was not checked up front
-        prepareOutputFolder(options.outputFolder);
+    if (!outputs) // falling back to headless: the outputs were not opened up front
+        outputs.emplace(frameOutputSettingsFrom(options), err);
     HeadlessSettings settings = headlessSettingsFrom(options);
     settings.progressOnOneLine = isatty(STDERR_FILENO) == 1;
-    renderFramesHeadless(simulation, settings, err, out);
+    renderFramesHeadless(simulation, settings, *outputs, err, out);
     return 0;
 }
 

@@ -4,18 +4,21 @@
 // Design note: one frame is: poll events -> camera input and pick clicks (unless ImGui owns the mouse) and keys
 // (unless ImGui owns the keyboard) -> SessionController::advanceFrame() (steps when running, pushes stale vertices,
 // marks stale overlays, measures energy when due) -> FramePipeline::updateOverlays() with the view's choices (octree
-// depths, the pick, ORB cells) -> FramePipeline::render() into the window's framebuffer -> the ImGui panels on top ->
+// depths, the pick, ORB cells) -> FramePipeline::render() into the window's framebuffer -> the frame read back into
+// the movie while recording (WindowRecorder, before the UI is drawn) -> the ImGui panels on top ->
 // hand what the panels asked for to the controller, which applies it (parameters through Simulation::setParams and
 // its ParamsChange report, the ORB default rule, run controls, energy requests) -> swap. The viewer keeps what only
 // the window has: the camera, the pick and the overlay view settings; it refits the camera and drops the pick when
 // the controller reports new bodies. Members are declared in construction order and destroyed in reverse: the window
-// (GL context and GLFW) outlives the input callbacks, ImGui and every GL object.
+// (GL context and GLFW) outlives the input callbacks, ImGui and every GL object (the recorder's read-back buffer
+// among them). Closing the window completes a recording in progress.
 #include "CameraInput.hpp"
 #include "FramePipeline.hpp"
 #include "ImGuiLayer.hpp"
 #include "PickGesture.hpp"
 #include "ViewSettings.hpp"
 #include "WindowEvents.hpp"
+#include "WindowRecorder.hpp"
 #include "panels/OrbPanel.hpp"
 #include "panels/SimulationPanel.hpp"
 #include "panels/TreeOverlayPanel.hpp"
@@ -36,13 +39,14 @@ struct ViewerSettings {
     ColorMode colorMode = ColorMode::Component;
     TreeOverlaySettings treeOverlay;
     OrbOverlaySettings orbOverlay;
+    RecordingSettings recording;
 };
 
 class ViewerApp {
 public:
     /// Opens the window; throws WindowUnavailableError when no window can be created.
     ViewerApp(Simulation& simulation, const ViewerSettings& settings);
-    /// Runs until the window is closed or Esc is pressed.
+    /// Runs until the window is closed or Esc is pressed, then completes a recording in progress.
     void run();
 
 private:
@@ -59,6 +63,7 @@ private:
     /// Through the controller; new bodies drop the pick (a point of the previous scene) and refit the camera.
     void applyParams(const SimParams& requested);
     void refitCamera();
+    void toggleRecording();
 
     WindowContext m_window;
     WindowEvents m_events;
@@ -70,6 +75,7 @@ private:
     PickGesture m_pickGesture;
     SimulationPanel m_panel;
     OrbPanel m_orbPanel;
+    WindowRecorder m_recorder;
 
     float m_sceneRadius = 1.0f; ///< of the last camera fit; sizes the picked body's marker
     TreeOverlaySettings m_treeOverlay;
