@@ -24,6 +24,8 @@ struct RawOptions {
     std::string color;
     std::string overlayDepth;
     std::string orbBalance;
+    std::string movie;
+    std::string movieEncoder;
     int stepsPerFrame = 1;
     bool listScenarios = false;
 };
@@ -120,7 +122,8 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
     addNumberOption(app, kStepsPerFrameRange, NumberKind::Whole, raw.stepsPerFrame, "simulation steps per frame")
         ->type_name("N")
         ->default_str("1 in a window, " + std::to_string(AppOptions::kHeadlessStepsPerFrame) + " headless");
-    app.add_flag("--headless", options.headless, "render PNG frames through EGL instead of opening a window");
+    app.add_flag("--headless", options.headless,
+                 "render PNG frames (or a --movie) through EGL instead of opening a window");
     addNumberOption(app, kFrameCountRange, NumberKind::Whole, options.frameCount,
                     "frames to render (implies --headless)")
         ->type_name("N");
@@ -171,6 +174,21 @@ void addSessionOption(CLI::App& app, AppOptions& options) {
            "on the same command line override its values")
         ->type_name("FILE")
         ->trigger_on_parse();
+}
+
+void addMovieOptions(CLI::App& app, const AppOptions& defaults, AppOptions& options, RawOptions& raw) {
+    app.add_option("--movie", raw.movie,
+                   "encode the frames into an H.264 MP4 through ffmpeg instead of PNG files (with --out, both); "
+                   "implies --headless. In the window, key M or the Record button records into " +
+                       defaults.outputFolder.string() + "/gravlab_DATE_TIME.mp4")
+        ->type_name("FILE");
+    app.add_option("--movie-encoder", raw.movieEncoder,
+                   "ffmpeg's video encoder for movies and recordings, e.g. libx264, h264_nvenc, libx265")
+        ->type_name("NAME")
+        ->default_str("h264_nvenc when a trial encode works, else libx264");
+    addNumberOption(app, kFramesPerSecondRange, NumberKind::Real, options.framesPerSecond,
+                    "playback rate of movies and recordings (each rendered frame is one movie frame)")
+        ->type_name("N");
 }
 
 void addOrbOptions(CLI::App& app, AppOptions& options, RawOptions& raw) {
@@ -278,7 +296,18 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
     }
     completeOrbOptions(app, raw, options);
     completeFileOptions(app, raw, options);
-    if (app.count("--frames") > 0 || app.count("--out") > 0)
+    options.outputFolderGiven = app.count("--out") > 0;
+    if (app.count("--movie") > 0) {
+        if (raw.movie.empty())
+            throw InvalidParameterError("movie", "the movie's file name is empty; give one such as merger.mp4");
+        options.movieFile = raw.movie;
+    }
+    if (app.count("--movie-encoder") > 0) {
+        if (raw.movieEncoder.empty())
+            throw InvalidParameterError("movie-encoder", "the encoder name is empty; try libx264 or h264_nvenc");
+        options.movieEncoder = raw.movieEncoder;
+    }
+    if (app.count("--frames") > 0 || app.count("--out") > 0 || app.count("--movie") > 0)
         options.headless = true;
     validateSimParams(params);
 }
@@ -309,7 +338,7 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
     AppOptions options = defaults;
     RawOptions raw;
     CLI::App app{"Gravlab: a real-time GPU N-body gravity lab. Opens a window on the chosen scenario, or renders PNG "
-                 "frames headless.",
+                 "frames or a movie headless.",
                  "gravlab"};
     app.get_formatter()->column_width(34);
     addSimulationOptions(app, options.simulation, raw);
@@ -317,6 +346,7 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
     addOutputOptions(app, defaults, options, raw);
     addOrbOptions(app, options, raw);
     addSessionOption(app, options);
+    addMovieOptions(app, defaults, options, raw);
     BenchOptions bench;
     const CLI::App* benchCommand = addBenchCommand(app, bench);
     AccuracyOptions accuracy;

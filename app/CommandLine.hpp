@@ -45,15 +45,25 @@ public:
 inline constexpr ParamRange kFrameCountRange{"frames", 1.0, 1e6, true, "number of frames to render"};
 inline constexpr ParamRange kWidthRange{"width", 16.0, 8192.0, true, "image or window width in pixels"};
 inline constexpr ParamRange kHeightRange{"height", 16.0, 8192.0, true, "image or window height in pixels"};
+inline constexpr ParamRange kFramesPerSecondRange{"fps", 1.0, 240.0, true, "frames per second of movies"};
 
 struct AppOptions {
     SimParams simulation;
-    /// Render frames through EGL to PNG files instead of opening a window; --frames and --out imply it.
+    /// Render frames through EGL to PNG files (or a movie) instead of opening a window; --frames, --out and --movie
+    /// imply it.
     bool headless = false;
     int frameCount = 120;
+    /// Headless PNG frames go here; the window's recordings go to the default one (--out implies --headless).
     std::filesystem::path outputFolder = "gravlab_frames";
-    int width = 1280; ///< pixels
-    int height = 720; ///< pixels
+    bool outputFolderGiven = false; ///< --out was given: with --movie, PNG frames are written as well
+    /// Headless frames are encoded into this MP4 through ffmpeg (--movie), instead of PNG files unless --out is given.
+    std::optional<std::filesystem::path> movieFile;
+    /// ffmpeg's encoder for movies and the window's recordings (--movie-encoder); none: h264_nvenc when it works,
+    /// else libx264.
+    std::optional<std::string> movieEncoder;
+    double framesPerSecond = 30; ///< playback rate of movies and recordings (--fps)
+    int width = 1280;            ///< pixels
+    int height = 720;            ///< pixels
     /// Simulation steps between drawn frames. Unset: 1 in a window (smooth motion), kHeadlessStepsPerFrame headless
     /// (so the default frame count reaches the default scene's first encounter).
     std::optional<int> stepsPerFrame;
@@ -81,6 +91,8 @@ struct AppOptions {
     /// Snapshots while running (--save-every, --save-dir, --save-format).
     SnapshotSaving saving;
 
+    /// Headless runs write PNG frames unless only a movie was asked for.
+    bool writesPngFrames() const { return !movieFile || outputFolderGiven; }
     int stepsPerFrameFor(bool headlessRun) const {
         return stepsPerFrame.value_or(headlessRun ? kHeadlessStepsPerFrame : 1);
     }

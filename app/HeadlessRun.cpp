@@ -1,12 +1,10 @@
-// The headless frame loop: simulation steps, offscreen rendering through EGL, PNG files.
+// The headless frame loop: simulation steps, offscreen rendering through EGL, frames to PNG files or a movie.
 #include "HeadlessRun.hpp"
 
 #include "FramePipeline.hpp"
-#include "OutputFolder.hpp"
 #include "session/SessionController.hpp"
 
 #include <gravlab/render/HeadlessContext.hpp>
-#include <gravlab/render/Image.hpp>
 #include <gravlab/render/OffscreenTarget.hpp>
 
 #include <algorithm>
@@ -87,7 +85,6 @@ HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
     settings.stepsPerFrame = options.stepsPerFrameFor(true);
     settings.width = options.width;
     settings.height = options.height;
-    settings.outputFolder = options.outputFolder;
     settings.colorMode = options.colorMode;
     settings.treeOverlay = options.treeOverlay;
     settings.orbOverlay = options.orbOverlay;
@@ -96,8 +93,21 @@ HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
     return settings;
 }
 
-void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, std::ostream& progress,
-                          std::ostream& summary) {
+FrameOutputSettings frameOutputSettingsFrom(const AppOptions& options) {
+    FrameOutputSettings settings;
+    settings.frameCount = static_cast<std::size_t>(options.frameCount);
+    settings.width = options.width;
+    settings.height = options.height;
+    if (options.writesPngFrames())
+        settings.pngFolder = options.outputFolder;
+    settings.movieFile = options.movieFile;
+    settings.framesPerSecond = options.framesPerSecond;
+    settings.movieEncoder = options.movieEncoder;
+    return settings;
+}
+
+void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, FrameOutputs& outputs,
+                          std::ostream& progress, std::ostream& summary) {
     // The context is declared first so that it is destroyed after every GL object below.
     const HeadlessContext context;
     FramePipeline pipeline(progress);
@@ -127,13 +137,12 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
                                                  .pickedPoint = std::nullopt, // no pick without a window
                                                  .pickMarkerHalfSize = 0.0f});
             pipeline.render(camera, {target.framebuffer(), target.width(), target.height()});
-            writePng(settings.outputFolder / frameFileName(frame, frameCount), target.readPixels());
+            outputs.deliver(frame, target.readPixels());
         } catch (const std::exception& error) {
             if (settings.progressOnOneLine && frame > 0)
                 progress << '\n';
             throw std::runtime_error("stopped at frame " + std::to_string(frame) + " of " + std::to_string(frameCount) +
-                                     " (the frames before it are in " + settings.outputFolder.string() +
-                                     "): " + error.what());
+                                     " (" + outputs.describeRemains() + "): " + error.what());
         }
         const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
         reportProgress(progress, settings.progressOnOneLine, static_cast<int>(frame + 1), settings.frameCount,
@@ -141,14 +150,17 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     }
     if (settings.progressOnOneLine)
         progress << '\n';
+    try {
+        outputs.finish();
+    } catch (const std::exception& error) {
+        throw std::runtime_error("stopped after rendering all " + std::to_string(frameCount) + " frames (" +
+                                 outputs.describeRemains() + "): " + error.what());
+    }
 
-    std::error_code ignored;
-    const std::filesystem::path shown = std::filesystem::absolute(settings.outputFolder, ignored);
     summary << "gravlab: wrote " << frameCount << " frames (" << settings.width << "x" << settings.height << ", "
             << context.description() << ", positions by " << pipeline.vertexPath()
             << overlaySummary(settings, pipeline.treeCells()) << orbSummary(simulation, settings, pipeline.scene())
-            << ") to " << shown.string() << "/ (" << frameFileName(0, frameCount) << " ... "
-            << frameFileName(frameCount - 1, frameCount) << ")\n";
+            << ") " << outputs.describe() << "\n";
     if (const SnapshotSaver& saver = session.snapshotSaver(); saver.enabled())
         summary << "gravlab: wrote " << saver.savedCount() << " snapshots (every " << saver.saving().everySteps
                 << " steps, " << enumName(saver.saving().format) << ") to " << saver.saving().folder.string() << "/\n";

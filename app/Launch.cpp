@@ -2,7 +2,6 @@
 #include "Launch.hpp"
 
 #include "HeadlessRun.hpp"
-#include "OutputFolder.hpp"
 #include "ViewerApp.hpp"
 
 #include <gravlab/render/RenderMemory.hpp>
@@ -10,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <optional>
 #include <unistd.h>
 
 namespace gravlab {
@@ -70,6 +70,7 @@ ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     settings.autoRefreshEnergy = options.autoRefreshEnergy;
     if (options.sessionFile)
         settings.sessionFile = *options.sessionFile;
+    settings.recording = {options.outputFolder, options.framesPerSecond, options.movieEncoder};
     return settings;
 }
 
@@ -80,9 +81,11 @@ bool displayAnnounced() {
 }
 
 int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) {
-    // Refuse an unusable --out before spending time on the initial conditions.
+    // Refuse an unusable --out, a missing ffmpeg or an encoder that does not work before spending time on the initial
+    // conditions.
+    std::optional<FrameOutputs> outputs;
     if (options.headless)
-        prepareOutputFolder(options.outputFolder);
+        outputs.emplace(frameOutputSettingsFrom(options), err);
     // The memory check counts what rendering will hold next to the bodies, so a run too large to draw is refused
     // before anything is generated (InsufficientMemoryError, exit status 2).
     Simulation simulation(withLaunchDefaults(options), renderMemory());
@@ -112,11 +115,11 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
             }
         }
     }
-    if (!options.headless) // falling back to headless: the folder was not checked up front
-        prepareOutputFolder(options.outputFolder);
+    if (!outputs) // falling back to headless: the outputs were not opened up front
+        outputs.emplace(frameOutputSettingsFrom(options), err);
     HeadlessSettings settings = headlessSettingsFrom(options);
     settings.progressOnOneLine = isatty(STDERR_FILENO) == 1;
-    renderFramesHeadless(simulation, settings, err, out);
+    renderFramesHeadless(simulation, settings, *outputs, err, out);
     return 0;
 }
 

@@ -36,7 +36,8 @@ constexpr float kPickMarkerScale = 0.015f;
 ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     : m_window(windowSettingsFrom(settings)), m_events(m_window.handle()), m_imgui(m_window.handle()),
       m_pipeline(std::cerr), m_session(simulation, m_pipeline, sessionSettingsFrom(settings)),
-      m_sessionPanel(settings.sessionFile), m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay) {
+      m_sessionPanel(settings.sessionFile), m_recorder(settings.recording, std::cerr),
+      m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay) {
     refitCamera(); // also sizes the particles, so a session's camera replaces the pose afterwards
     if (settings.camera)
         applyCameraState(*settings.camera, m_camera);
@@ -52,6 +53,7 @@ void ViewerApp::run() {
         drawFrame();
         m_window.swapBuffers();
     }
+    m_recorder.stop();
 }
 
 void ViewerApp::handleInput() {
@@ -81,6 +83,9 @@ void ViewerApp::handleKey(int key) {
         break;
     case GLFW_KEY_F:
         refitCamera();
+        break;
+    case GLFW_KEY_M:
+        toggleRecording();
         break;
     case GLFW_KEY_ESCAPE:
         m_window.requestClose();
@@ -123,9 +128,13 @@ void ViewerApp::updateOverlays() {
 
 void ViewerApp::drawFrame() {
     const FramebufferSize size = m_window.framebufferSize();
-    m_pipeline.render(m_camera, {0, size.width, size.height});
+    const RenderTarget window{0, size.width, size.height};
+    m_pipeline.render(m_camera, window);
+    m_recorder.captureFrame(window);
 
     m_imgui.beginFrame();
+    const RecordingView recording = m_recorder.view();
+    drawRecordingIndicator(recording);
     const Simulation& simulation = m_session.simulation();
     const std::vector<PhaseTiming> timings = simulation.backend().lastStepTimings();
     const std::string backendDescription = simulation.backend().description();
@@ -146,7 +155,8 @@ void ViewerApp::drawFrame() {
                                    .lastStepTimings = timings,
                                    .energy = energy,
                                    .autoRefreshEnergy = m_session.autoRefreshEnergy(),
-                                   .lastError = m_session.lastError()};
+                                   .lastError = m_session.lastError(),
+                                   .recording = recording};
     const SimulationPanelRequests requests = m_panel.draw(view);
     const TreeOverlayPanelRequests overlayRequests =
         drawTreeOverlayPanel({.settings = m_treeOverlay,
@@ -209,6 +219,8 @@ void ViewerApp::applyPanelRequests(const SimulationPanelRequests& requests) {
         m_session.reset();
     if (requests.fitCamera)
         refitCamera();
+    if (requests.toggleRecording)
+        toggleRecording();
     if (requests.autoRefreshEnergy)
         m_session.setAutoRefreshEnergy(*requests.autoRefreshEnergy);
     if (requests.refreshEnergy)
@@ -297,6 +309,11 @@ void ViewerApp::refitCamera() {
     const FramebufferSize size = m_window.framebufferSize();
     const float aspect = size.height > 0 ? static_cast<float>(size.width) / static_cast<float>(size.height) : 1.0f;
     m_sceneRadius = m_pipeline.fitCamera(m_session.simulation(), m_camera, aspect).radius;
+}
+
+void ViewerApp::toggleRecording() {
+    const FramebufferSize size = m_window.framebufferSize();
+    m_recorder.toggle(size.width, size.height);
 }
 
 } // namespace gravlab

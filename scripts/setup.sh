@@ -15,7 +15,8 @@ packages=(
   libopengl-dev libegl-dev libgl-dev   # GL dispatch (libOpenGL), EGL for headless rendering, GL headers
   libcli11-dev      # command line
   nlohmann-json3-dev   # session files and the JSON of bench and accuracy
-  libstb-dev        # PNG output
+  libstb-dev zlib1g-dev   # PNG output (stb_image_write, zlib's deflate)
+  ffmpeg            # movies (--movie, the window's recording) and the tests that check them with ffprobe
   libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe): headless frames and tests without a GPU
 )
 # scripts/setup.sh --fuzz adds what scripts/run_fuzzers.sh needs: clang and its libFuzzer and sanitizer runtimes.

@@ -117,6 +117,7 @@ INSTANTIATE_TEST_SUITE_P(MainCommandLine, EveryNumericFlag,
                                            NumericFlag{{}, "frames", kFrameCountRange, NumberKind::Whole},
                                            NumericFlag{{}, "width", kWidthRange, NumberKind::Whole},
                                            NumericFlag{{}, "height", kHeightRange, NumberKind::Whole},
+                                           NumericFlag{{}, "fps", kFramesPerSecondRange, NumberKind::Real},
                                            NumericFlag{{}, "orb-domains", kOrbDomainRange, NumberKind::Whole},
                                            NumericFlag{{}, "orb-every", kOrbRebuildIntervalRange, NumberKind::Whole},
                                            NumericFlag{
