@@ -77,6 +77,20 @@ std::string orbSummary(const Simulation& simulation, const HeadlessSettings& set
     return summary;
 }
 
+/// Where the time went: the steps, and the frames without them (drawing, read-back and writing, including the wait
+/// for the encoders to finish), so output speed is stated apart from the physics.
+std::string timingSummary(std::size_t frameCount, double totalSeconds, double stepSeconds, int stepsPerFrame) {
+    const double frameSeconds = std::max(totalSeconds - stepSeconds, 1e-9);
+    const std::size_t steppedFrames = frameCount > 1 ? frameCount - 1 : 1;
+    char text[320];
+    std::snprintf(text, sizeof(text),
+                  "gravlab: %zu frames in %.2f s: stepping %.2f s (%.2f ms per frame of %d steps), drawing and writing "
+                  "%.2f s (%.1f frames/s without the steps)",
+                  frameCount, totalSeconds, stepSeconds, 1e3 * stepSeconds / double(steppedFrames), stepsPerFrame,
+                  frameSeconds, double(frameCount) / frameSeconds);
+    return text;
+}
+
 } // namespace
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
@@ -121,11 +135,14 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
         applyCameraState(*settings.camera, camera);
 
     const auto start = std::chrono::steady_clock::now();
+    double stepSeconds = 0; // stepping (and saving snapshots), apart from drawing and writing the frames
     const auto frameCount = static_cast<std::size_t>(settings.frameCount);
     for (std::size_t frame = 0; frame < frameCount; ++frame) {
         try {
             if (frame > 0) {
+                const auto stepStart = std::chrono::steady_clock::now();
                 const FrameAdvance advance = session.advanceFrame();
+                stepSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - stepStart).count();
                 if (advance.nonFiniteState)
                     throw std::runtime_error(*advance.nonFiniteState);
                 if (advance.saveFailure)
@@ -157,10 +174,12 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
                                  outputs.describeRemains() + "): " + error.what());
     }
 
+    const double totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     summary << "gravlab: wrote " << frameCount << " frames (" << settings.width << "x" << settings.height << ", "
             << context.description() << ", positions by " << pipeline.vertexPath()
             << overlaySummary(settings, pipeline.treeCells()) << orbSummary(simulation, settings, pipeline.scene())
             << ") " << outputs.describe() << "\n";
+    summary << timingSummary(frameCount, totalSeconds, stepSeconds, settings.stepsPerFrame) << '\n';
     if (const SnapshotSaver& saver = session.snapshotSaver(); saver.enabled())
         summary << "gravlab: wrote " << saver.savedCount() << " snapshots (every " << saver.saving().everySteps
                 << " steps, " << enumName(saver.saving().format) << ") to " << saver.saving().folder.string() << "/\n";
