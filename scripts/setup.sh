@@ -14,6 +14,8 @@ packages=(
   libopengl-dev libegl-dev libgl-dev   # GL dispatch (libOpenGL), EGL for headless rendering, GL headers
   libcli11-dev      # command line
   libstb-dev        # PNG output
+  libhdf5-dev       # HDF5 snapshots (GADGET-4, SWIFT, AREPO)
+  python3-h5py python3-numpy   # tests: an independent HDF5 writer and reader
   libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe): headless frames and tests without a GPU
 )
 
