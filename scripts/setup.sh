@@ -17,6 +17,8 @@ packages=(
   nlohmann-json3-dev   # session files and the JSON of bench and accuracy
   libstb-dev zlib1g-dev   # PNG output (stb_image_write, zlib's deflate)
   ffmpeg            # movies (--movie, the window's recording) and the tests that check them with ffprobe
+  libhdf5-dev       # HDF5 snapshots (GADGET-4, SWIFT, AREPO)
+  python3-h5py python3-numpy   # tests: an independent HDF5 writer and reader
   libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe): headless frames and tests without a GPU
 )
 # scripts/setup.sh --fuzz adds what scripts/run_fuzzers.sh needs: clang and its libFuzzer and sanitizer runtimes.
