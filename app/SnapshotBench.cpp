@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <ostream>
 #include <stdexcept>
-#include <vector>
 #include <unistd.h>
+#include <vector>
 
 namespace gravlab {
 namespace {

@@ -25,8 +25,8 @@ std::string scaled(double factor, const char* unit) {
 }
 
 std::string lengthName(double lengthInCm) {
-    for (const auto& [scale, name] : {std::pair{1e6 * kParsecInCm, "Mpc"}, std::pair{1e3 * kParsecInCm, "kpc"},
-                                      std::pair{kParsecInCm, "pc"}})
+    for (const auto& [scale, name] :
+         {std::pair{1e6 * kParsecInCm, "Mpc"}, std::pair{1e3 * kParsecInCm, "kpc"}, std::pair{kParsecInCm, "pc"}})
         if (lengthInCm >= (1.0 - kNameTolerance) * scale)
             return scaled(lengthInCm / scale, name);
     return scaled(lengthInCm, "cm");

@@ -45,9 +45,9 @@ template <> struct EnumNames<SnapshotFormat> {
 
 struct Snapshot {
     Bodies bodies;
-    double time = 0;      ///< in the file's time unit (cosmological files: the scale factor, as they store it)
-    double redshift = 0;  ///< HDF5 Header/Redshift where present
-    double boxSize = 0;   ///< periodic box side where the file states one, 0 otherwise
+    double time = 0;     ///< in the file's time unit (cosmological files: the scale factor, as they store it)
+    double redshift = 0; ///< HDF5 Header/Redshift where present
+    double boxSize = 0;  ///< periodic box side where the file states one, 0 otherwise
     /// The file's units where it states them (HDF5 Units or Parameters groups); none: N-body units or unknown.
     std::optional<UnitSystem> units{};
 };

@@ -16,7 +16,7 @@ inline constexpr double kSolarMassInGrams = 1.98841e33;
 inline constexpr double kYearInSeconds = 3.15576e7; ///< Julian year
 
 struct UnitSystem {
-    double lengthInCm = 0;            ///< 0: N-body units, no physical scale
+    double lengthInCm = 0; ///< 0: N-body units, no physical scale
     double massInGrams = 0;
     double velocityInCmPerSecond = 0;
     std::string lengthName = "length unit";
