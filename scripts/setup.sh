@@ -15,6 +15,8 @@ packages=(
   libcli11-dev      # command line
   libstb-dev        # PNG output
   libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe): headless frames and tests without a GPU
+  pybind11-dev python3-dev        # the gravlab Python module (skipped by the build when these are missing)
+  python3-numpy python3-pytest python3-h5py   # its arrays and its tests (h5py writes a reference HDF5 file)
 )
 
 missing=()
