@@ -2,12 +2,12 @@
 #include "AccuracyCommand.hpp"
 
 #include "OptionParsing.hpp"
+#include "ReportJson.hpp"
 
 #include <gravlab/sim/AccuracyReport.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/Simulation.hpp>
 
-#include <cmath>
 #include <ctime>
 #include <iomanip>
 #include <ostream>
@@ -108,25 +108,6 @@ std::string todayUtc() {
     return text;
 }
 
-std::string jsonString(const std::string& text) {
-    std::string escaped = "\"";
-    for (const char c : text) {
-        if (c == '"' || c == '\\')
-            escaped += '\\';
-        escaped += c;
-    }
-    return escaped + "\"";
-}
-
-/// JSON has no infinity (an error of a NaN acceleration): such values become null.
-std::string jsonNumber(double value) {
-    if (!std::isfinite(value))
-        return "null";
-    std::ostringstream text;
-    text << std::setprecision(6) << value;
-    return text.str();
-}
-
 std::string tableLine(const std::string& scenario, const std::string& bodies, const std::string& theta,
                       const std::string& median, const std::string& p99, const std::string& max,
                       const std::string& time) {
@@ -143,9 +124,9 @@ std::string scientific(double value) {
 }
 
 void printTableHeader(const AccuracyOptions& options, const std::string& backend, std::ostream& out) {
-    out << "gravlab accuracy: relative acceleration error |a - a_ref| / |a_ref| of solver " << options.solver << " against the fp64 "
-           "direct sum, "
-        << options.sampleCount << " sampled bodies per case (all when N is smaller)\n"
+    out << "gravlab accuracy: relative acceleration error |a - a_ref| / |a_ref| of solver " << options.solver
+        << " against the fp64 direct sum, " << options.sampleCount
+        << " sampled bodies per case (all when N is smaller)\n"
         << "backend: " << backend << "; softening " << options.softeningLength << ", G 1, seed " << options.seed << ", "
         << todayUtc() << "\n"
         << tableLine("scenario", "N", "theta", "median", "p99", "max", "solver ms");
@@ -163,21 +144,31 @@ void printTableRow(const AccuracyRow& row, std::ostream& out) {
 
 void printJson(const AccuracyOptions& options, const std::string& backend, const std::vector<AccuracyRow>& rows,
                std::ostream& out) {
-    out << "{\"backend\": " << jsonString(backend) << ", \"date\": " << jsonString(todayUtc())
-        << ", \"solver\": " << jsonString(options.solver) << ", \"samples\": " << options.sampleCount
-        << ", \"softening\": " << jsonNumber(options.softeningLength) << ", \"G\": 1, \"seed\": " << options.seed
-        << ", \"results\": [";
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const RelativeErrorStatistics& errors = rows[i].measurement.errors;
-        out << (i == 0 ? "" : ", ") << "{\"scenario\": " << jsonString(rows[i].scenario)
-            << ", \"bodies\": " << rows[i].bodyCount << ", \"theta\": " << jsonNumber(rows[i].openingAngle)
-            << ", \"sampled\": " << errors.sampleCount << ", \"median\": " << jsonNumber(errors.median)
-            << ", \"p90\": " << jsonNumber(errors.percentile90) << ", \"p99\": " << jsonNumber(errors.percentile99)
-            << ", \"max\": " << jsonNumber(errors.max)
-            << ", \"solverMs\": " << jsonNumber(rows[i].measurement.solverMilliseconds)
-            << ", \"referenceMs\": " << jsonNumber(rows[i].measurement.referenceMilliseconds) << "}";
+    ReportJson report;
+    report["backend"] = backend;
+    report["date"] = todayUtc();
+    report["solver"] = options.solver;
+    report["samples"] = options.sampleCount;
+    report["softening"] = reportedNumber(options.softeningLength);
+    report["G"] = 1;
+    report["seed"] = options.seed;
+    report["results"] = ReportJson::array();
+    for (const AccuracyRow& row : rows) {
+        const RelativeErrorStatistics& errors = row.measurement.errors;
+        ReportJson result;
+        result["scenario"] = row.scenario;
+        result["bodies"] = row.bodyCount;
+        result["theta"] = reportedNumber(row.openingAngle);
+        result["sampled"] = errors.sampleCount;
+        result["median"] = reportedNumber(errors.median);
+        result["p90"] = reportedNumber(errors.percentile90);
+        result["p99"] = reportedNumber(errors.percentile99);
+        result["max"] = reportedNumber(errors.max);
+        result["solverMs"] = reportedNumber(row.measurement.solverMilliseconds);
+        result["referenceMs"] = reportedNumber(row.measurement.referenceMilliseconds);
+        report["results"].push_back(std::move(result));
     }
-    out << "]}\n";
+    printReport(report, out);
 }
 
 SimParams paramsFor(const AccuracyOptions& options, const std::string& scenario, std::uint64_t bodyCount) {
@@ -218,9 +209,9 @@ void measureAll(const AccuracyOptions& options, std::ostream& out) {
 } // namespace
 
 CLI::App* addAccuracyCommand(CLI::App& app, AccuracyOptions& options) {
-    CLI::App* command =
-        app.add_subcommand("accuracy", "measure a solver's (the tree's by default) acceleration error against the fp64 direct sum "
-                                       "(median, 99th percentile, max) for scenarios, body counts and thetas");
+    CLI::App* command = app.add_subcommand(
+        "accuracy", "measure a solver's (the tree's by default) acceleration error against the fp64 direct sum "
+                    "(median, 99th percentile, max) for scenarios, body counts and thetas");
     addListOptions(*command, options);
     addValueOptions(*command, options);
     return command;

@@ -1,6 +1,8 @@
 #include "BenchCommand.hpp"
 
 #include "OptionParsing.hpp"
+#include "ReportJson.hpp"
+#include "SnapshotBench.hpp"
 
 #include <gravlab/sim/MemoryBudget.hpp>
 #include <gravlab/sim/Scenarios.hpp>
@@ -31,8 +33,8 @@ struct BenchResult {
     double fastestStepMs = 0;
     std::vector<PhaseTiming> medianPhases; ///< the backend's phases, each the median over the timed steps
     double bodyStepsPerSecond = 0;
-    double interactionsPerSecond = 0; ///< direct solvers only
-    double gflops = 0;                ///< direct solvers only
+    double interactionsPerSecond = 0;        ///< direct solvers only
+    double gflops = 0;                       ///< direct solvers only
     std::uint64_t peakDeviceBytes = 0;       ///< GPU only
     std::vector<SolverStatistic> statistics; ///< the solver's own figures (octree cells, walk groups)
     OrbStatus orb;                           ///< after the last step, with --orb-domains
@@ -53,48 +55,47 @@ double median(std::vector<double> values) {
     return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
-std::string jsonEscaped(const std::string& text) {
-    std::string escaped;
-    for (const char c : text) {
-        if (c == '"' || c == '\\')
-            escaped += '\\';
-        escaped += c;
-    }
-    return escaped;
-}
-
 double bytesPerBody(const BenchOptions& options, const BenchResult& result) {
     return double(result.peakDeviceBytes) / double(options.bodyCount);
 }
 
 void printJson(const BenchOptions& options, const BenchResult& result, std::ostream& out) {
     const SolverInfo& solver = findSolver(options.solver);
-    out << std::setprecision(6) << "{\"device\": \"" << toString(result.device) << "\", \""
-        << (result.device == Device::Cuda ? "gpu" : "cpu") << "\": \"" << jsonEscaped(result.machine)
-        << "\", \"date\": \"" << result.date << "\", \"solver\": \"" << options.solver << "\", \"scenario\": \""
-        << jsonEscaped(options.scenario)
-        << "\", \"bodies\": " << options.bodyCount << ", \"steps\": " << options.stepCount
-        << ", \"warmupSteps\": " << options.warmupStepCount << ", \"medianStepMs\": " << result.medianStepMs
-        << ", \"fastestStepMs\": " << result.fastestStepMs << ", \"bodyStepsPerSecond\": " << result.bodyStepsPerSecond
-        << ", \"peakDeviceBytes\": " << result.peakDeviceBytes
-        << ", \"deviceBytesPerBody\": " << bytesPerBody(options, result);
+    ReportJson report;
+    report["device"] = std::string(toString(result.device));
+    report[result.device == Device::Cuda ? "gpu" : "cpu"] = result.machine;
+    report["date"] = result.date;
+    report["solver"] = options.solver;
+    report["scenario"] = options.scenario;
+    report["bodies"] = options.bodyCount;
+    report["steps"] = options.stepCount;
+    report["warmupSteps"] = options.warmupStepCount;
+    report["medianStepMs"] = reportedNumber(result.medianStepMs);
+    report["fastestStepMs"] = reportedNumber(result.fastestStepMs);
+    report["bodyStepsPerSecond"] = reportedNumber(result.bodyStepsPerSecond);
+    report["peakDeviceBytes"] = result.peakDeviceBytes;
+    report["deviceBytesPerBody"] = reportedNumber(bytesPerBody(options, result));
     for (const PhaseTiming& phase : result.medianPhases)
-        out << ", \"" << phase.phase << "Ms\": " << phase.milliseconds;
+        report[phase.phase + "Ms"] = reportedNumber(phase.milliseconds);
     if (solver.usesOpeningAngle)
-        out << ", \"theta\": " << options.openingAngle;
+        report["theta"] = reportedNumber(options.openingAngle);
     for (const SolverStatistic& statistic : result.statistics)
-        out << ", \"" << statistic.key << "\": " << statistic.value;
-    if (solver.allPairs)
-        out << ", \"interactionsPerSecond\": " << result.interactionsPerSecond << ", \"gflops\": " << result.gflops
-            << ", \"flopsPerInteraction\": " << kFlopsPerInteraction;
-    if (options.stepOrbDomains > 0)
-        out << ", \"orbDomains\": " << options.stepOrbDomains << ", \"orbEvery\": " << options.stepOrbEvery
-            << ", \"orbBalance\": \"" << toString(options.orbBalance)
-            << "\", \"orbMemoryImbalance\": " << result.orb.imbalance.memory
-            << ", \"orbWorkImbalance\": " << result.orb.imbalance.work
-            << ", \"orbMigratedLastStep\": " << result.orb.migratedLastStep
-            << ", \"orbLastRebuildMs\": " << result.orb.lastRebuildMilliseconds;
-    out << "}\n";
+        report[statistic.key] = reportedNumber(statistic.value);
+    if (solver.allPairs) {
+        report["interactionsPerSecond"] = reportedNumber(result.interactionsPerSecond);
+        report["gflops"] = reportedNumber(result.gflops);
+        report["flopsPerInteraction"] = kFlopsPerInteraction;
+    }
+    if (options.stepOrbDomains > 0) {
+        report["orbDomains"] = options.stepOrbDomains;
+        report["orbEvery"] = options.stepOrbEvery;
+        report["orbBalance"] = std::string(toString(options.orbBalance));
+        report["orbMemoryImbalance"] = reportedNumber(result.orb.imbalance.memory);
+        report["orbWorkImbalance"] = reportedNumber(result.orb.imbalance.work);
+        report["orbMigratedLastStep"] = result.orb.migratedLastStep;
+        report["orbLastRebuildMs"] = reportedNumber(result.orb.lastRebuildMilliseconds);
+    }
+    printReport(report, out);
 }
 
 void printText(const BenchOptions& options, const BenchResult& result, std::ostream& out) {
@@ -220,19 +221,28 @@ void printOrb(const BenchOptions& options, const OrbBenchResult& result, std::os
     const char* finder = options.orbBisection ? "bisection" : "radix";
     const std::string input = options.orbPositionsOnly ? "uniform-positions" : options.scenario;
     if (options.json) {
-        out << std::setprecision(6) << "{\"gpu\": \"" << jsonEscaped(result.gpu) << "\", \"date\": \"" << todayUtc()
-            << "\", \"orb\": true, \"scenario\": \"" << jsonEscaped(input)
-            << "\", \"positionsOnly\": " << (options.orbPositionsOnly ? "true" : "false")
-            << ", \"bodies\": " << options.bodyCount << ", \"domains\": " << options.domainCount
-            << ", \"cutFinder\": \"" << finder << "\", \"balance\": \"" << toString(options.orbBalance)
-            << "\", \"runs\": " << options.stepCount << ", \"warmupRuns\": " << options.warmupStepCount
-            << ", \"medianBuildMs\": " << result.medianMs << ", \"fastestBuildMs\": " << result.fastestMs
-            << ", \"bodiesPerSecond\": " << bodiesPerSecond << ", \"splitLevels\": " << result.splitLevels
-            << ", \"modelledBytesPerBody\": " << result.bytesPerBody
-            << ", \"effectiveGBps\": " << effectiveBandwidth * 1e-9
-            << ", \"deviceCopyGBps\": " << result.copyBandwidth * 1e-9
-            << ", \"memoryImbalance\": " << result.imbalance.memory << ", \"workImbalance\": " << result.imbalance.work
-            << "}\n";
+        ReportJson report;
+        report["gpu"] = result.gpu;
+        report["date"] = todayUtc();
+        report["orb"] = true;
+        report["scenario"] = input;
+        report["positionsOnly"] = options.orbPositionsOnly;
+        report["bodies"] = options.bodyCount;
+        report["domains"] = options.domainCount;
+        report["cutFinder"] = finder;
+        report["balance"] = std::string(toString(options.orbBalance));
+        report["runs"] = options.stepCount;
+        report["warmupRuns"] = options.warmupStepCount;
+        report["medianBuildMs"] = reportedNumber(result.medianMs);
+        report["fastestBuildMs"] = reportedNumber(result.fastestMs);
+        report["bodiesPerSecond"] = reportedNumber(bodiesPerSecond);
+        report["splitLevels"] = result.splitLevels;
+        report["modelledBytesPerBody"] = reportedNumber(result.bytesPerBody);
+        report["effectiveGBps"] = reportedNumber(effectiveBandwidth * 1e-9);
+        report["deviceCopyGBps"] = reportedNumber(result.copyBandwidth * 1e-9);
+        report["memoryImbalance"] = reportedNumber(result.imbalance.memory);
+        report["workImbalance"] = reportedNumber(result.imbalance.work);
+        printReport(report, out);
         return;
     }
     out << std::setprecision(4) << "gravlab bench --orb: " << options.bodyCount << " bodies (" << input << ") into "
@@ -278,6 +288,11 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
         })
         ->capture_default_str();
     bench->add_flag("--json", options.json, "print one JSON object instead of text");
+    bench->add_flag("--io", options.io,
+                    "time writing and reading snapshot files of --bodies bodies in every format (GB/s) instead of a "
+                    "solver step; --steps repeats, median");
+    bench->add_option("--io-dir", options.ioFolder, "with --io: folder for the files (default: a temporary folder)")
+        ->type_name("DIR");
     bench->add_flag("--orb", options.orb, "time the ORB build (cuts and in-place partition) instead of a solver step");
     addNumberOption(*bench, kBenchDomainRange, NumberKind::Whole, options.domainCount, "ORB domains (with --orb)");
     bench
@@ -339,6 +354,15 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     try {
         if (options.orb)
             return runOrbBench(options, out, err);
+        if (options.io) {
+            runSnapshotBench({.bodyCount = options.bodyCount,
+                              .repeats = options.stepCount,
+                              .scenario = options.scenario,
+                              .folder = options.ioFolder,
+                              .json = options.json},
+                             out);
+            return 0;
+        }
         const BenchResult result = measure(options);
         if (result.device == Device::Cpu)
             err << "gravlab bench: timing the CPU backend (" << result.machine << ")\n";

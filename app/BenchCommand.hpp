@@ -19,10 +19,12 @@
 // per-body interaction counts, which bench does not compute; --orb-balance work balances them, count reports how
 // unevenly count balance spreads them. --positions-only builds over three float arrays of uniform random positions
 // generated on the device (count balance), for body counts up to 2^32 - 1 whose full state would not fit.
+// With --io it times snapshot files instead: each format written and read back (SnapshotBench.hpp).
 #include <gravlab/sim/SimParams.hpp>
 
 #include <CLI/CLI.hpp>
 #include <cstdint>
+#include <filesystem>
 #include <iosfwd>
 #include <string>
 
@@ -57,6 +59,9 @@ struct BenchOptions {
     /// and migrating in between, so the step's "orb" phase shows what keeping domains costs.
     std::uint32_t stepOrbDomains = 0;
     std::uint32_t stepOrbEvery = OrbParams{}.rebuildInterval;
+    /// Time snapshot writes and reads per format instead of a solver step (SnapshotBench.hpp).
+    bool io = false;
+    std::filesystem::path ioFolder; ///< --io only: where the files go; empty: a temporary folder
 };
 
 /// Adds the "bench" subcommand; values are converted and range-checked while CLI11 parses, and a bad one becomes a

@@ -2,6 +2,7 @@
 #include "CommandLine.hpp"
 
 #include "OptionParsing.hpp"
+#include "session/SessionFile.hpp"
 
 #include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/Simulation.hpp>
@@ -23,6 +24,8 @@ struct RawOptions {
     std::string color;
     std::string overlayDepth;
     std::string orbBalance;
+    std::string movie;
+    std::string movieEncoder;
     int stepsPerFrame = 1;
     bool listScenarios = false;
 };
@@ -119,7 +122,8 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
     addNumberOption(app, kStepsPerFrameRange, NumberKind::Whole, raw.stepsPerFrame, "simulation steps per frame")
         ->type_name("N")
         ->default_str("1 in a window, " + std::to_string(AppOptions::kHeadlessStepsPerFrame) + " headless");
-    app.add_flag("--headless", options.headless, "render PNG frames through EGL instead of opening a window");
+    app.add_flag("--headless", options.headless,
+                 "render PNG frames (or a --movie) through EGL instead of opening a window");
     addNumberOption(app, kFrameCountRange, NumberKind::Whole, options.frameCount,
                     "frames to render (implies --headless)")
         ->type_name("N");
@@ -141,6 +145,50 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
                        ") as wireframe boxes, in the window and in headless frames; tree solver only")
         ->type_name("MIN:MAX");
     app.add_flag("--list-scenarios", raw.listScenarios, "print the scenarios with a one-line description and exit");
+}
+
+/// The session's values as the base of options (see the design note on sessions).
+void applySession(const SavedSession& session, AppOptions& options) {
+    options.simulation = session.params;
+    options.camera = session.camera;
+    options.colorMode = session.colorMode;
+    options.treeOverlay = session.treeOverlay;
+    options.orbOverlay = session.orbOverlay;
+    options.startPaused = session.paused;
+    options.stepsPerFrame = session.stepsPerFrame;
+    options.autoRefreshEnergy = session.autoRefreshEnergy;
+}
+
+void addSessionOption(CLI::App& app, AppOptions& options) {
+    app.add_option_function<std::string>(
+           "--session",
+           [&options](const std::string& file) {
+               try {
+                   applySession(loadSession(file), options);
+               } catch (const SessionFileError& error) {
+                   throw CLI::ValidationError("--session", error.what());
+               }
+               options.sessionFile = file;
+           },
+           "start from a saved session (a JSON file the window's Session panel writes; see the README); flags given "
+           "on the same command line override its values")
+        ->type_name("FILE")
+        ->trigger_on_parse();
+}
+
+void addMovieOptions(CLI::App& app, const AppOptions& defaults, AppOptions& options, RawOptions& raw) {
+    app.add_option("--movie", raw.movie,
+                   "encode the frames into an H.264 MP4 through ffmpeg instead of PNG files (with --out, both); "
+                   "implies --headless. In the window, key M or the Record button records into " +
+                       defaults.outputFolder.string() + "/gravlab_DATE_TIME.mp4")
+        ->type_name("FILE");
+    app.add_option("--movie-encoder", raw.movieEncoder,
+                   "ffmpeg's video encoder for movies and recordings, e.g. libx264, h264_nvenc, libx265")
+        ->type_name("NAME")
+        ->default_str("h264_nvenc when a trial encode works, else libx264");
+    addNumberOption(app, kFramesPerSecondRange, NumberKind::Real, options.framesPerSecond,
+                    "playback rate of movies and recordings (each rendered frame is one movie frame)")
+        ->type_name("N");
 }
 
 void addOrbOptions(CLI::App& app, AppOptions& options, RawOptions& raw) {
@@ -165,7 +213,7 @@ void addOrbOptions(CLI::App& app, AppOptions& options, RawOptions& raw) {
     addNumberOption(app, kOrbImbalanceLimitRange, NumberKind::Real, orb.imbalanceLimit,
                     "re-partition early when the largest domain over the mean passes X")
         ->type_name("X");
-    app.add_flag("--orb-cells", options.orbCells,
+    app.add_flag("--orb-cells", options.orbOverlay.showCells,
                  "draw the ORB cells (the domains) as wireframe boxes in their bodies' colours, in the window and in "
                  "headless frames");
 }
@@ -177,12 +225,12 @@ struct OrbFlagGiven {
     std::string flag;    ///< "--orb-every", "--color orb-domain"
 };
 
-/// The ORB flags given besides --orb-domains, in the order they are named; values as typed.
+/// The ORB flags given on the command line besides --orb-domains, in the order they are named; values as typed.
 std::vector<OrbFlagGiven> orbFlagsGiven(const CLI::App& app, const RawOptions& raw, const AppOptions& options) {
     std::vector<OrbFlagGiven> given;
-    if (options.orbCells)
+    if (app.count("--orb-cells") > 0)
         given.push_back({"orb-cells", "orb-cells", "--orb-cells"});
-    if (options.colorMode == ColorMode::OrbDomain)
+    if (app.count("--color") > 0 && options.colorMode == ColorMode::OrbDomain)
         given.push_back({"color", "color = 'orb-domain'", "--color orb-domain"});
     if (app.count("--orb-balance") > 0)
         given.push_back({"orb-balance", "orb-balance = '" + raw.orbBalance + "'", "--orb-balance"});
@@ -209,19 +257,20 @@ void completeOrbOptions(const CLI::App& app, const RawOptions& raw, AppOptions& 
     if (app.count("--orb-balance") > 0)
         orb.balance = parseOrbBalance(raw.orbBalance);
     const std::vector<OrbFlagGiven> given = orbFlagsGiven(app, raw, options);
-    if (app.count("--orb-domains") > 0) {
-        if (orb.domainCount == 0 && !given.empty()) {
-            const std::string flags = joined(given, &OrbFlagGiven::flag);
-            throw InvalidParameterError(
-                given.front().field, joined(given, &OrbFlagGiven::setting) + (given.size() == 1 ? " needs" : " need") +
-                                         " ORB domains, but orb-domains = 0 switches ORB off: give --orb-domains 1 "
-                                         "or more, leave --orb-domains out for min(" +
-                                         std::to_string(kDefaultOrbDomainCount) + ", N) domains, or drop " + flags);
-        }
-    } else if (!given.empty()) {
-        orb.domainCount = defaultOrbDomainCount(options.simulation.bodyCount);
+    const bool domainsGiven = app.count("--orb-domains") > 0;
+    if (domainsGiven && orb.domainCount == 0 && !given.empty()) {
+        const std::string flags = joined(given, &OrbFlagGiven::flag);
+        throw InvalidParameterError(given.front().field,
+                                    joined(given, &OrbFlagGiven::setting) + (given.size() == 1 ? " needs" : " need") +
+                                        " ORB domains, but orb-domains = 0 switches ORB off: give --orb-domains 1 "
+                                        "or more, leave --orb-domains out for min(" +
+                                        std::to_string(kDefaultOrbDomainCount) + ", N) domains, or drop " + flags);
     }
-    if (orb.domainCount > 0 && app.count("--color") == 0)
+    const bool viewShowsDomains = options.orbOverlay.showCells || options.colorMode == ColorMode::OrbDomain;
+    if (!domainsGiven && orb.domainCount == 0 && (!given.empty() || viewShowsDomains))
+        orb.domainCount = defaultOrbDomainCount(options.simulation.bodyCount);
+    const bool orbAskedForHere = domainsGiven || !given.empty();
+    if (orb.domainCount > 0 && orbAskedForHere && app.count("--color") == 0)
         options.colorMode = ColorMode::OrbDomain;
 }
 
@@ -231,8 +280,8 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
     SimParams& params = options.simulation;
     if (app.count("--scenario") > 0)
         params.scenario = raw.scenario;
-    options.bodyCountGiven = app.count("--bodies") > 0;
-    options.solverGiven = app.count("--solver") > 0;
+    options.bodyCountGiven = app.count("--bodies") > 0 || options.sessionFile.has_value();
+    options.solverGiven = app.count("--solver") > 0 || options.sessionFile.has_value();
     if (app.count("--solver") > 0)
         params.solver = findSolver(raw.solver).name;
     if (app.count("--backend") > 0)
@@ -241,11 +290,24 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
         options.stepsPerFrame = raw.stepsPerFrame;
     if (app.count("--color") > 0)
         options.colorMode = parseColorMode(raw.color);
-    if (app.count("--overlay-depth") > 0)
-        options.overlayDepths = parseTreeDepthRange(raw.overlayDepth);
+    if (app.count("--overlay-depth") > 0) {
+        options.treeOverlay.enabled = true;
+        options.treeOverlay.depths = parseTreeDepthRange(raw.overlayDepth);
+    }
     completeOrbOptions(app, raw, options);
     completeFileOptions(app, raw, options);
-    if (app.count("--frames") > 0 || app.count("--out") > 0)
+    options.outputFolderGiven = app.count("--out") > 0;
+    if (app.count("--movie") > 0) {
+        if (raw.movie.empty())
+            throw InvalidParameterError("movie", "the movie's file name is empty; give one such as merger.mp4");
+        options.movieFile = raw.movie;
+    }
+    if (app.count("--movie-encoder") > 0) {
+        if (raw.movieEncoder.empty())
+            throw InvalidParameterError("movie-encoder", "the encoder name is empty; try libx264 or h264_nvenc");
+        options.movieEncoder = raw.movieEncoder;
+    }
+    if (app.count("--frames") > 0 || app.count("--out") > 0 || app.count("--movie") > 0)
         options.headless = true;
     validateSimParams(params);
 }
@@ -276,13 +338,15 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
     AppOptions options = defaults;
     RawOptions raw;
     CLI::App app{"Gravlab: a real-time GPU N-body gravity lab. Opens a window on the chosen scenario, or renders PNG "
-                 "frames headless.",
+                 "frames or a movie headless.",
                  "gravlab"};
     app.get_formatter()->column_width(34);
     addSimulationOptions(app, options.simulation, raw);
     addFileOptions(app, options, raw);
     addOutputOptions(app, defaults, options, raw);
     addOrbOptions(app, options, raw);
+    addSessionOption(app, options);
+    addMovieOptions(app, defaults, options, raw);
     BenchOptions bench;
     const CLI::App* benchCommand = addBenchCommand(app, bench);
     AccuracyOptions accuracy;

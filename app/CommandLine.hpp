@@ -13,11 +13,19 @@
 // defaultOrbDomainCount(N) = min(64, N) domains, and while ORB is on the bodies are coloured by domain unless --color
 // says otherwise. Any of those flags with an explicit --orb-domains 0 is a usage error naming both, since ORB off
 // would silently ignore them.
+// Sessions: --session FILE reads a session file (session/SessionFile.hpp) as soon as CLI11 meets the flag
+// (trigger_on_parse), before the callbacks of the other flags run, so the file's values are the base that every flag
+// given on the same command line overrides, wherever it stands; this is the one file parsing reads. A file that cannot
+// be used is a usage error (status 2) whose line names the file, the key path and what is allowed, like a bad flag
+// value. A session's view counts as asked for: its ORB cells or orb-domain colours switch ORB on when it is off, as
+// the flags do, while only ORB flags given on the command line colour the bodies by domain or conflict with
+// --orb-domains 0. A session also chooses the body count and the solver, so the GPU's larger defaults do not apply.
 #include "AccuracyCommand.hpp"
 #include "BenchCommand.hpp"
 #include "ConvertCommand.hpp"
 #include "ViewSettings.hpp"
 #include "session/SnapshotSaver.hpp"
+#include "session/ViewState.hpp"
 
 #include <gravlab/sim/SimParams.hpp>
 
@@ -37,27 +45,45 @@ public:
 inline constexpr ParamRange kFrameCountRange{"frames", 1.0, 1e6, true, "number of frames to render"};
 inline constexpr ParamRange kWidthRange{"width", 16.0, 8192.0, true, "image or window width in pixels"};
 inline constexpr ParamRange kHeightRange{"height", 16.0, 8192.0, true, "image or window height in pixels"};
-inline constexpr ParamRange kStepsPerFrameRange{"steps-per-frame", 1.0, 1e4, true, "simulation steps per frame"};
+inline constexpr ParamRange kFramesPerSecondRange{"fps", 1.0, 240.0, true, "frames per second of movies"};
 
 struct AppOptions {
     SimParams simulation;
-    /// Render frames through EGL to PNG files instead of opening a window; --frames and --out imply it.
+    /// Render frames through EGL to PNG files (or a movie) instead of opening a window; --frames, --out and --movie
+    /// imply it.
     bool headless = false;
     int frameCount = 120;
+    /// Headless PNG frames go here; the window's recordings go to the default one (--out implies --headless).
     std::filesystem::path outputFolder = "gravlab_frames";
-    int width = 1280; ///< pixels
-    int height = 720; ///< pixels
+    bool outputFolderGiven = false; ///< --out was given: with --movie, PNG frames are written as well
+    /// Headless frames are encoded into this MP4 through ffmpeg (--movie), instead of PNG files unless --out is given.
+    std::optional<std::filesystem::path> movieFile;
+    /// ffmpeg's encoder for movies and the window's recordings (--movie-encoder); none: h264_nvenc when it works,
+    /// else libx264.
+    std::optional<std::string> movieEncoder;
+    double framesPerSecond = 30; ///< playback rate of movies and recordings (--fps)
+    int width = 1280;            ///< pixels
+    int height = 720;            ///< pixels
     /// Simulation steps between drawn frames. Unset: 1 in a window (smooth motion), kHeadlessStepsPerFrame headless
     /// (so the default frame count reaches the default scene's first encounter).
     std::optional<int> stepsPerFrame;
     /// What colours the bodies (--color).
     ColorMode colorMode = ColorMode::Component;
-    /// Octree depths drawn as wireframe cells, in the window and in headless frames (--overlay-depth); none: no
-    /// overlay.
-    std::optional<TreeDepthRange> overlayDepths;
-    /// Draw the ORB cells (the domains) as wireframe boxes, in the window and in headless frames (--orb-cells).
-    bool orbCells = false;
-    /// Whether --bodies / --solver were given; when not, a run on the GPU takes larger defaults (Launch.cpp).
+    /// The octree cells drawn as wireframe, in the window and in headless frames (--overlay-depth switches them on
+    /// for its depths).
+    TreeOverlaySettings treeOverlay;
+    /// The ORB cells (the domains) drawn as wireframe boxes, in the window and in headless frames (--orb-cells).
+    OrbOverlaySettings orbOverlay;
+    /// The session file given with --session, whose values the other flags override.
+    std::optional<std::filesystem::path> sessionFile;
+    /// The camera's pose from a session file; none: fitted to the bodies.
+    std::optional<CameraState> camera;
+    /// From a session file: the window starts paused (headless runs step regardless).
+    bool startPaused = false;
+    /// From a session file: the window measures the energy every 2 s while quick.
+    bool autoRefreshEnergy = true;
+    /// Whether --bodies / --solver (or a session file) chose them; when not, a run on the GPU takes larger defaults
+    /// (Launch.cpp).
     bool bodyCountGiven = false;
     bool solverGiven = false;
     /// Whether --G was given: it then wins over the G a loaded file's units imply.
@@ -65,6 +91,8 @@ struct AppOptions {
     /// Snapshots while running (--save-every, --save-dir, --save-format).
     SnapshotSaving saving;
 
+    /// Headless runs write PNG frames unless only a movie was asked for.
+    bool writesPngFrames() const { return !movieFile || outputFolderGiven; }
     int stepsPerFrameFor(bool headlessRun) const {
         return stepsPerFrame.value_or(headlessRun ? kHeadlessStepsPerFrame : 1);
     }

@@ -1,12 +1,10 @@
-// The headless frame loop: simulation steps, offscreen rendering through EGL, PNG files.
+// The headless frame loop: simulation steps, offscreen rendering through EGL, frames to PNG files or a movie.
 #include "HeadlessRun.hpp"
 
 #include "FramePipeline.hpp"
-#include "OutputFolder.hpp"
 #include "session/SessionController.hpp"
 
 #include <gravlab/render/HeadlessContext.hpp>
-#include <gravlab/render/Image.hpp>
 #include <gravlab/render/OffscreenTarget.hpp>
 
 #include <algorithm>
@@ -36,7 +34,7 @@ void reportProgress(std::ostream& progress, bool onOneLine, int framesWritten, i
 /// Frame 0 shows the initial conditions, before any step has built an octree. When the frames need one (overlay or
 /// leaf-depth colours), evaluating the forces once builds it; the first step needs those accelerations anyway.
 void buildTreeForFirstFrame(Simulation& simulation, const HeadlessSettings& settings) {
-    const bool needsTree = settings.overlayDepths || settings.colorMode == ColorMode::LeafDepth;
+    const bool needsTree = settings.treeOverlay.enabled || settings.colorMode == ColorMode::LeafDepth;
     if (!needsTree || !findSolver(simulation.params().solver).drawsTreeCells)
         return;
     Vec3Arrays<float> accelerations;
@@ -52,20 +50,11 @@ SessionSettings sessionSettingsFrom(const HeadlessSettings& settings) {
     return session;
 }
 
-/// The octree cells of the chosen depths, when there are any.
-TreeOverlaySettings treeOverlayFrom(const HeadlessSettings& settings) {
-    TreeOverlaySettings overlay;
-    overlay.enabled = settings.overlayDepths.has_value();
-    if (settings.overlayDepths)
-        overlay.depths = *settings.overlayDepths;
-    return overlay;
-}
-
 std::string overlaySummary(const HeadlessSettings& settings, const TreeOverlayFeed& feed) {
-    if (!settings.overlayDepths)
+    if (!settings.treeOverlay.enabled)
         return {};
-    return ", octree depths " + std::to_string(settings.overlayDepths->min) + ".." +
-           std::to_string(settings.overlayDepths->max) + ": " + std::to_string(feed.cellCount()) +
+    return ", octree depths " + std::to_string(settings.treeOverlay.depths.min) + ".." +
+           std::to_string(settings.treeOverlay.depths.max) + ": " + std::to_string(feed.cellCount()) +
            " cells in the last frame" + (feed.capped() ? " (capped)" : "");
 }
 
@@ -79,13 +68,27 @@ std::string orbSummary(const Simulation& simulation, const HeadlessSettings& set
                   status.domainCount, std::string(toString(simulation.params().orb.balance)).c_str(),
                   status.imbalance.memory, status.imbalance.work, static_cast<unsigned long long>(status.rebuilds));
     std::string summary = text;
-    if (settings.orbCells) {
+    if (settings.orbOverlay.showCells) {
         const OrbOverlayRenderer& overlay = scene.orbOverlay();
         summary += ", " + std::to_string(overlay.domainCount()) + " domain boxes in the last frame (" +
                    std::to_string(overlay.clippedBoxCount()) + " cut at the region of interest, " +
                    std::to_string(overlay.skippedBoxCount()) + " outside it)";
     }
     return summary;
+}
+
+/// Where the time went: the steps, and the frames without them (drawing, read-back and writing, including the wait
+/// for the encoders to finish), so output speed is stated apart from the physics.
+std::string timingSummary(std::size_t frameCount, double totalSeconds, double stepSeconds, int stepsPerFrame) {
+    const double frameSeconds = std::max(totalSeconds - stepSeconds, 1e-9);
+    const std::size_t steppedFrames = frameCount > 1 ? frameCount - 1 : 1;
+    char text[320];
+    std::snprintf(text, sizeof(text),
+                  "gravlab: %zu frames in %.2f s: stepping %.2f s (%.2f ms per frame of %d steps), drawing and writing "
+                  "%.2f s (%.1f frames/s without the steps)",
+                  frameCount, totalSeconds, stepSeconds, 1e3 * stepSeconds / double(steppedFrames), stepsPerFrame,
+                  frameSeconds, double(frameCount) / frameSeconds);
+    return text;
 }
 
 } // namespace
@@ -96,16 +99,29 @@ HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
     settings.stepsPerFrame = options.stepsPerFrameFor(true);
     settings.width = options.width;
     settings.height = options.height;
-    settings.outputFolder = options.outputFolder;
     settings.colorMode = options.colorMode;
-    settings.overlayDepths = options.overlayDepths;
-    settings.orbCells = options.orbCells;
+    settings.treeOverlay = options.treeOverlay;
+    settings.orbOverlay = options.orbOverlay;
+    settings.camera = options.camera;
     settings.saving = options.saving;
     return settings;
 }
 
-void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, std::ostream& progress,
-                          std::ostream& summary) {
+FrameOutputSettings frameOutputSettingsFrom(const AppOptions& options) {
+    FrameOutputSettings settings;
+    settings.frameCount = static_cast<std::size_t>(options.frameCount);
+    settings.width = options.width;
+    settings.height = options.height;
+    if (options.writesPngFrames())
+        settings.pngFolder = options.outputFolder;
+    settings.movieFile = options.movieFile;
+    settings.framesPerSecond = options.framesPerSecond;
+    settings.movieEncoder = options.movieEncoder;
+    return settings;
+}
+
+void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, FrameOutputs& outputs,
+                          std::ostream& progress, std::ostream& summary) {
     // The context is declared first so that it is destroyed after every GL object below.
     const HeadlessContext context;
     FramePipeline pipeline(progress);
@@ -115,34 +131,35 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
 
     OrbitCamera camera;
     pipeline.fitCamera(simulation, camera, static_cast<float>(settings.width) / static_cast<float>(settings.height));
-    const TreeOverlaySettings treeOverlay = treeOverlayFrom(settings);
-    OrbOverlaySettings orbOverlay;
-    orbOverlay.showCells = settings.orbCells;
+    if (settings.camera)
+        applyCameraState(*settings.camera, camera);
 
     const auto start = std::chrono::steady_clock::now();
+    double stepSeconds = 0; // stepping (and saving snapshots), apart from drawing and writing the frames
     const auto frameCount = static_cast<std::size_t>(settings.frameCount);
     for (std::size_t frame = 0; frame < frameCount; ++frame) {
         try {
             if (frame > 0) {
+                const auto stepStart = std::chrono::steady_clock::now();
                 const FrameAdvance advance = session.advanceFrame();
+                stepSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - stepStart).count();
                 if (advance.nonFiniteState)
                     throw std::runtime_error(*advance.nonFiniteState);
                 if (advance.saveFailure)
                     throw std::runtime_error(*advance.saveFailure);
             }
-            pipeline.updateOverlays(simulation, {.tree = treeOverlay,
-                                                 .orb = orbOverlay,
+            pipeline.updateOverlays(simulation, {.tree = settings.treeOverlay,
+                                                 .orb = settings.orbOverlay,
                                                  .colorMode = session.colorMode(),
                                                  .pickedPoint = std::nullopt, // no pick without a window
                                                  .pickMarkerHalfSize = 0.0f});
             pipeline.render(camera, {target.framebuffer(), target.width(), target.height()});
-            writePng(settings.outputFolder / frameFileName(frame, frameCount), target.readPixels());
+            outputs.deliver(frame, target.readPixels());
         } catch (const std::exception& error) {
             if (settings.progressOnOneLine && frame > 0)
                 progress << '\n';
             throw std::runtime_error("stopped at frame " + std::to_string(frame) + " of " + std::to_string(frameCount) +
-                                     " (the frames before it are in " + settings.outputFolder.string() +
-                                     "): " + error.what());
+                                     " (" + outputs.describeRemains() + "): " + error.what());
         }
         const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
         reportProgress(progress, settings.progressOnOneLine, static_cast<int>(frame + 1), settings.frameCount,
@@ -150,14 +167,19 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     }
     if (settings.progressOnOneLine)
         progress << '\n';
+    try {
+        outputs.finish();
+    } catch (const std::exception& error) {
+        throw std::runtime_error("stopped after rendering all " + std::to_string(frameCount) + " frames (" +
+                                 outputs.describeRemains() + "): " + error.what());
+    }
 
-    std::error_code ignored;
-    const std::filesystem::path shown = std::filesystem::absolute(settings.outputFolder, ignored);
+    const double totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     summary << "gravlab: wrote " << frameCount << " frames (" << settings.width << "x" << settings.height << ", "
             << context.description() << ", positions by " << pipeline.vertexPath()
             << overlaySummary(settings, pipeline.treeCells()) << orbSummary(simulation, settings, pipeline.scene())
-            << ") to " << shown.string() << "/ (" << frameFileName(0, frameCount) << " ... "
-            << frameFileName(frameCount - 1, frameCount) << ")\n";
+            << ") " << outputs.describe() << "\n";
+    summary << timingSummary(frameCount, totalSeconds, stepSeconds, settings.stepsPerFrame) << '\n';
     if (const SnapshotSaver& saver = session.snapshotSaver(); saver.enabled())
         summary << "gravlab: wrote " << saver.savedCount() << " snapshots (every " << saver.saving().everySteps
                 << " steps, " << enumName(saver.saving().format) << ") to " << saver.saving().folder.string() << "/\n";

@@ -1,24 +1,27 @@
 #pragma once
-// Headless mode: step the simulation and write every frame as a PNG, with no window system at all.
+// Headless mode: step the simulation and write every frame as a PNG, or into a movie, with no window system at all.
 //
 // Design note: the frames go through the same session controller and frame pipeline as the window; this loop only
 // adds the offscreen target and the files. One frame is: SessionController::advanceFrame() (steps stepsPerFrame
 // times, not before the first frame, which shows the initial conditions; pushes the vertices and marks the overlays
 // stale after each step) -> FramePipeline::updateOverlays() with the headless view (the octree cells of the chosen
 // depths, the ORB cells with --orb-cells, no pick) -> FramePipeline::render() into an OffscreenTarget (EGL context) ->
-// read back -> PNG. A step that leaves a non-finite state stops the run with the backend's report (the controller
-// would pause; nobody is there to lower dt). Before frame 0 the backend partitions the initial bodies (Simulation
-// does, when it loads them), so the first frame already shows the domains; the bodies' palette follows the backend's
-// orbStatus() rather than the requested colour mode alone, since ORB domain colours fall back to components while ORB
-// is off. Energy is not measured automatically: nothing shows it here. The camera is fitted once to the initial
-// bodies and then held still, so a sequence of frames plays as a movie. Progress goes to stderr on one line rewritten
-// with '\r' when stderr is a terminal, and as a plain line per tenth of the run otherwise, so logs stay readable.
+// read back (FramebufferReadback) -> FrameOutputs: the movie's ffmpeg and the PNG writer pool, which encode while the
+// next frame is simulated and drawn. The first failure of a write stops the run naming the file. A step that leaves a
+// non-finite state stops the run with the backend's report (the controller would pause; nobody is there to lower dt).
+// Before frame 0 the backend partitions the initial bodies (Simulation does, when it loads them), so the first frame
+// already shows the domains; the bodies' palette follows the backend's orbStatus() rather than the requested colour
+// mode alone, since ORB domain colours fall back to components while ORB is off. Energy is not measured automatically:
+// nothing shows it here. The camera is fitted once to the initial bodies (which also sizes the particles) and then
+// held still, so a sequence of frames plays as a movie; a session's camera, when one was given, replaces the fitted
+// pose. A session's paused state does not apply: frames always step. Progress goes to stderr on one line rewritten with '\r' when stderr is a terminal, and as a plain
+// line per tenth of the run otherwise, so logs stay readable.
 #include "CommandLine.hpp"
+#include "output/FrameOutputs.hpp"
 #include "session/SnapshotSaver.hpp"
 
 #include <gravlab/sim/Simulation.hpp>
 
-#include <filesystem>
 #include <optional>
 #include <ostream>
 
@@ -29,20 +32,22 @@ struct HeadlessSettings {
     int stepsPerFrame = 1;
     int width = 1280; ///< pixels
     int height = 720; ///< pixels
-    std::filesystem::path outputFolder;
     ColorMode colorMode = ColorMode::Component;
-    std::optional<TreeDepthRange> overlayDepths; ///< octree depths drawn over the bodies; none: no overlay
-    bool orbCells = false;                       ///< draw the ORB cells (the domains) over the bodies
-    bool progressOnOneLine = true; ///< rewrite one line with '\r' (a terminal) or print a line per tenth (a log)
-    SnapshotSaving saving;         ///< snapshots while running (--save-every)
+    TreeOverlaySettings treeOverlay;   ///< the octree cells drawn over the bodies (none with onlyPickedPath: no pick)
+    OrbOverlaySettings orbOverlay;     ///< the ORB cells (the domains) drawn over the bodies
+    std::optional<CameraState> camera; ///< a session's camera; none: fitted to the initial bodies
+    SnapshotSaving saving;             ///< snapshots while running (--save-every)
+    bool progressOnOneLine = true;     ///< rewrite one line with '\r' (a terminal) or print a line per tenth (a log)
 };
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options);
+/// The PNG folder (unless only a movie was asked for), the movie, its rate and encoder.
+FrameOutputSettings frameOutputSettingsFrom(const AppOptions& options);
 
-/// Renders the frames into settings.outputFolder, which the caller has checked with prepareOutputFolder; progress
-/// goes to progress, the summary line to summary. Throws std::runtime_error (naming how many frames were written) when
-/// rendering or stepping fails.
-void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, std::ostream& progress,
-                          std::ostream& summary);
+/// Renders the frames into outputs, opened beforehand (so that they refuse before any simulation work), and finishes
+/// them; progress goes to progress, the summary line to summary. Throws std::runtime_error naming the frame it
+/// stopped at when rendering, stepping or writing fails.
+void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, FrameOutputs& outputs,
+                          std::ostream& progress, std::ostream& summary);
 
 } // namespace gravlab

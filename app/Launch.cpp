@@ -2,7 +2,6 @@
 #include "Launch.hpp"
 
 #include "HeadlessRun.hpp"
-#include "OutputFolder.hpp"
 #include "ViewerApp.hpp"
 
 #include <gravlab/render/RenderMemory.hpp>
@@ -10,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <optional>
 #include <unistd.h>
 
 namespace gravlab {
@@ -23,7 +23,7 @@ bool environmentSet(const char* name) {
 
 /// Whether the options ask for something only the tree solver can show (the overlay, leaf-depth colours).
 bool wantsTree(const AppOptions& options) {
-    return options.overlayDepths.has_value() || options.colorMode == ColorMode::LeafDepth;
+    return options.treeOverlay.enabled || options.colorMode == ColorMode::LeafDepth;
 }
 
 /// On a GPU the default scene is larger and uses the GPU's default solver, unless the user chose otherwise; asking
@@ -44,9 +44,9 @@ SimParams withLaunchDefaults(const AppOptions& options) {
 void noteTreeOnlyOptions(const AppOptions& options, const SolverInfo& solver, std::ostream& err) {
     if (!wantsTree(options) || solver.drawsTreeCells)
         return;
-    err << "gravlab: note: " << (options.overlayDepths ? "--overlay-depth" : "--color leaf-depth") << " needs --solver "
-        << treeDrawingSolver().name << "; solver '" << solver.name << "' builds no octree, so "
-        << (options.overlayDepths ? "no cells are drawn" : "bodies keep their component colours") << ".\n";
+    err << "gravlab: note: " << (options.treeOverlay.enabled ? "--overlay-depth" : "--color leaf-depth")
+        << " needs --solver " << treeDrawingSolver().name << "; solver '" << solver.name << "' builds no octree, so "
+        << (options.treeOverlay.enabled ? "no cells are drawn" : "bodies keep their component colours") << ".\n";
 }
 
 /// "galaxy-collision", or the file's name ("snap_042.hdf5") when the bodies come from one.
@@ -63,11 +63,14 @@ ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     settings.stepsPerFrame = options.stepsPerFrameFor(false);
     settings.saving = options.saving;
     settings.colorMode = options.colorMode;
-    settings.orbOverlay.showCells = options.orbCells;
-    if (options.overlayDepths) {
-        settings.treeOverlay.enabled = true;
-        settings.treeOverlay.depths = *options.overlayDepths;
-    }
+    settings.treeOverlay = options.treeOverlay;
+    settings.orbOverlay = options.orbOverlay;
+    settings.camera = options.camera;
+    settings.startPaused = options.startPaused;
+    settings.autoRefreshEnergy = options.autoRefreshEnergy;
+    if (options.sessionFile)
+        settings.sessionFile = *options.sessionFile;
+    settings.recording = {options.outputFolder, options.framesPerSecond, options.movieEncoder};
     return settings;
 }
 
@@ -78,9 +81,11 @@ bool displayAnnounced() {
 }
 
 int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) {
-    // Refuse an unusable --out before spending time on the initial conditions.
+    // Refuse an unusable --out, a missing ffmpeg or an encoder that does not work before spending time on the initial
+    // conditions.
+    std::optional<FrameOutputs> outputs;
     if (options.headless)
-        prepareOutputFolder(options.outputFolder);
+        outputs.emplace(frameOutputSettingsFrom(options), err);
     // The memory check counts what rendering will hold next to the bodies, so a run too large to draw is refused
     // before anything is generated (InsufficientMemoryError, exit status 2).
     Simulation simulation(withLaunchDefaults(options), renderMemory());
@@ -110,11 +115,11 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
             }
         }
     }
-    if (!options.headless) // falling back to headless: the folder was not checked up front
-        prepareOutputFolder(options.outputFolder);
+    if (!outputs) // falling back to headless: the outputs were not opened up front
+        outputs.emplace(frameOutputSettingsFrom(options), err);
     HeadlessSettings settings = headlessSettingsFrom(options);
     settings.progressOnOneLine = isatty(STDERR_FILENO) == 1;
-    renderFramesHeadless(simulation, settings, err, out);
+    renderFramesHeadless(simulation, settings, *outputs, err, out);
     return 0;
 }
 

@@ -1,31 +1,33 @@
-// Output folder preparation and frame file names.
+// Output folder preparation, frame file names and recording names.
 #include "OutputFolder.hpp"
 
 #include "CommandLine.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <system_error>
 
 namespace gravlab {
 
-void prepareOutputFolder(const std::filesystem::path& folder) {
+void prepareOutputFolder(const std::filesystem::path& folder, std::string_view flag) {
     namespace fs = std::filesystem;
+    const std::string prefix = std::string(flag) + ": ";
     if (folder.empty())
-        throw UsageError("--out: the output folder name is empty");
+        throw UsageError(prefix + "the output folder name is empty");
     std::error_code error;
     const bool exists = fs::exists(folder, error);
     if (exists && !fs::is_directory(folder, error))
-        throw UsageError("--out: " + folder.string() + " exists and is not a folder; choose another --out");
+        throw UsageError(prefix + folder.string() + " exists and is not a folder; choose another " + std::string(flag));
     if (!exists && !fs::create_directories(folder, error) && error)
-        throw UsageError("--out: cannot create the folder " + folder.string() + ": " + error.message());
+        throw UsageError(prefix + "cannot create the folder " + folder.string() + ": " + error.message());
 
     const fs::path probe = folder / ".gravlab-write-check";
     {
         std::ofstream file(probe);
         if (!file || !(file << "gravlab\n") || !file.flush())
-            throw UsageError("--out: cannot write into the folder " + folder.string() +
+            throw UsageError(prefix + "cannot write into the folder " + folder.string() +
                              " (check its permissions and free space)");
     }
     fs::remove(probe, error);
@@ -37,6 +39,18 @@ std::string frameFileName(std::size_t frameIndex, std::size_t frameCount) {
     char name[64];
     std::snprintf(name, sizeof(name), "frame_%0*zu.png", digits, frameIndex);
     return name;
+}
+
+std::filesystem::path recordingFileName(const std::filesystem::path& folder, std::time_t time) {
+    std::tm local{};
+    localtime_r(&time, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof(stamp), "gravlab_%Y%m%d_%H%M%S", &local);
+    std::filesystem::path candidate = folder / (std::string(stamp) + ".mp4");
+    std::error_code ignored;
+    for (int suffix = 2; std::filesystem::exists(candidate, ignored); ++suffix)
+        candidate = folder / (std::string(stamp) + "_" + std::to_string(suffix) + ".mp4");
+    return candidate;
 }
 
 } // namespace gravlab

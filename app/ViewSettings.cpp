@@ -1,4 +1,4 @@
-// Names and parsing of the colour mode and the overlay's depth range.
+// Names and parsing of the colour mode and the overlay's depth range; the camera's pose to and from its plain state.
 #include "ViewSettings.hpp"
 
 #include <array>
@@ -58,6 +58,22 @@ TreeCellQuery treeCellQueryFor(const TreeOverlaySettings& settings,
     if (settings.onlyPickedPath)
         query.containingPoint = pickedPoint;
     return query;
+}
+
+CameraState cameraStateOf(const OrbitCamera& camera) {
+    const glm::vec3& target = camera.target();
+    return {.target = {target.x, target.y, target.z},
+            .distance = camera.distance(),
+            .yaw = camera.yaw(),
+            .pitch = camera.pitch(),
+            .verticalFieldOfView = camera.verticalFieldOfView()};
+}
+
+void applyCameraState(const CameraState& state, OrbitCamera& camera) {
+    camera.setTarget({state.target[0], state.target[1], state.target[2]});
+    camera.setDistance(state.distance);
+    camera.setAngles(state.yaw, state.pitch);
+    camera.setVerticalFieldOfView(state.verticalFieldOfView);
 }
 
 } // namespace gravlab

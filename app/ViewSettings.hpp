@@ -1,6 +1,7 @@
 #pragma once
-// What the viewer shows besides the bodies: their colour mode, the octree overlay and the ORB cells, with the names,
-// the parsing and the ORB defaults that the command line and the panels share.
+// What the viewer shows besides the bodies: their colour mode, the octree overlay, the ORB cells and the camera, with
+// the names, the parsing and the ORB defaults that the command line and the panels share. The values themselves are
+// GL-free (session/ViewState.hpp), so session files can hold them; this header ties them to the renderer.
 //
 // Design note: these are view settings, not simulation parameters: they change what is drawn, never the physics, so
 // they live in the app next to the camera instead of in SimParams. Text forms follow the command line
@@ -10,8 +11,10 @@
 // while ORB is off switches it on with defaultOrbDomainCount(N) domains, one rule for the command line and the panel
 // (session/OrbDefaults.hpp, GL-free, so that the session controller shares it).
 #include "session/OrbDefaults.hpp"
+#include "session/ViewState.hpp"
 
 #include <gravlab/render/OrbOverlayRenderer.hpp>
+#include <gravlab/render/OrbitCamera.hpp>
 #include <gravlab/render/TreeOverlayRenderer.hpp>
 #include <gravlab/sim/SimParams.hpp>
 #include <gravlab/sim/TreeView.hpp>
@@ -23,32 +26,13 @@
 
 namespace gravlab {
 
-/// Deepest cell depth the overlay offers: the depth at which the leaf-depth colour saturates. A float32 octree over a
-/// scene of size ~100 reaches the positions' resolution (~1e-5) near there; deeper cells only hold near-coincident
-/// bodies.
-inline constexpr int kMaxOverlayDepth = kMaxTreeDepthForColor;
-
-/// An inclusive range of octree depths, 0 being the root.
-struct TreeDepthRange {
-    int min = 0;
-    int max = 4;
-    bool operator==(const TreeDepthRange&) const = default;
-};
-
-struct TreeOverlaySettings {
-    bool enabled = false;                       ///< draw octree cells at all
-    TreeDepthRange depths;                      ///< which depths to draw, within [0, kMaxOverlayDepth]
-    bool onlyPickedPath = false;                ///< only the cells containing the picked point (the path to its leaf)
-    float opacity = TreeOverlayStyle{}.opacity; ///< alpha of the shallowest cells' edges, in [0.05, 1]
-    bool operator==(const TreeOverlaySettings&) const = default;
-};
-
-struct OrbOverlaySettings {
-    bool showCells = false;                    ///< draw the ORB cells (the domains) as wireframe boxes
-    bool innerCells = false;                   ///< also the inner cells of the bisection tree, faint
-    float opacity = OrbOverlayStyle{}.opacity; ///< alpha of the domains' edges, in [0.05, 1]
-    bool operator==(const OrbOverlaySettings&) const = default;
-};
+// The defaults and ranges of the GL-free view state are the renderer's.
+static_assert(TreeOverlaySettings{}.opacity == TreeOverlayStyle{}.opacity);
+static_assert(OrbOverlaySettings{}.opacity == OrbOverlayStyle{}.opacity);
+static_assert(float(kCameraDistanceRange.min) == OrbitCamera::kMinDistance);
+static_assert(float(kCameraDistanceRange.max) == OrbitCamera::kMaxDistance);
+static_assert(float(kFieldOfViewDegreesRange.min) == OrbitCamera::kMinFieldOfViewDegrees);
+static_assert(float(kFieldOfViewDegreesRange.max) == OrbitCamera::kMaxFieldOfViewDegrees);
 
 /// "component", "leaf-depth" or "orb-domain".
 std::string_view toString(ColorMode mode);
@@ -60,5 +44,10 @@ TreeDepthRange parseTreeDepthRange(std::string_view text);
 /// The backend query for these settings; pickedPoint restricts it to one path when onlyPickedPath is set.
 TreeCellQuery treeCellQueryFor(const TreeOverlaySettings& settings,
                                const std::optional<std::array<float, 3>>& pickedPoint);
+
+/// The camera's pose, as a session file saves it.
+CameraState cameraStateOf(const OrbitCamera& camera);
+/// Puts state's pose into camera, which keeps distance, pitch and field of view within its own limits.
+void applyCameraState(const CameraState& state, OrbitCamera& camera);
 
 } // namespace gravlab

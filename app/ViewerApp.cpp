@@ -23,6 +23,7 @@ SessionSettings sessionSettingsFrom(const ViewerSettings& settings) {
     session.stepsPerFrame = settings.stepsPerFrame;
     session.saving = settings.saving;
     session.colorMode = settings.colorMode;
+    session.autoRefreshEnergy = settings.autoRefreshEnergy;
     return session;
 }
 
@@ -35,8 +36,12 @@ constexpr float kPickMarkerScale = 0.015f;
 ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     : m_window(windowSettingsFrom(settings)), m_events(m_window.handle()), m_imgui(m_window.handle()),
       m_pipeline(std::cerr), m_session(simulation, m_pipeline, sessionSettingsFrom(settings)),
+      m_sessionPanel(settings.sessionFile), m_recorder(settings.recording, std::cerr),
       m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay) {
-    refitCamera();
+    refitCamera(); // also sizes the particles, so a session's camera replaces the pose afterwards
+    if (settings.camera)
+        applyCameraState(*settings.camera, m_camera);
+    m_session.setPaused(settings.startPaused);
 }
 
 void ViewerApp::run() {
@@ -48,6 +53,7 @@ void ViewerApp::run() {
         drawFrame();
         m_window.swapBuffers();
     }
+    m_recorder.stop();
 }
 
 void ViewerApp::handleInput() {
@@ -77,6 +83,9 @@ void ViewerApp::handleKey(int key) {
         break;
     case GLFW_KEY_F:
         refitCamera();
+        break;
+    case GLFW_KEY_M:
+        toggleRecording();
         break;
     case GLFW_KEY_ESCAPE:
         m_window.requestClose();
@@ -119,9 +128,13 @@ void ViewerApp::updateOverlays() {
 
 void ViewerApp::drawFrame() {
     const FramebufferSize size = m_window.framebufferSize();
-    m_pipeline.render(m_camera, {0, size.width, size.height});
+    const RenderTarget window{0, size.width, size.height};
+    m_pipeline.render(m_camera, window);
+    m_recorder.captureFrame(window);
 
     m_imgui.beginFrame();
+    const RecordingView recording = m_recorder.view();
+    drawRecordingIndicator(recording);
     const Simulation& simulation = m_session.simulation();
     const std::vector<PhaseTiming> timings = simulation.backend().lastStepTimings();
     const std::string backendDescription = simulation.backend().description();
@@ -142,7 +155,8 @@ void ViewerApp::drawFrame() {
                                    .lastStepTimings = timings,
                                    .energy = energy,
                                    .autoRefreshEnergy = m_session.autoRefreshEnergy(),
-                                   .lastError = m_session.lastError()};
+                                   .lastError = m_session.lastError(),
+                                   .recording = recording};
     const SimulationPanelRequests requests = m_panel.draw(view);
     const TreeOverlayPanelRequests overlayRequests =
         drawTreeOverlayPanel({.settings = m_treeOverlay,
@@ -159,11 +173,14 @@ void ViewerApp::drawFrame() {
     const FilePanelRequests fileRequests = m_filePanel.draw({.loadedFile = simulation.params().initialFile,
                                                              .message = m_fileMessage,
                                                              .messageIsError = m_fileMessageIsError});
+    const SessionPanelRequests sessionRequests =
+        m_sessionPanel.draw({.outcome = m_sessionOutcome, .outcomeIsError = m_sessionOutcomeIsError});
     m_imgui.endFrame();
     applyPanelRequests(requests);
     applyTreeOverlayRequests(overlayRequests);
     applyOrbPanelRequests(orbRequests);
     applyFilePanelRequests(fileRequests);
+    applySessionPanelRequests(sessionRequests);
 }
 
 void ViewerApp::applyFilePanelRequests(const FilePanelRequests& requests) {
@@ -202,6 +219,8 @@ void ViewerApp::applyPanelRequests(const SimulationPanelRequests& requests) {
         m_session.reset();
     if (requests.fitCamera)
         refitCamera();
+    if (requests.toggleRecording)
+        toggleRecording();
     if (requests.autoRefreshEnergy)
         m_session.setAutoRefreshEnergy(*requests.autoRefreshEnergy);
     if (requests.refreshEnergy)
@@ -231,6 +250,54 @@ void ViewerApp::applyOrbPanelRequests(const OrbPanelRequests& requests) {
     }
 }
 
+void ViewerApp::applySessionPanelRequests(const SessionPanelRequests& requests) {
+    try {
+        if (requests.save) {
+            saveSession(*requests.save, currentSession());
+            m_sessionOutcome = "Saved to " + requests.save->string() + ".";
+            m_sessionOutcomeIsError = false;
+        }
+        if (requests.load) {
+            const std::optional<std::string> refused = applySession(loadSession(*requests.load));
+            m_sessionOutcome = refused ? "Not loaded: " + *refused : "Loaded " + requests.load->string() + ".";
+            m_sessionOutcomeIsError = refused.has_value();
+        }
+    } catch (const std::exception& error) { // SessionFileError or FileWriteError: one line naming the file
+        m_sessionOutcome = error.what();
+        m_sessionOutcomeIsError = true;
+    }
+}
+
+SavedSession ViewerApp::currentSession() const {
+    return {.params = m_session.simulation().params(),
+            .camera = cameraStateOf(m_camera),
+            .colorMode = m_session.colorMode(),
+            .treeOverlay = m_treeOverlay,
+            .orbOverlay = m_orbOverlay,
+            .paused = m_session.paused(),
+            .stepsPerFrame = m_session.stepsPerFrame(),
+            .autoRefreshEnergy = m_session.autoRefreshEnergy()};
+}
+
+std::optional<std::string> ViewerApp::applySession(const SavedSession& session) {
+    applyParams(session.params);
+    if (!m_session.lastError().empty())
+        return m_session.lastError();
+    m_treeOverlay = session.treeOverlay;
+    m_orbOverlay = session.orbOverlay;
+    m_session.setColorMode(session.colorMode); // orb-domain colours switch ORB on when it is off, as in the panel
+    if (session.orbOverlay.showCells)
+        m_session.showOrbDomains();
+    m_session.setPaused(session.paused);
+    m_session.setStepsPerFrame(session.stepsPerFrame.value_or(ViewerSettings{}.stepsPerFrame));
+    m_session.setAutoRefreshEnergy(session.autoRefreshEnergy);
+    if (session.camera)
+        applyCameraState(*session.camera, m_camera);
+    else
+        refitCamera();
+    return std::nullopt;
+}
+
 void ViewerApp::applyParams(const SimParams& requested) {
     if (m_session.applyParams(requested).reinitialised) {
         m_picked.reset(); // a point of the previous scene
@@ -242,6 +309,11 @@ void ViewerApp::refitCamera() {
     const FramebufferSize size = m_window.framebufferSize();
     const float aspect = size.height > 0 ? static_cast<float>(size.width) / static_cast<float>(size.height) : 1.0f;
     m_sceneRadius = m_pipeline.fitCamera(m_session.simulation(), m_camera, aspect).radius;
+}
+
+void ViewerApp::toggleRecording() {
+    const FramebufferSize size = m_window.framebufferSize();
+    m_recorder.toggle(size.width, size.height);
 }
 
 } // namespace gravlab

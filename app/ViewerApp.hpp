@@ -4,12 +4,17 @@
 // Design note: one frame is: poll events -> camera input and pick clicks (unless ImGui owns the mouse) and keys
 // (unless ImGui owns the keyboard) -> SessionController::advanceFrame() (steps when running, pushes stale vertices,
 // marks stale overlays, measures energy when due) -> FramePipeline::updateOverlays() with the view's choices (octree
-// depths, the pick, ORB cells) -> FramePipeline::render() into the window's framebuffer -> the ImGui panels on top ->
+// depths, the pick, ORB cells) -> FramePipeline::render() into the window's framebuffer -> the frame read back into
+// the movie while recording (WindowRecorder, before the UI is drawn) -> the ImGui panels on top ->
 // hand what the panels asked for to the controller, which applies it (parameters through Simulation::setParams and
-// its ParamsChange report, the ORB default rule, run controls, energy requests) -> swap. The viewer keeps what only
+// its ParamsChange report, the ORB default rule, run controls, energy requests) -> swap. The Session panel saves the
+// whole setup to a file or loads one: a loaded session's parameters go through the controller like a panel edit, and
+// only once they are taken do its view, run settings and camera replace the current ones, so a refused file or
+// refused parameters leave the running session as it was. The viewer keeps what only
 // the window has: the camera, the pick and the overlay view settings; it refits the camera and drops the pick when
 // the controller reports new bodies. Members are declared in construction order and destroyed in reverse: the window
-// (GL context and GLFW) outlives the input callbacks, ImGui and every GL object.
+// (GL context and GLFW) outlives the input callbacks, ImGui and every GL object (the recorder's read-back buffer
+// among them). Closing the window completes a recording in progress.
 #include "CameraInput.hpp"
 #include "FramePipeline.hpp"
 #include "ImGuiLayer.hpp"
@@ -17,15 +22,19 @@
 #include "ViewSettings.hpp"
 #include "WindowEvents.hpp"
 #include "panels/FilePanel.hpp"
+#include "WindowRecorder.hpp"
 #include "panels/OrbPanel.hpp"
+#include "panels/SessionPanel.hpp"
 #include "panels/SimulationPanel.hpp"
 #include "panels/TreeOverlayPanel.hpp"
 #include "session/SessionController.hpp"
+#include "session/SessionFile.hpp"
 
 #include <gravlab/render/OrbitCamera.hpp>
 #include <gravlab/render/WindowContext.hpp>
 #include <gravlab/sim/Simulation.hpp>
 
+#include <filesystem>
 #include <optional>
 #include <string>
 
@@ -39,13 +48,19 @@ struct ViewerSettings {
     TreeOverlaySettings treeOverlay;
     OrbOverlaySettings orbOverlay;
     SnapshotSaving saving; ///< snapshots while running (--save-every)
+    std::optional<CameraState> camera; ///< a session's camera; none: fitted to the bodies
+    bool startPaused = false;
+    bool autoRefreshEnergy = true;
+    /// What the Session panel's path field shows first.
+    std::filesystem::path sessionFile = "gravlab_session.json";
+    RecordingSettings recording;
 };
 
 class ViewerApp {
 public:
     /// Opens the window; throws WindowUnavailableError when no window can be created.
     ViewerApp(Simulation& simulation, const ViewerSettings& settings);
-    /// Runs until the window is closed or Esc is pressed.
+    /// Runs until the window is closed or Esc is pressed, then completes a recording in progress.
     void run();
 
 private:
@@ -60,9 +75,16 @@ private:
     void applyTreeOverlayRequests(const TreeOverlayPanelRequests& requests);
     void applyFilePanelRequests(const FilePanelRequests& requests);
     void applyOrbPanelRequests(const OrbPanelRequests& requests);
+    void applySessionPanelRequests(const SessionPanelRequests& requests);
+    /// The session as it stands: parameters running, camera, view and run settings.
+    SavedSession currentSession() const;
+    /// Applies a loaded session: parameters through the controller like a panel edit, then (when they were taken)
+    /// the view, the run settings and the camera. Returns the controller's reason when it refused the parameters.
+    std::optional<std::string> applySession(const SavedSession& session);
     /// Through the controller; new bodies drop the pick (a point of the previous scene) and refit the camera.
     void applyParams(const SimParams& requested);
     void refitCamera();
+    void toggleRecording();
 
     WindowContext m_window;
     WindowEvents m_events;
@@ -77,11 +99,15 @@ private:
     FilePanel m_filePanel;
     std::string m_fileMessage; ///< outcome of the file panel's last load or save
     bool m_fileMessageIsError = false;
+    SessionPanel m_sessionPanel;
+    WindowRecorder m_recorder;
 
     float m_sceneRadius = 1.0f; ///< of the last camera fit; sizes the picked body's marker
     TreeOverlaySettings m_treeOverlay;
     OrbOverlaySettings m_orbOverlay;
     std::optional<PickedPoint> m_picked;
+    std::string m_sessionOutcome; ///< what the Session panel's last save or load did
+    bool m_sessionOutcomeIsError = false;
 };
 
 } // namespace gravlab

@@ -26,6 +26,11 @@ void OrbitCamera::setDistance(float distance) {
     m_distance = std::clamp(distance, kMinDistance, kMaxDistance);
 }
 
+void OrbitCamera::setVerticalFieldOfView(float verticalFieldOfView) {
+    m_verticalFieldOfView =
+        std::clamp(verticalFieldOfView, glm::radians(kMinFieldOfViewDegrees), glm::radians(kMaxFieldOfViewDegrees));
+}
+
 void OrbitCamera::panByPixels(float dx, float dy, float viewportHeight) {
     const glm::vec3 forward = glm::normalize(m_target - eyePosition());
     const glm::vec3 right = glm::normalize(glm::cross(forward, kWorldUp));

@@ -7,7 +7,7 @@
 set -euo pipefail
 before=$1 after=$2 out=$3
 mkdir -p "$out"
-field() { sed -n "s/.*\"$1\": \"\{0,1\}\([^,\"}]*\).*/\1/p" <<<"$2"; }
+field() { sed -n "s/.*\"$1\": *\"\{0,1\}\([^,\"}]*\).*/\1/p" <<<"$2"; }
 median3() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 measure() { # measure NAME FIELD ARGS...: prints "NAME | before | after | change"
     local name=$1 key=$2

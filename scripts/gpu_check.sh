@@ -3,7 +3,11 @@
 # and ORB tests included), the benchmark tables of the direct-sum solvers and of the tree (N = 1M, 4M, 16M), the tree's
 # step time against N from 2^16 to 2^24, the ORB build (1M/64, 2^27/4096, 2^30 positions only; radix select against
 # bisection, count against work balance) and the cost of keeping domains during tree steps, and headless renders of a
-# million bodies with the tree through CUDA-GL interop, plain and coloured by ORB domain with the domain boxes.
+# million bodies with the tree through CUDA-GL interop, plain and coloured by ORB domain with the domain boxes. Then
+# bodies in and out: a 1M-body GADGET-4 HDF5 file and a tipsy file written by h5py and numpy
+# (scripts/write_sample_snapshots.py) loaded, stepped on the tree and rendered; snapshot write and read rates of 16M
+# bodies per format (bench --io); 1080p output of 1M bodies as PNG frames and, when ffmpeg is on PATH, as an MP4
+# checked with ffprobe, each with its stepping time stated apart.
 #
 # Usage (from the repository root, with an existing CUDA build):
 #   scripts/gpu_check.sh OUTDIR [BUILD_DIR]        BUILD_DIR defaults to build-gpu
@@ -118,7 +122,7 @@ step bench-orb orb_table
 step orb-steps orb_steps
 
 # field NAME LINE: a value of gravlab bench's flat JSON.
-field() { sed -n -e "s/.*\"$1\": \"\([^\"]*\)\".*/\1/p;t" -e "s/.*\"$1\": \([^,}]*\).*/\1/p" <<<"$2"; }
+field() { sed -n -e "s/.*\"$1\": *\"\([^\"]*\)\".*/\1/p;t" -e "s/.*\"$1\": *\([^,}]*\).*/\1/p" <<<"$2"; }
 json_lines() { [ -f "$1" ] && grep '^{' "$1"; }
 {
     echo "| solver | N | median step (ms) | interactions/s | GFLOP/s (20/interaction) | GPU | date |"
@@ -181,6 +185,37 @@ step render "$gravlab" --headless --frames 3 --bodies 1000000 --solver tree --ou
 step render-orb "$gravlab" --headless --frames 3 --bodies 1000000 --solver tree --orb-domains 64 --orb-cells \
     --out "$out/render-orb"
 
+# Bodies in and out. Large files stay in a scratch folder; OUTDIR gets the logs and the frames' summaries.
+scratch=${GPU_CHECK_SCRATCH:-/tmp/gravlab-gpu-check}
+mkdir -p "$scratch"
+load_files() {
+    python3 scripts/write_sample_snapshots.py 1048576 "$scratch" || return 1
+    "$gravlab" --load "$scratch/plummer_1048576.hdf5" --solver tree --dt 1e-4 --frames 3 --out "$out/load-hdf5" &&
+        "$gravlab" --load "$scratch/plummer_1048576.tipsy" --solver tree --frames 3 --out "$out/load-tipsy"
+}
+step load-files load_files
+step bench-io "$gravlab" bench --io --bodies 16777216 --steps 3 --io-dir "$scratch"
+step png-1080p "$gravlab" --headless --bodies 1048576 --solver tree --frames 120 --width 1920 --height 1080 \
+    --out "$scratch/png-1080p"
+movie_1080p() {
+    local movie=$scratch/galaxy-collision-1080p.mp4
+    "$gravlab" --headless --bodies 1048576 --solver tree --frames 600 --width 1920 --height 1080 --movie "$movie" ||
+        return 1
+    local probed
+    probed=$(ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=nb_read_frames,width,height \
+        -of csv=p=0 "$movie")
+    echo "ffprobe: $probed"
+    [ "$probed" = "1920,1080,600" ]
+}
+if command -v ffmpeg >/dev/null && command -v ffprobe >/dev/null; then
+    step movie-1080p movie_1080p
+else
+    summary+=("$(printf '%-12s %-6s %5s   %s' movie-1080p skip - 'no ffmpeg and ffprobe on PATH')")
+fi
+
+echo
+grep -h "frames in\|^ *tipsy\|^ *hdf5\|^ *csv\|^snapshot\|ffprobe\|gravlab: .*bodies, solver" "$out"/load-files.log \
+    "$out"/bench-io.log "$out"/png-1080p.log "$out"/movie-1080p.log 2>/dev/null
 echo
 cat "$out/bench-direct.md" "$out/bench-tree.md" "$out/sweep-tree.md" "$out/bench-orb.md" "$out/accuracy.log" \
     2>/dev/null

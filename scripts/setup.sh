@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs Gravlab's build and test dependencies from Debian 12 packages. Idempotent: packages already present are
-# left alone and nothing is downloaded when everything is there. Works as root, or through sudo when it exists.
+# Installs Gravlab's build and test dependencies from Debian 12 packages (with --fuzz, those of the fuzz build too).
+# Idempotent: packages already present are left alone and nothing is downloaded when everything is there. Works as
+# root, or through sudo when it exists.
 # CUDA is optional and not installed here: with nvcc on the machine (/usr/local/cuda) the CUDA core is built too.
 set -euo pipefail
 
@@ -13,11 +14,17 @@ packages=(
   libgtest-dev      # tests
   libopengl-dev libegl-dev libgl-dev   # GL dispatch (libOpenGL), EGL for headless rendering, GL headers
   libcli11-dev      # command line
-  libstb-dev        # PNG output
+  nlohmann-json3-dev   # session files and the JSON of bench and accuracy
+  libstb-dev zlib1g-dev   # PNG output (stb_image_write, zlib's deflate)
+  ffmpeg            # movies (--movie, the window's recording) and the tests that check them with ffprobe
   libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe): headless frames and tests without a GPU
   pybind11-dev python3-dev        # the gravlab Python module (skipped by the build when these are missing)
   python3-numpy python3-pytest python3-h5py   # its arrays and its tests (h5py writes a reference HDF5 file)
 )
+# scripts/setup.sh --fuzz adds what scripts/run_fuzzers.sh needs: clang and its libFuzzer and sanitizer runtimes.
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang libclang-rt-14-dev)
+fi
 
 missing=()
 for package in "${packages[@]}"; do

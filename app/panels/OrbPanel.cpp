@@ -115,8 +115,8 @@ OrbPanelRequests OrbPanel::draw(const OrbPanelView& view) {
         ImGui::SetTooltip("Each domain's box in the colour of its bodies (colour mode orb-domain).");
     ImGui::SameLine();
     overlayChanged |= ImGui::Checkbox("inner cells (faint)", &overlay.innerCells);
-    overlayChanged |=
-        ImGui::SliderFloat("cell opacity", &overlay.opacity, 0.05f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    overlayChanged |= ImGui::SliderFloat("cell opacity", &overlay.opacity, float(kOverlayOpacityRange.min),
+                                         float(kOverlayOpacityRange.max), "%.2f", ImGuiSliderFlags_AlwaysClamp);
     if (overlayChanged)
         requests.overlay = overlay;
     drawStatus(view);

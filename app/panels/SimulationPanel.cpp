@@ -107,6 +107,7 @@ void SimulationPanel::drawRunControls(const SimulationPanelView& view, Simulatio
     requests.reset = ImGui::Button("Reset (R)");
     ImGui::SameLine();
     requests.fitCamera = ImGui::Button("Fit view (F)");
+    requests.toggleRecording = drawRecordingControls(view.recording);
 }
 
 void SimulationPanel::drawNumbers(const SimulationPanelView& view, SimulationPanelRequests& requests) {

@@ -1,11 +1,13 @@
 #pragma once
-// The simulation panel: scenario, body count, dt, softening, G, backend, solver and theta, run controls and live
-// numbers (per-phase step timings among them).
+// The simulation panel: scenario, body count, dt, softening, G, backend, solver and theta, run controls (the movie
+// recording among them) and live numbers (per-phase step timings among them).
 //
 // Design note: the panel displays a read-only view and returns what the user asked for; it never touches the
 // simulation itself. Edits are accumulated with `changed |= ...` and come back as one SimParams that the viewer
 // passes to Simulation::setParams, where validation happens. Fields that re-initialise the scenario (body count,
 // seed) are committed only when their input loses focus or Enter is pressed, not on every keystroke.
+#include "RecordingControls.hpp"
+
 #include <gravlab/sim/SimParams.hpp>
 #include <gravlab/sim/SimulationBackend.hpp>
 
@@ -40,6 +42,7 @@ struct SimulationPanelView {
     std::optional<EnergyReading> energy;
     bool autoRefreshEnergy = true;
     std::string_view lastError; ///< empty when the last action succeeded
+    RecordingView recording;    ///< the window's movie recording
 };
 
 struct SimulationPanelRequests {
@@ -48,6 +51,7 @@ struct SimulationPanelRequests {
     bool stepOnce = false;
     bool reset = false;
     bool fitCamera = false;
+    bool toggleRecording = false;
     bool refreshEnergy = false;
     std::optional<bool> autoRefreshEnergy;
 };

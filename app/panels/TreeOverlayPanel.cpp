@@ -101,7 +101,8 @@ TreeOverlayPanelRequests drawTreeOverlayPanel(const TreeOverlayPanelView& view) 
     changed |= ImGui::Checkbox("show octree cells", &edited.enabled);
     changed |= drawDepthRange(edited.depths);
     changed |= ImGui::Checkbox("only the path to the picked body", &edited.onlyPickedPath);
-    changed |= ImGui::SliderFloat("opacity", &edited.opacity, 0.05f, 1.0f, "%.2f", ImGuiSliderFlags_AlwaysClamp);
+    changed |= ImGui::SliderFloat("opacity", &edited.opacity, float(kOverlayOpacityRange.min),
+                                  float(kOverlayOpacityRange.max), "%.2f", ImGuiSliderFlags_AlwaysClamp);
     if (changed)
         requests.settings = edited;
     drawPick(view, requests);

@@ -110,6 +110,8 @@ public:
     /// Measures the energy now, however long it takes.
     void measureEnergyNow();
     void setAutoRefreshEnergy(bool on) { m_autoRefreshEnergy = on; }
+    /// Steps per advanceFrame() while running, in kStepsPerFrameRange (a loaded session's).
+    void setStepsPerFrame(int stepsPerFrame) { m_stepsPerFrame = stepsPerFrame; }
 
     const Simulation& simulation() const { return m_simulation; }
     bool paused() const { return m_paused; }

@@ -74,9 +74,14 @@ MemoryEstimate estimateMemory(const SimParams& params, const std::optional<Devic
     MemoryEstimate estimate;
     std::uint64_t hostResidentPerBody = companion.hostBytesPerBody;
     std::uint64_t hostTransientPerBody = 0;
+    // Bodies from a file stay on the host as a copy for reset().
+    if (!params.initialFile.empty())
+        hostResidentPerBody += Bodies::kBytesPerBody;
     if (device) {
-        // A load holds the generated bodies and uploadBodies' two float4 staging arrays at once; nothing stays.
-        hostTransientPerBody = Bodies::kBytesPerBody + 2 * 4 * sizeof(float);
+        // The ids and components stay on the host (DeviceBodies' identity tables). A load holds the generated bodies
+        // and uploadBodies' staging arrays (two float4 and the uint32 load order) at once.
+        hostResidentPerBody += sizeof(std::uint64_t) + sizeof(std::uint8_t);
+        hostTransientPerBody = Bodies::kBytesPerBody + 2 * 4 * sizeof(float) + sizeof(std::uint32_t);
         const std::uint64_t perBody = device->bytesPerBody + companion.besideBodiesBytesPerBody;
         estimate.deviceResidentBytes = saturatingAdd(saturatingMultiply(n, perBody), device->reserveBytes);
         estimate.deviceBytes = estimate.deviceResidentBytes;

@@ -22,7 +22,7 @@ std::filesystem::path temporaryNameFor(const std::filesystem::path& target) {
 } // namespace
 
 FileWriteError::FileWriteError(const std::filesystem::path& file, const std::string& reason)
-    : std::runtime_error(file.string() + ": " + reason), m_file(file) {}
+    : std::runtime_error(file.string() + ": " + reason), m_file(file), m_reason(reason) {}
 
 AtomicFile::AtomicFile(std::filesystem::path target, Mode mode)
     : m_target(std::move(target)), m_temporary(temporaryNameFor(m_target)) {

@@ -41,7 +41,7 @@ TEST(CommandLine, HelpExitsZeroAndListsEveryScenarioWithItsDescription) {
     }
     for (const char* flag : {"--scenario", "--bodies", "--dt", "--softening", "--seed", "--headless", "--frames",
                              "--out", "--width", "--height", "--backend", "--solver", "--steps-per-frame", "--theta",
-                             "--color", "--overlay-depth", "leaf-depth"})
+                             "--color", "--overlay-depth", "leaf-depth", "--session"})
         EXPECT_NE(outcome.message.find(flag), std::string::npos) << flag;
 }
 
@@ -189,16 +189,17 @@ TEST(CommandLine, TreeSolverThetaColourAndOverlayDepthsReachTheOptions) {
     EXPECT_EQ(outcome.options->simulation.solver, "tree");
     EXPECT_EQ(outcome.options->simulation.openingAngle, theta);
     EXPECT_EQ(outcome.options->colorMode, ColorMode::LeafDepth);
-    ASSERT_TRUE(outcome.options->overlayDepths.has_value());
-    EXPECT_EQ(outcome.options->overlayDepths->min, minDepth);
-    EXPECT_EQ(outcome.options->overlayDepths->max, maxDepth);
+    EXPECT_TRUE(outcome.options->treeOverlay.enabled);
+    EXPECT_EQ(outcome.options->treeOverlay.depths.min, minDepth);
+    EXPECT_EQ(outcome.options->treeOverlay.depths.max, maxDepth);
 }
 
 TEST(CommandLine, ThetaAndOverlayDepthRangeEndsAreAcceptedAndDefaultsDrawNoOverlay) {
     const CommandLineOutcome ends = parse({"--theta", "0.1", "--overlay-depth", "0:0", "--color", "component"});
     ASSERT_TRUE(ends.options.has_value()) << ends.message;
     EXPECT_EQ(ends.options->simulation.openingAngle, 0.1);
-    EXPECT_EQ(ends.options->overlayDepths, (TreeDepthRange{0, 0}));
+    EXPECT_TRUE(ends.options->treeOverlay.enabled);
+    EXPECT_EQ(ends.options->treeOverlay.depths, (TreeDepthRange{0, 0}));
     EXPECT_EQ(ends.options->colorMode, ColorMode::Component);
     const CommandLineOutcome top = parse({"--theta", "1.1547005383792515", "--overlay-depth",
                                           std::to_string(kMaxOverlayDepth) + ":" + std::to_string(kMaxOverlayDepth)});
@@ -206,7 +207,7 @@ TEST(CommandLine, ThetaAndOverlayDepthRangeEndsAreAcceptedAndDefaultsDrawNoOverl
     EXPECT_EQ(top.options->simulation.openingAngle, kOpeningAngleRange.max);
     const CommandLineOutcome defaults = parse({});
     ASSERT_TRUE(defaults.options.has_value());
-    EXPECT_FALSE(defaults.options->overlayDepths.has_value());
+    EXPECT_FALSE(defaults.options->treeOverlay.enabled);
     EXPECT_EQ(defaults.options->colorMode, ColorMode::Component);
 }
 

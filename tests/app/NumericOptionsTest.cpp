@@ -71,8 +71,9 @@ std::string justAboveTop(const NumericFlag& numeric) {
     const std::string top = formatNumber(numeric.range.max);
     if (numeric.kind == NumberKind::Whole)
         return std::to_string(static_cast<std::uint64_t>(numeric.range.max) + 1);
-    if (std::strtod(top.c_str(), nullptr) != numeric.range.max) {
-        // A top that 10 digits do not hold exactly (theta's 2/sqrt(3)): the next double up, in all its digits.
+    if (std::strtod(top.c_str(), nullptr) != numeric.range.max || top.find('e') != std::string::npos) {
+        // A top that 10 digits do not hold exactly (theta's 2/sqrt(3)), or one shown with an exponent (G's 1e+12,
+        // where appended digits would fall below a double's resolution): the next double up, in all its digits.
         std::ostringstream text;
         text.precision(17);
         text << std::nextafter(numeric.range.max, 2.0 * numeric.range.max);
@@ -116,6 +117,7 @@ INSTANTIATE_TEST_SUITE_P(MainCommandLine, EveryNumericFlag,
                                            NumericFlag{{}, "frames", kFrameCountRange, NumberKind::Whole},
                                            NumericFlag{{}, "width", kWidthRange, NumberKind::Whole},
                                            NumericFlag{{}, "height", kHeightRange, NumberKind::Whole},
+                                           NumericFlag{{}, "fps", kFramesPerSecondRange, NumberKind::Real},
                                            NumericFlag{{}, "orb-domains", kOrbDomainRange, NumberKind::Whole},
                                            NumericFlag{{}, "orb-every", kOrbRebuildIntervalRange, NumberKind::Whole},
                                            NumericFlag{

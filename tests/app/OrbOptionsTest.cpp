@@ -48,14 +48,14 @@ TEST(OrbOptions, EveryValueReachesTheOptions) {
     EXPECT_EQ(options.simulation.orb.balance, OrbBalance::Work);
     EXPECT_EQ(options.simulation.orb.rebuildInterval, every);
     EXPECT_EQ(options.simulation.orb.imbalanceLimit, limit);
-    EXPECT_TRUE(options.orbCells);
+    EXPECT_TRUE(options.orbOverlay.showCells);
     EXPECT_EQ(options.colorMode, ColorMode::OrbDomain) << "ORB on and no --color: bodies show their domains";
 }
 
 TEST(OrbOptions, WithoutOrbFlagsOrbIsOffAndNothingChanges) {
     const AppOptions options = parsed({});
     EXPECT_EQ(options.simulation.orb.domainCount, 0u);
-    EXPECT_FALSE(options.orbCells);
+    EXPECT_FALSE(options.orbOverlay.showCells);
     EXPECT_EQ(options.colorMode, ColorMode::Component);
 }
 
@@ -81,7 +81,7 @@ TEST(OrbOptions, AnExplicitColourWinsOverTheDomainColours) {
     EXPECT_EQ(component.colorMode, ColorMode::Component);
     const AppOptions leafDepth = parsed({"--orb-cells", "--color", "leaf-depth"});
     EXPECT_EQ(leafDepth.colorMode, ColorMode::LeafDepth);
-    EXPECT_TRUE(leafDepth.orbCells);
+    EXPECT_TRUE(leafDepth.orbOverlay.showCells);
     EXPECT_EQ(leafDepth.simulation.orb.domainCount, 64u);
 }
 

@@ -151,11 +151,13 @@ TEST(MemoryBudget, DeviceRunsCountTheDeviceFootprintAndTheUploadStaging) {
     const MemoryEstimate estimate = estimateMemory(params, device, companion);
     const std::uint64_t n = params.bodyCount;
     // Independent count: the device holds the core's bytes and the interop buffer per body plus the reserve; the host
-    // holds the staging array and, while loading, the generated bodies (8 floats) and two float4 upload arrays.
+    // holds the staging array, the ids and components (8 + 1 bytes) and, while loading, the generated bodies (8 floats,
+    // an id and a component) and the upload arrays (two float4 and a uint32 load order).
     // On the CPU the buffer beside the bodies is host memory.
+    constexpr std::uint64_t identity = 8 + 1, generated = 8 * 4 + 8 + 1, upload = 2 * 16 + 4;
     EXPECT_EQ(estimate.deviceBytes, n * (device.bytesPerBody + 16) + device.reserveBytes);
-    EXPECT_EQ(estimate.hostResidentBytes, n * 16 + 1000);
-    EXPECT_EQ(estimate.hostBytes, n * (16 + 32 + 32) + 1000);
+    EXPECT_EQ(estimate.hostResidentBytes, n * (16 + identity) + 1000);
+    EXPECT_EQ(estimate.hostBytes, n * (16 + identity + generated + upload) + 1000);
     const MemoryEstimate onCpu = estimateMemory(params, std::nullopt, companion);
     const MemoryEstimate bare = estimateMemory(params, std::nullopt);
     EXPECT_EQ(onCpu.hostResidentBytes, bare.hostResidentBytes + n * (16 + 16) + 1000);

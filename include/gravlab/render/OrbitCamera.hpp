@@ -28,6 +28,8 @@ public:
     void setTarget(const glm::vec3& target) { m_target = target; }
     void setDistance(float distance);
     void setAngles(float yaw, float pitch);
+    /// radians, kept within [kMinFieldOfViewDegrees, kMaxFieldOfViewDegrees].
+    void setVerticalFieldOfView(float verticalFieldOfView);
 
     const glm::vec3& target() const { return m_target; }
     float distance() const { return m_distance; }
@@ -46,6 +48,10 @@ public:
     static constexpr float kMaxDistance = 1e6f;
     static constexpr float kMaxPitch = glm::radians(89.0f);
     static constexpr float kFitMargin = 1.1f;
+    /// Field of view limits: from a narrow, telescope-like view to a wide one short of 180 degrees, where the
+    /// projection degenerates.
+    static constexpr float kMinFieldOfViewDegrees = 1.0f;
+    static constexpr float kMaxFieldOfViewDegrees = 170.0f;
 
 private:
     glm::vec3 m_target{0.0f};

@@ -20,9 +20,12 @@ class FileWriteError : public std::runtime_error {
 public:
     FileWriteError(const std::filesystem::path& file, const std::string& reason);
     const std::filesystem::path& file() const { return m_file; }
+    /// what() without the file name ("No space left on device"), for messages that name the file themselves.
+    const std::string& reason() const { return m_reason; }
 
 private:
     std::filesystem::path m_file;
+    std::string m_reason;
 };
 
 class AtomicFile {

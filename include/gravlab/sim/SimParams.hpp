@@ -60,6 +60,7 @@ struct OrbParams {
     /// Between rebuilds, a full re-partition also runs as soon as the balanced quantity's imbalance (largest domain
     /// over the mean) passes this. Range [1, 100].
     double imbalanceLimit = 1.25;
+    bool operator==(const OrbParams&) const = default;
 };
 
 struct SimParams {
@@ -93,6 +94,7 @@ struct SimParams {
     std::string solver = std::string(kDefaultSolver);
     BackendKind backend = BackendKind::Auto;
     OrbParams orb;
+    bool operator==(const SimParams&) const = default;
 };
 
 inline constexpr std::uint64_t kMaxBodyCount = std::uint64_t{1} << 28;

@@ -49,7 +49,7 @@ struct Snapshot {
     double redshift = 0;  ///< HDF5 Header/Redshift where present
     double boxSize = 0;   ///< periodic box side where the file states one, 0 otherwise
     /// The file's units where it states them (HDF5 Units or Parameters groups); none: N-body units or unknown.
-    std::optional<UnitSystem> units;
+    std::optional<UnitSystem> units{};
 };
 
 /// A file that cannot be read or written. what() is one line: "FILE: WHAT is wrong (WHERE)".

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Fuzzes the snapshot readers: configures a clang build of the libFuzzer targets alone (fuzz/CMakeLists.txt) in its own
+# folder, builds them, and runs each for SECONDS on a fresh copy of its seed corpus (fuzz/corpus/<target>/) with the
+# -max_len its gravlab_add_fuzzer line gives. Exits non-zero when any target crashes, leaks or trips a sanitizer, and
+# names the input libFuzzer saved (replay it with BUILD_DIR/fuzz/<target> FILE). Targets are those the build lists in
+# BUILD_DIR/fuzz/fuzzers.txt, so a new one needs no change here.
+#   scripts/run_fuzzers.sh SECONDS [BUILD_DIR]     BUILD_DIR defaults to build-fuzz; GRAVLAB_FUZZ_JOBS sets -j (2)
+set -euo pipefail
+
+if [[ $# -lt 1 || $# -gt 2 || ! "$1" =~ ^[1-9][0-9]*$ ]]; then
+  echo "usage: scripts/run_fuzzers.sh SECONDS [BUILD_DIR]   (SECONDS per target, a whole number > 0)" >&2
+  exit 2
+fi
+seconds=$1
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=$(realpath -m "${2:-$root/build-fuzz}")
+
+for tool in clang clang++ cmake; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "run_fuzzers: $tool not found. Fuzzing needs clang and its libFuzzer runtime (Debian packages clang and" \
+         "libclang-rt-14-dev): run scripts/setup.sh --fuzz" >&2
+    exit 1
+  fi
+done
+
+CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DGRAVLAB_FUZZ=ON -DGRAVLAB_CUDA=OFF -DGRAVLAB_BUILD_TESTS=OFF \
+  -DGRAVLAB_WARNINGS_AS_ERRORS=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build" --target gravlab_fuzzers -j "${GRAVLAB_FUZZ_JOBS:-2}"
+
+failed=()
+while read -r target max_len; do
+  run="$build/fuzz-runs/$target"
+  rm -rf "$run"
+  mkdir -p "$run/corpus"
+  cp "$root/fuzz/corpus/$target/"* "$run/corpus/"
+  echo "run_fuzzers: $target for ${seconds}s (-max_len=$max_len), log in $run/log"
+  # -artifact_prefix keeps any crash input next to the log; the corpus copy grows, the committed seeds stay as they are.
+  if (cd "$run" && "$build/fuzz/$target" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 \
+        -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$run/" corpus >log 2>&1); then
+    grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb)|^#[0-9]+.*DONE" "$run/log" | sed 's/^/  /' || true
+  else
+    failed+=("$target")
+    echo "run_fuzzers: $target FAILED; the end of its log:" >&2
+    tail -n 40 "$run/log" >&2
+    for artifact in "$run"/crash-* "$run"/leak-* "$run"/timeout-* "$run"/oom-*; do
+      [[ -e "$artifact" ]] && echo "  input saved: $artifact (replay: $build/fuzz/$target $artifact)" >&2
+    done
+  fi
+done <"$build/fuzz/fuzzers.txt"
+
+if ((${#failed[@]} > 0)); then
+  echo "run_fuzzers: findings in ${failed[*]}" >&2
+  exit 1
+fi
+echo "run_fuzzers: no findings"
