@@ -66,10 +66,11 @@ std::string textValue(py::handle value, std::string_view name) {
     return value.cast<std::string>();
 }
 
-std::string describeRange(const ParamRange& range) {
+/// "time step in N-body time units, 0 < dt <= 1", with the keyword's spelling (orb_domains, not orb-domains).
+std::string describeRange(const ParamRange& range, std::string_view keyword) {
     std::ostringstream text;
     text.precision(10);
-    text << range.meaning << ", " << range.min << (range.minInclusive ? " <= " : " < ") << range.name
+    text << range.meaning << ", " << range.min << (range.minInclusive ? " <= " : " < ") << keyword
          << " <= " << range.max;
     return text.str();
 }
@@ -239,7 +240,7 @@ std::string keywordsHelp(KeywordScope group) {
                 .append(" (")
                 .append(keyword.kind)
                 .append("): ")
-                .append(keyword.range ? describeRange(*keyword.range) : std::string(keyword.help))
+                .append(keyword.range ? describeRange(*keyword.range, keyword.name) : std::string(keyword.help))
                 .append("\n");
     return help;
 }

@@ -5,6 +5,7 @@ seed line.
 """
 import os
 import secrets
+import tempfile
 
 import numpy as np
 import pytest
@@ -19,20 +20,20 @@ def rng():
     return np.random.default_rng(seed)
 
 
-def _snapshot_files_linked():
-    """False while the library links the stand-in for the snapshot readers (sim/io/TemporarySnapshotStub.cpp)."""
-    try:
-        gravlab.read_snapshot("/nonexistent/gravlab-probe.csv")
-    except RuntimeError as error:
-        return "snapshot files are being built" not in str(error)
-    except Exception:  # any reader's own refusal means the readers are there
-        return True
+def _hdf5_files_linked():
+    """False while the library links the placeholder for the HDF5 reader and writer (sim/io/GadgetHdf5File.cpp from the
+    tipsy branch), until the HDF5 branch is merged."""
+    with tempfile.TemporaryDirectory() as folder:
+        try:
+            gravlab.write_snapshot(os.path.join(folder, "probe.hdf5"), np.zeros((1, 3)), np.zeros((1, 3)), np.ones(1))
+        except gravlab.SnapshotError as error:
+            return "HDF5 support is being built" not in str(error)
     return True
 
 
-requires_snapshot_files = pytest.mark.skipif(
-    not _snapshot_files_linked(),
-    reason="the snapshot file readers have not been merged into this branch yet (TemporarySnapshotStub.cpp)",
+requires_hdf5_files = pytest.mark.skipif(
+    not _hdf5_files_linked(),
+    reason="the HDF5 snapshot reader has not been merged yet (sim/io/GadgetHdf5File.cpp is the placeholder)",
 )
 
 
