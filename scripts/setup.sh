@@ -17,9 +17,11 @@ packages=(
   nlohmann-json3-dev   # session files and the JSON of bench and accuracy
   libstb-dev zlib1g-dev   # PNG output (stb_image_write, zlib's deflate)
   ffmpeg            # movies (--movie, the window's recording) and the tests that check them with ffprobe
+  libhdf5-dev       # HDF5 snapshots (GADGET-4, SWIFT, AREPO)
+  python3-h5py python3-numpy   # tests: an independent HDF5 writer and reader
   libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe): headless frames and tests without a GPU
   pybind11-dev python3-dev        # the gravlab Python module (skipped by the build when these are missing)
-  python3-numpy python3-pytest python3-h5py   # its arrays and its tests (h5py writes a reference HDF5 file)
+  python3-pytest                  # its tests (it takes numpy arrays; python3-numpy is listed above)
 )
 # scripts/setup.sh --fuzz adds what scripts/run_fuzzers.sh needs: clang and its libFuzzer and sanitizer runtimes.
 if [[ "${1:-}" == "--fuzz" ]]; then

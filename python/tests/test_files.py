@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import gravlab
-from conftest import plummer_like, requires_hdf5_files
+from conftest import plummer_like
 
 # What each format keeps (Snapshot.hpp): the components it distinguishes, whether it stores ids and the time. Files
 # group bodies by component (tipsy: gas, dark, star; HDF5: PartType0..5), keeping their order within a group.
@@ -29,8 +29,7 @@ def assert_same_contents(path, other):
     assert a["time"] == b["time"]
 
 
-@pytest.mark.parametrize(
-    "format", [pytest.param(name, marks=requires_hdf5_files) if name == "hdf5" else name for name in FORMATS])
+@pytest.mark.parametrize("format", FORMATS)
 def test_save_then_read_back_is_bit_exact(rng, tmp_path, format):
     kept = FORMATS[format]
     positions, velocities, masses = plummer_like(rng, 257)
@@ -68,7 +67,6 @@ def test_save_then_read_back_is_bit_exact(rng, tmp_path, format):
         assert_same_contents(by_extension, path)
 
 
-@requires_hdf5_files
 def test_gadget_file_written_by_h5py_loads(rng, tmp_path):
     import h5py
 

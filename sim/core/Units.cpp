@@ -7,13 +7,17 @@
 namespace gravlab {
 namespace {
 
-/// "1e10 Msun" for 1e10, "Msun" for 1, "2.5e+06 Msun" otherwise: the factor shown only when it is not 1.
+/// Names are for people: a factor within 0.1% of 1 is not shown ("kpc" for GADGET's 3.085678e21 cm, which differs
+/// from the IAU kiloparsec in the seventh digit), one within 0.1% of a power of ten is shown as that power ("1e10 Msun"
+/// for 1.989e43 g), any other with four digits ("2.5e+06 Msun"). The scales themselves stay exact.
+constexpr double kNameTolerance = 1e-3;
+
 std::string scaled(double factor, const char* unit) {
-    if (std::abs(factor - 1.0) < 1e-9)
+    if (std::abs(factor - 1.0) < kNameTolerance)
         return unit;
     const double decade = std::round(std::log10(factor));
     char text[48];
-    if (std::abs(factor - std::pow(10.0, decade)) < 1e-6 * factor)
+    if (std::abs(factor / std::pow(10.0, decade) - 1.0) < kNameTolerance)
         std::snprintf(text, sizeof text, "1e%d %s", int(decade), unit);
     else
         std::snprintf(text, sizeof text, "%.4g %s", factor, unit);
@@ -23,7 +27,7 @@ std::string scaled(double factor, const char* unit) {
 std::string lengthName(double lengthInCm) {
     for (const auto& [scale, name] : {std::pair{1e6 * kParsecInCm, "Mpc"}, std::pair{1e3 * kParsecInCm, "kpc"},
                                       std::pair{kParsecInCm, "pc"}})
-        if (lengthInCm >= 0.999 * scale)
+        if (lengthInCm >= (1.0 - kNameTolerance) * scale)
             return scaled(lengthInCm / scale, name);
     return scaled(lengthInCm, "cm");
 }
@@ -35,7 +39,7 @@ std::string massName(double massInGrams) {
 }
 
 std::string velocityName(double velocityInCmPerSecond) {
-    if (velocityInCmPerSecond >= 1e5 * 0.999)
+    if (velocityInCmPerSecond >= 1e5 * (1.0 - kNameTolerance))
         return scaled(velocityInCmPerSecond / 1e5, "km/s");
     return scaled(velocityInCmPerSecond, "cm/s");
 }

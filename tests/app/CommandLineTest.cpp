@@ -1,6 +1,8 @@
 // The command line: --help exits 0 and lists the scenarios; every bad value exits 2 with a message naming the flag
 // and the value; valid values (the tree solver's --theta, --color and --overlay-depth among them) arrive in AppOptions
 // and SimParams unchanged.
+#include "CommandLineTestSupport.hpp"
+
 #include <gravlab/sim/Scenarios.hpp>
 
 #include <CommandLine.hpp>
@@ -14,14 +16,6 @@
 
 namespace gravlab::test {
 namespace {
-
-CommandLineOutcome parse(std::vector<std::string> arguments) {
-    arguments.insert(arguments.begin(), "gravlab");
-    std::vector<const char*> argv;
-    for (const std::string& argument : arguments)
-        argv.push_back(argument.c_str());
-    return parseCommandLine(static_cast<int>(argv.size()), argv.data());
-}
 
 /// Prints a double so that it parses back to the same value.
 std::string exactText(double value) {

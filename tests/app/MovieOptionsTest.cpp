@@ -1,5 +1,7 @@
 // The movie flags: --movie implies headless and replaces the PNG frames unless --out is given too; --fps and
 // --movie-encoder reach the options; bad values exit 2 naming the flag.
+#include "CommandLineTestSupport.hpp"
+
 #include <CommandLine.hpp>
 #include <gtest/gtest.h>
 #include <string>
@@ -7,14 +9,6 @@
 
 namespace gravlab::test {
 namespace {
-
-CommandLineOutcome parse(std::vector<std::string> arguments) {
-    arguments.insert(arguments.begin(), "gravlab");
-    std::vector<const char*> argv;
-    for (const std::string& argument : arguments)
-        argv.push_back(argument.c_str());
-    return parseCommandLine(static_cast<int>(argv.size()), argv.data());
-}
 
 TEST(MovieOptions, AMovieAloneImpliesHeadlessAndReplacesThePngFrames) {
     const CommandLineOutcome outcome = parse({"--movie", "out/merger.mp4"});

@@ -3,27 +3,21 @@
 // sentence that names the flag, quotes the value exactly as typed and states the allowed range. The literal sentences
 // of --dt are written out in full so that a conversion through CLI11 or through a double before the check ("dt = 0",
 // "Could not convert", "dt = 1") fails here.
-#include <cmath>
-#include <cstdlib>
-#include <sstream>
+#include "CommandLineTestSupport.hpp"
+
 #include <AccuracyCommand.hpp>
 #include <BenchCommand.hpp>
 #include <CommandLine.hpp>
 #include <OptionParsing.hpp>
+#include <cmath>
+#include <cstdlib>
 #include <gtest/gtest.h>
+#include <sstream>
 #include <string>
 #include <vector>
 
 namespace gravlab::test {
 namespace {
-
-CommandLineOutcome parse(std::vector<std::string> arguments) {
-    arguments.insert(arguments.begin(), "gravlab");
-    std::vector<const char*> argv;
-    for (const std::string& argument : arguments)
-        argv.push_back(argument.c_str());
-    return parseCommandLine(static_cast<int>(argv.size()), argv.data());
-}
 
 /// The usage error of a command line that must be refused; empty (after a test failure) when it is accepted.
 std::string refusal(const std::vector<std::string>& arguments) {

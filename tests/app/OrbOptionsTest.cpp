@@ -2,6 +2,8 @@
 // flag and the value (out of range, not whole, more domains than bodies, an unknown balance, any other ORB flag with
 // ORB switched off by --orb-domains 0); and the documented defaults: any ORB flag without --orb-domains gives
 // min(64, N) domains, and ORB colours bodies by domain unless --color says otherwise.
+#include "CommandLineTestSupport.hpp"
+
 #include <CommandLine.hpp>
 #include <TestSupport.hpp>
 #include <gtest/gtest.h>
@@ -11,14 +13,6 @@
 
 namespace gravlab::test {
 namespace {
-
-CommandLineOutcome parse(std::vector<std::string> arguments) {
-    arguments.insert(arguments.begin(), "gravlab");
-    std::vector<const char*> argv;
-    for (const std::string& argument : arguments)
-        argv.push_back(argument.c_str());
-    return parseCommandLine(static_cast<int>(argv.size()), argv.data());
-}
 
 /// The options of a command line that must be accepted; default options (after a test failure) when it is not.
 AppOptions parsed(const std::vector<std::string>& arguments) {

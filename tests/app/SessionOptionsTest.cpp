@@ -2,6 +2,8 @@
 // override them wherever they stand, the ORB rules apply to flags only, a bad file is a usage error naming the file
 // and the key. And the camera's plain state: its defaults are a fresh OrbitCamera's, and it goes into a camera and
 // comes back unchanged.
+#include "CommandLineTestSupport.hpp"
+
 #include <CommandLine.hpp>
 #include <TestSupport.hpp>
 #include <ViewSettings.hpp>
@@ -12,14 +14,6 @@
 
 namespace gravlab::test {
 namespace {
-
-CommandLineOutcome parse(std::vector<std::string> arguments) {
-    arguments.insert(arguments.begin(), "gravlab");
-    std::vector<const char*> argv;
-    for (const std::string& argument : arguments)
-        argv.push_back(argument.c_str());
-    return parseCommandLine(static_cast<int>(argv.size()), argv.data());
-}
 
 /// A hand-written session file in folder.
 std::string writeSession(const TemporaryFolder& folder, const std::string& text) {

@@ -200,7 +200,9 @@ TEST_F(CudaDeviceTest, AbsurdBodyCountIsRefusedNamingNAndMemory) {
     } catch (const std::runtime_error& error) {
         const std::string message = error.what();
         EXPECT_NE(message.find("1000000000000 bodies"), std::string::npos) << message;
-        EXPECT_NE(message.find("160.00 TB"), std::string::npos) << message;
+        // N times the bytes per body, in decimal terabytes with two decimals (1e12 bodies: the per-body count in TB).
+        const std::string needed = std::to_string(CudaBackend::kDeviceBytesPerBody) + ".00 TB";
+        EXPECT_NE(message.find(needed), std::string::npos) << message;
         EXPECT_NE(message.find("at most"), std::string::npos) << message;
     }
     EXPECT_NO_THROW(requireDeviceMemoryForBodies(1'000'000, CudaBackend::kDeviceBytesPerBody));

@@ -1,4 +1,5 @@
-// Snapshots while running: due at every multiple of K steps (step 0 included) however many steps a frame takes, each
+// Snapshots in a session: loading a file through the controller (a bad one leaves the run as it was), and snapshots
+// while running: due at every multiple of K steps (step 0 included) however many steps a frame takes, each
 // file holding the state of exactly that step, and a failed write pausing the session with the file named.
 #include "SessionTestSupport.hpp"
 
@@ -72,6 +73,47 @@ TEST(SnapshotSaver, AFailedWritePausesAndNamesTheFile) {
     EXPECT_TRUE(session.controller.paused());
     EXPECT_FALSE(advance.stepped);
     EXPECT_EQ(session.simulation.stepCount(), 0u);
+}
+
+TEST(SnapshotLoading, ABadFileLeavesTheRunningSimulationAndNamesTheFile) {
+    test::TemporaryFolder folder;
+    const std::filesystem::path bad = folder.path() / "broken.csv";
+    std::ofstream(bad) << "x,y,z,vx,vy,vz,m\n1,2,3,4,5,6\n"; // six fields under a seven-column header
+    SessionSettings settings;
+    settings.autoRefreshEnergy = false;
+    test::CountedSession session(smallDirectRun(), settings);
+    session.controller.advanceFrame();
+    const Bodies before = session.bodies();
+    SimParams load = session.simulation.params();
+    load.initialFile = bad.string();
+    const ParamsChange change = session.controller.applyParams(load);
+    EXPECT_FALSE(change.reinitialised);
+    EXPECT_NE(session.controller.lastError().find("broken.csv"), std::string::npos) << session.controller.lastError();
+    EXPECT_NE(session.controller.lastError().find("line 2"), std::string::npos) << session.controller.lastError();
+    EXPECT_EQ(session.simulation.params().initialFile, "");
+    EXPECT_EQ(session.bodies().x, before.x);
+    EXPECT_FALSE(session.controller.advanceFrame().nonFiniteState); // and it runs on
+    EXPECT_GT(session.simulation.stepCount(), 1u);
+}
+
+TEST(SnapshotLoading, AGoodFileBecomesTheStateAndResetReturnsToIt) {
+    test::TemporaryFolder folder;
+    const std::filesystem::path good = folder.path() / "three.csv";
+    std::ofstream(good) << "x,y,z,vx,vy,vz,m,id\n0,0,0,0,0,0,1,7\n1,0,0,0,1,0,0.001,8\n-2,0,0,0,-0.7,0,0.001,9\n";
+    SessionSettings settings;
+    settings.autoRefreshEnergy = false;
+    test::CountedSession session(smallDirectRun(), settings);
+    SimParams load = session.simulation.params();
+    load.initialFile = good.string();
+    EXPECT_TRUE(session.controller.applyParams(load).reinitialised) << session.controller.lastError();
+    EXPECT_EQ(session.simulation.bodyCount(), 3u);
+    session.controller.advanceFrame();
+    session.controller.advanceFrame();
+    session.controller.reset();
+    const Bodies state = session.bodies();
+    EXPECT_EQ(state.id, (std::vector<std::uint64_t>{7, 8, 9}));
+    EXPECT_EQ(state.x, (std::vector<float>{0.0f, 1.0f, -2.0f}));
+    EXPECT_EQ(state.vy, (std::vector<float>{0.0f, 1.0f, -0.7f}));
 }
 
 } // namespace
