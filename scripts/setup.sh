@@ -20,6 +20,8 @@ packages=(
   libhdf5-dev       # HDF5 snapshots (GADGET-4, SWIFT, AREPO)
   python3-h5py python3-numpy   # tests: an independent HDF5 writer and reader
   libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe): headless frames and tests without a GPU
+  pybind11-dev python3-dev        # the gravlab Python module (skipped by the build when these are missing)
+  python3-pytest                  # its tests (it takes numpy arrays; python3-numpy is listed above)
 )
 # scripts/setup.sh --fuzz adds what scripts/run_fuzzers.sh needs: clang and its libFuzzer and sanitizer runtimes.
 if [[ "${1:-}" == "--fuzz" ]]; then
