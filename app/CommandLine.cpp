@@ -57,11 +57,15 @@ void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
            "seed of the scenario's random sampling, any whole number >= 0")
         ->type_name("N")
         ->default_str(std::to_string(defaults.seed));
-    addNumberOption(app, kTimeStepRange, NumberKind::Real, params.timeStep, "leapfrog time step in N-body time units");
+    addNumberOption(
+        app, kTimeStepRange, NumberKind::Real, params.timeStep,
+        "leapfrog time step, in the simulation's time unit (N-body units unless a --load file states physical "
+        "ones: docs/UNITS.md)");
     addNumberOption(app, kSofteningRange, NumberKind::Real, params.softeningLength,
-                    "Plummer softening length in N-body length units");
+                    "Plummer softening length, in the simulation's length unit");
     addNumberOption(app, kGravitationalConstantRange, NumberKind::Real, params.gravitationalConstant,
-                    "gravitational constant");
+                    "gravitational constant (1 in N-body units; a --load file with physical units sets it, e.g. "
+                    "43009 for kpc, 1e10 Msun, km/s, and --G overrides that)");
     addNumberOption(app, kOpeningAngleRange, NumberKind::Real, params.openingAngle,
                     "Barnes-Hut opening angle of the tree solver (smaller: more accurate, slower)");
     app.add_option("--solver", raw.solver, "force solver: " + solversHelpText())
