@@ -30,9 +30,29 @@ CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DGRAVLAB_FUZZ=ON -DGRAVLAB_CU
 cmake --build "$build" --target gravlab_fuzzers -j "${GRAVLAB_FUZZ_JOBS:-2}"
 
 failed=()
-# ours LOG: the reports in a tolerant target's log whose faulting frame (#0) or sanitizer message names a file of
-# this repository (sim/, fuzz/, include/): faults inside an uninstrumented library show only its .so there.
-ours() { grep -E "^ *#0 .*$root/(sim|fuzz|include)/|^$root/(sim|fuzz|include)/[^ ]*: runtime error" "$1" || true; }
+# ours LOG: the report lines of LOG that put a fault in this repository's code (sim/, fuzz/, include/): a sanitizer
+# message located in one of its files, or a stack whose first frame outside the C library and the sanitizer runtime
+# (memcpy and its interceptor run on behalf of their caller) is one of its files. Faults inside an uninstrumented
+# library show that library's .so there instead.
+ours() {
+  grep -E "$root/(sim|fuzz|include)/[^ ]*: runtime error" "$1" || true
+  awk -v root="$root" '
+    /^ *#[0-9]+ / && !decided {
+      if ($0 ~ /__interceptor_|__asan|__sanitizer|__ubsan|sysdeps|libc\.so/) next
+      decided = 1
+      if (index($0, root "/sim/") || index($0, root "/fuzz/") || index($0, root "/include/")) print
+    }' "$1"
+}
+# triage TARGET RUN: replays every input a tolerant run saved (fork mode logs only the first line of each report) and
+# keeps each replay's report; prints the inputs whose report faults in this repository's code.
+triage() {
+  local target=$1 run=$2 input
+  for input in "$run"/crash-* "$run"/timeout-*; do
+    [[ -e "$input" ]] || continue
+    ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=0 "$build/fuzz/$target" "$input" >"$input.report" 2>&1 || true
+    [[ -n "$(ours "$input.report")" ]] && echo "$input"
+  done
+}
 while read -r target max_len mode; do
   run="$build/fuzz-runs/$target"
   rm -rf "$run"
@@ -46,14 +66,16 @@ while read -r target max_len mode; do
       "$build/fuzz/$target" -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -fork=2 -ignore_crashes=1 \
       -ignore_ooms=1 -ignore_timeouts=1 -detect_leaks=0 -malloc_limit_mb=4096 -print_final_stats=1 \
       -artifact_prefix="$run/" corpus >log 2>&1) || true
-    outside=$(grep -c "ERROR: AddressSanitizer\|ERROR: libFuzzer: deadly signal" "$run/log" || true)
-    if [[ -n "$(ours "$run/log")" ]]; then
+    outside=$(find "$run" -maxdepth 1 -name 'crash-*' ! -name '*.report' | wc -l)
+    mapfile -t mine < <(triage "$target" "$run")
+    if ((${#mine[@]} > 0)); then
       failed+=("$target")
-      echo "run_fuzzers: $target FAILED: a fault in Gravlab's code:" >&2
-      ours "$run/log" | head -n 20 >&2
+      echo "run_fuzzers: $target FAILED: ${#mine[@]} saved inputs fault in Gravlab's code; the first report:" >&2
+      ours "${mine[0]}.report" | head -n 5 >&2
+      echo "  input saved: ${mine[0]} (replay: $build/fuzz/$target ${mine[0]})" >&2
     else
-      grep -E "^#[0-9]+.*DONE|stat::number_of_executed_units" "$run/log" | tail -n 2 | sed 's/^/  /' || true
-      echo "  $outside crash reports, none faulting in Gravlab's code (inputs in $run)"
+      grep -E "^#[0-9]+: cov" "$run/log" | tail -n 1 | sed 's/^/  /' || true
+      echo "  $outside saved crash inputs, each replayed: none faults in Gravlab's code (inputs and reports in $run)"
     fi
     continue
   fi
