@@ -81,6 +81,9 @@ void ViewerApp::handleKey(int key) {
     case GLFW_KEY_R:
         m_session.reset();
         break;
+    case GLFW_KEY_V:
+        m_session.reverseTime();
+        break;
     case GLFW_KEY_F:
         refitCamera();
         break;
@@ -145,6 +148,7 @@ void ViewerApp::drawFrame() {
     const SimulationPanelView view{.params = simulation.params(),
                                    .time = simulation.time(),
                                    .stepCount = simulation.stepCount(),
+                                   .timeDirection = simulation.timeDirection(),
                                    .bodyCount = simulation.bodyCount(),
                                    .paused = m_session.paused(),
                                    .stepsPerFrame = m_session.stepsPerFrame(),
@@ -217,6 +221,8 @@ void ViewerApp::applyPanelRequests(const SimulationPanelRequests& requests) {
         m_session.stepOnce();
     if (requests.reset)
         m_session.reset();
+    if (requests.reverseTime)
+        m_session.reverseTime();
     if (requests.fitCamera)
         refitCamera();
     if (requests.toggleRecording)

@@ -106,6 +106,8 @@ void SimulationPanel::drawRunControls(const SimulationPanelView& view, Simulatio
     ImGui::SameLine();
     requests.reset = ImGui::Button("Reset (R)");
     ImGui::SameLine();
+    requests.reverseTime = ImGui::Button("Reverse (V)");
+    ImGui::SameLine();
     requests.fitCamera = ImGui::Button("Fit view (F)");
     requests.toggleRecording = drawRecordingControls(view.recording);
 }
@@ -113,6 +115,7 @@ void SimulationPanel::drawRunControls(const SimulationPanelView& view, Simulatio
 void SimulationPanel::drawNumbers(const SimulationPanelView& view, SimulationPanelRequests& requests) {
     ImGui::Text("t = %.4f   step %llu   %zu bodies", view.time, static_cast<unsigned long long>(view.stepCount),
                 view.bodyCount);
+    ImGui::Text("time arrow: %s", view.timeDirection > 0 ? "forward" : "backward (velocities reversed, t decreases)");
     // Units: what t, dt, the softening and G are measured in (docs/UNITS.md).
     const UnitSystem& units = view.params.units;
     if (units.physical())

@@ -30,6 +30,7 @@ struct SimulationPanelView {
     const SimParams& params;
     double time = 0;
     std::uint64_t stepCount = 0;
+    int timeDirection = 1; ///< +1 forward, -1 after a time reversal (Simulation::timeDirection)
     std::size_t bodyCount = 0;
     bool paused = false;
     int stepsPerFrame = 1;
@@ -50,6 +51,7 @@ struct SimulationPanelRequests {
     bool togglePause = false;
     bool stepOnce = false;
     bool reset = false;
+    bool reverseTime = false;
     bool fitCamera = false;
     bool toggleRecording = false;
     bool refreshEnergy = false;

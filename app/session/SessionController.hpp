@@ -98,6 +98,9 @@ public:
     void stepOnce();
     /// The scenario's initial conditions again; time and step count return to zero.
     void reset();
+    /// Reverses every velocity, so the run retraces its steps and the clock runs backwards (Simulation::reverseTime).
+    /// Positions do not move, and no colour mode reads velocities, so nothing drawn goes stale.
+    void reverseTime() { m_simulation.reverseTime(); }
 
     /// Applies an edit (not yet validated); an invalid or impossible one leaves everything as it was and its reason
     /// in lastError(). Returns what changed, including an undo's implications when the edit had to be undone.

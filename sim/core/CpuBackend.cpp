@@ -55,8 +55,7 @@ CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& param
         // migration's order, gather buffer (as wide as the widest body array, the 64-bit ids), arrivals and leaver
         // bits (rounded up to a byte).
         bytes.resident += sizeof(float) + sizeof(std::uint32_t);
-        stepScratch =
-            std::max<std::uint64_t>(stepScratch, 2 * sizeof(std::uint32_t) + sizeof(std::uint64_t) + 1);
+        stepScratch = std::max<std::uint64_t>(stepScratch, 2 * sizeof(std::uint32_t) + sizeof(std::uint64_t) + 1);
     }
     // A step copies the state for its rollback, then allocates the solver's or ORB's scratch; a load first copies
     // the bodies it is given, which is no more than that.
@@ -194,6 +193,14 @@ void CpuBackend::updateOrbDomains(const SimParams& params) {
         m_work.clear();
     }
     m_orbStatus = m_orb.status(m_work);
+}
+
+void CpuBackend::reverseVelocities() {
+    // Positions and the body order stay as they are, so the cached accelerations, the octree and the domains still
+    // describe this state.
+    for (std::vector<float>* velocity : {&m_bodies.vx, &m_bodies.vy, &m_bodies.vz})
+        for (float& component : *velocity)
+            component = -component;
 }
 
 BodyIdentity CpuBackend::bodyIdentity(std::size_t index) const {

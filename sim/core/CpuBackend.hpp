@@ -44,6 +44,7 @@ public:
     Device device() const override { return Device::Cpu; }
     void load(const Bodies& bodies) override;
     void step(const SimParams& params, int stepCount) override;
+    void reverseVelocities() override;
     void readBodies(Bodies& out) const override;
     BodyIdentity bodyIdentity(std::size_t index) const override;
     Diagnostics diagnostics(const SimParams& params) const override;

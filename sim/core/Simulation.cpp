@@ -209,6 +209,7 @@ void Simulation::restartClockAndEnergy() {
     m_backend->updateOrbDomains(m_params);
     m_bodyCount = m_params.bodyCount;
     m_time = m_initial ? m_initial->time : 0.0;
+    m_timeDirection = 1;
     m_stepCount = 0;
     m_stepCountAtLoad = 0;
     m_energyBaseline.reset();
@@ -231,7 +232,12 @@ void Simulation::step(int stepCount) {
                                   m_stepCount);
     }
     m_stepCount += std::uint64_t(stepCount);
-    m_time += double(stepCount) * m_params.timeStep;
+    m_time += double(m_timeDirection) * double(stepCount) * m_params.timeStep;
+}
+
+void Simulation::reverseTime() {
+    m_backend->reverseVelocities();
+    m_timeDirection = -m_timeDirection;
 }
 
 Diagnostics Simulation::diagnostics() const {

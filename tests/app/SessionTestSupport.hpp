@@ -36,6 +36,7 @@ public:
     std::string description() const override { return "counting " + m_backend.description(); }
     void load(const Bodies& bodies) override { m_backend.load(bodies); }
     void step(const SimParams& params, int stepCount) override { m_backend.step(params, stepCount); }
+    void reverseVelocities() override { m_backend.reverseVelocities(); }
     void readBodies(Bodies& out) const override { m_backend.readBodies(out); }
     Diagnostics diagnostics(const SimParams& params) const override {
         ++m_calls.diagnostics;

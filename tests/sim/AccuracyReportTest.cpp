@@ -28,6 +28,7 @@ public:
 /// errors with them) when it computes accelerations: the report must pair accelerations with readBodies' order.
 class KnownErrorBackend final : public SimulationBackend {
     Device device() const override { return Device::Cpu; }
+
 public:
     KnownErrorBackend(Bodies bodies, std::vector<double> errors, std::mt19937_64& random)
         : m_bodies(std::move(bodies)), m_errors(std::move(errors)), m_random(random) {}
@@ -35,6 +36,11 @@ public:
     std::string description() const override { return "known errors"; }
     void load(const Bodies& bodies) override { m_bodies = bodies; }
     void step(const SimParams&, int) override {}
+    void reverseVelocities() override {
+        for (std::vector<float>* component : {&m_bodies.vx, &m_bodies.vy, &m_bodies.vz})
+            for (float& value : *component)
+                value = -value;
+    }
     void readBodies(Bodies& out) const override { out = m_bodies; }
     Diagnostics diagnostics(const SimParams&) const override { return {}; }
     std::vector<PhaseTiming> lastStepTimings() const override { return {}; }

@@ -22,6 +22,12 @@
 // switched on), check the run against the available memory first (MemoryBudget.hpp), counting what the caller keeps
 // next to the bodies (CompanionMemory: the render side's buffers), and refuse with InsufficientMemoryError before any
 // body is generated.
+// Time reversal: reverseTime() negates every velocity and flips the time arrow; from then on each step moves the clock
+// back by dt (time -= dt) while the step count still counts steps taken. The KDK leapfrog is time-reversible (the next
+// kick uses the cached a(x) of the unchanged positions), so K steps, a reversal and K more steps bring the bodies back
+// to where they started, up to fp32 rounding, and the clock to its start value (up to double rounding). The energy is
+// unchanged by a reversal (kinetic energy depends on |v| only), so the baseline stays. reset() and new initial
+// conditions run forward.
 #include <gravlab/sim/Diagnostics.hpp>
 #include <gravlab/sim/MemoryBudget.hpp>
 #include <gravlab/sim/SimParams.hpp>
@@ -111,6 +117,10 @@ public:
     /// Advances stepCount steps; on NonFiniteStateError (naming the step counted since reset) nothing has changed.
     void step(int stepCount = 1);
 
+    /// Negates every body's velocity and flips timeDirection(); positions, time and step count stay as they are.
+    void reverseTime();
+    /// +1 while the clock runs forward, -1 after an odd number of reverseTime() calls since the last reset.
+    int timeDirection() const { return m_timeDirection; }
     double time() const { return m_time; }
     std::uint64_t stepCount() const { return m_stepCount; }
     std::size_t bodyCount() const { return m_bodyCount; }
@@ -149,6 +159,7 @@ private:
     std::unique_ptr<SimulationBackend> m_backend;
     std::size_t m_bodyCount = 0;
     double m_time = 0;
+    int m_timeDirection = 1; ///< what each step adds to the time, in units of dt
     std::uint64_t m_stepCount = 0;
     std::uint64_t m_stepCountAtLoad = 0; ///< m_stepCount when the backend last received bodies
     mutable std::optional<EnergyBaseline> m_energyBaseline;

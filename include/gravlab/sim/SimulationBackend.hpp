@@ -66,6 +66,9 @@ public:
     /// Advance by stepCount leapfrog steps with params (already validated). Throws NonFiniteStateError, with the
     /// state rolled back to before the call, when a step leaves a position or velocity that is not finite.
     virtual void step(const SimParams& params, int stepCount) = 0;
+    /// Negates every body's velocity in place (time reversal). Positions do not move, so the cached accelerations stay
+    /// valid: the next kick uses a(x) of the current positions, which is what makes the KDK leapfrog retrace its steps.
+    virtual void reverseVelocities() = 0;
     /// Copy the current state back to the host.
     virtual void readBodies(Bodies& out) const = 0;
     /// Who body index (in the current order, as readBodies() and the vertices have it) is: its id and component. The

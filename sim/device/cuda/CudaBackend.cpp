@@ -167,6 +167,10 @@ void CudaBackend::updateOrbAfterDrift(const SimParams& params) {
     }
 }
 
+void CudaBackend::reverseVelocities() {
+    launchNegateVelocities(m_bodies.velocityColor.data(), m_bodies.size(), m_stream.get());
+}
+
 void CudaBackend::updateOrbDomains(const SimParams& params) {
     try {
         if (m_orbDomains.refresh(m_bodies, m_bodyScratch, params.orb, m_stream.get())) {

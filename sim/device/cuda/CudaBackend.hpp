@@ -51,6 +51,8 @@ public:
     /// step and the count, when a step left a non-finite position or velocity, after restoring the state from before
     /// this call.
     void step(const SimParams& params, int stepCount) override;
+    /// One kernel on the backend's stream; the cached accelerations stay current (positions did not move).
+    void reverseVelocities() override;
     void readBodies(Bodies& out) const override;
     BodyIdentity bodyIdentity(std::size_t index) const override;
     /// Recomputes the accelerations first when they are stale for params (solver, G, softening, theta for the tree).

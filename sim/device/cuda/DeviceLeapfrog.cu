@@ -50,6 +50,18 @@ __global__ void kickAndCountNonFiniteKernel(const float4* __restrict__ positionM
         atomicAdd(nonFiniteCount, warpCount);
 }
 
+// Work per body: 16 bytes read, 16 bytes written.
+__global__ void negateVelocitiesKernel(float4* __restrict__ velocityColor, unsigned bodyCount) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= bodyCount)
+        return;
+    float4 v = velocityColor[i];
+    v.x = -v.x;
+    v.y = -v.y;
+    v.z = -v.z;
+    velocityColor[i] = v;
+}
+
 } // namespace
 
 void launchKickDrift(float4* positionMass, float4* velocityColor, const float4* acceleration, std::size_t bodyCount,
@@ -70,6 +82,15 @@ void launchKickAndCountNonFinite(const float4* positionMass, float4* velocityCol
     kickAndCountNonFiniteKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
         positionMass, velocityColor, acceleration, static_cast<unsigned>(bodyCount), halfStep, nonFiniteCount);
     checkLaunch("kickAndCountNonFiniteKernel");
+}
+
+void launchNegateVelocities(float4* velocityColor, std::size_t bodyCount, cudaStream_t stream) {
+    if (bodyCount == 0)
+        return;
+    const LaunchSize size = launchSize1d(bodyCount);
+    negateVelocitiesKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(velocityColor,
+                                                                             static_cast<unsigned>(bodyCount));
+    checkLaunch("negateVelocitiesKernel");
 }
 
 } // namespace gravlab
