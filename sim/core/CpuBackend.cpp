@@ -55,7 +55,8 @@ CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& param
         // migration's order, gather buffer (as wide as the widest body array, the 64-bit ids), arrivals and leaver
         // bits (rounded up to a byte).
         bytes.resident += sizeof(float) + sizeof(std::uint32_t);
-        stepScratch = std::max<std::uint64_t>(stepScratch, 2 * sizeof(std::uint32_t) + sizeof(std::uint64_t) + 1);
+        stepScratch =
+            std::max<std::uint64_t>(stepScratch, 2 * sizeof(std::uint32_t) + sizeof(std::uint64_t) + 1);
     }
     // A step copies the state for its rollback, then allocates the solver's or ORB's scratch; a load first copies
     // the bodies it is given, which is no more than that.
