@@ -11,6 +11,7 @@
 #include <gravlab/sim/Simulation.hpp>
 
 #include <unordered_map>
+#include <utility>
 
 namespace gravlab {
 namespace {
