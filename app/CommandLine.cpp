@@ -139,6 +139,12 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
         ->type_name("N");
     addNumberOption(app, kHeightRange, NumberKind::Whole, options.height, "image or window height in pixels")
         ->type_name("N");
+    app.add_option_function<std::string>(
+           "--camera", [&options](const std::string& mode) { options.cameraFollowsBodies = mode == "follow"; },
+           "headless: follow (refit the still camera when the bodies leave the view) or fixed (never refit)")
+        ->check(CLI::IsMember({"follow", "fixed"}))
+        ->type_name("MODE")
+        ->default_str("follow");
     app.add_option("--color", raw.color,
                    "what colours the bodies: component (the scenario's colours), leaf-depth (depth of each body's "
                    "octree leaf; tree solver only) or orb-domain (each body's ORB domain; implies ORB)")

@@ -64,6 +64,8 @@ struct AppOptions {
     double framesPerSecond = 30; ///< playback rate of movies and recordings (--fps)
     int width = 1280;            ///< pixels
     int height = 720;            ///< pixels
+    /// Headless: refit the still camera when the bodies leave the view (--camera follow), or never (--camera fixed).
+    bool cameraFollowsBodies = true;
     /// Simulation steps between drawn frames. Unset: 1 in a window (smooth motion), kHeadlessStepsPerFrame headless
     /// (so the default frame count reaches the default scene's first encounter).
     std::optional<int> stepsPerFrame;

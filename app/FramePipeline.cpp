@@ -14,10 +14,14 @@ void FramePipeline::refreshVertices(const Simulation& simulation) {
 
 SceneBounds FramePipeline::fitCamera(const Simulation& simulation, OrbitCamera& camera, float aspect) {
     const SceneBounds bounds = robustBounds(hostVertices(simulation));
+    fitCamera(bounds, simulation.bodyCount(), camera, aspect);
+    return bounds;
+}
+
+void FramePipeline::fitCamera(const SceneBounds& bounds, std::size_t bodyCount, OrbitCamera& camera, float aspect) {
     camera.fit(bounds, aspect);
     m_orbFocus = bounds;
-    m_look.particles = particleStyleFor(simulation.bodyCount(), bounds.radius);
-    return bounds;
+    m_look.particles = particleStyleFor(bodyCount, bounds.radius);
 }
 
 void FramePipeline::updateOverlays(const Simulation& simulation, const OverlayView& view) {

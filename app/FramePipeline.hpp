@@ -24,6 +24,7 @@
 #include <gravlab/sim/Simulation.hpp>
 
 #include <array>
+#include <cstddef>
 #include <iosfwd>
 #include <optional>
 #include <span>
@@ -53,6 +54,8 @@ public:
     /// Fits camera to the bodies' robust bounds for a target of width / height aspect, sizes the particles to match
     /// and returns the bounds.
     SceneBounds fitCamera(const Simulation& simulation, OrbitCamera& camera, float aspect);
+    /// The same fit to bounds already measured (by the caller, from hostVertices()), so no second copy is made.
+    void fitCamera(const SceneBounds& bounds, std::size_t bodyCount, OrbitCamera& camera, float aspect);
     /// Brings both overlays and the bodies' palette up to date for view.
     void updateOverlays(const Simulation& simulation, const OverlayView& view);
     /// Draws the bodies and the overlays seen by camera into target.
@@ -60,6 +63,9 @@ public:
 
     /// The vertices of the frame on screen, on the host (a device copy on the interop path).
     std::span<const RenderVertex> hostVertices(const Simulation& simulation);
+    /// The vertices of the frame on screen when they are already on the host (host-copy path); nullopt on the interop
+    /// path, where hostVertices() would cost a full copy.
+    std::optional<std::span<const RenderVertex>> hostVerticesIfFree() const { return m_vertices.hostVertices(); }
     /// How positions reach the vertex buffer, for the panel and the summary.
     const std::string& vertexPath() const { return m_vertices.path(); }
     const TreeOverlayFeed& treeCells() const { return m_treeCells; }

@@ -1,6 +1,7 @@
 // The headless frame loop: simulation steps, offscreen rendering through EGL, frames to PNG files or a movie.
 #include "HeadlessRun.hpp"
 
+#include "CameraWatch.hpp"
 #include "FramePipeline.hpp"
 #include "session/SessionController.hpp"
 
@@ -12,6 +13,8 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gravlab {
 
@@ -91,6 +94,26 @@ std::string timingSummary(std::size_t frameCount, double totalSeconds, double st
     return text;
 }
 
+std::string frameList(const std::vector<std::size_t>& frames) {
+    std::string list;
+    for (const std::size_t frame : frames)
+        list += (list.empty() ? "" : ", ") + std::to_string(frame);
+    return list;
+}
+
+/// The camera's refits and the dark frames, for the summary.
+std::string cameraSummary(bool follows, const std::vector<std::size_t>& refits,
+                          const std::vector<std::size_t>& darkFrames) {
+    std::string text = !follows         ? "gravlab: camera fixed"
+                       : refits.empty() ? "gravlab: camera held still (the bodies stayed in view)"
+                                        : "gravlab: camera refitted at frames " + frameList(refits) +
+                                              " (the bodies had left the view)";
+    if (darkFrames.empty())
+        return text + "; every frame had lit pixels";
+    return text + "; " + std::to_string(darkFrames.size()) + " frames had nothing lit (" + frameList(darkFrames) +
+           "): the bodies left the view or are too faint";
+}
+
 } // namespace
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
@@ -103,6 +126,7 @@ HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
     settings.treeOverlay = options.treeOverlay;
     settings.orbOverlay = options.orbOverlay;
     settings.camera = options.camera;
+    settings.cameraFollowsBodies = options.cameraFollowsBodies;
     settings.saving = options.saving;
     return settings;
 }
@@ -130,13 +154,16 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     SessionController session(simulation, pipeline, sessionSettingsFrom(settings));
 
     OrbitCamera camera;
-    pipeline.fitCamera(simulation, camera, static_cast<float>(settings.width) / static_cast<float>(settings.height));
+    const float aspect = static_cast<float>(settings.width) / static_cast<float>(settings.height);
+    pipeline.fitCamera(simulation, camera, aspect);
     if (settings.camera)
         applyCameraState(*settings.camera, camera);
 
     const auto start = std::chrono::steady_clock::now();
     double stepSeconds = 0; // stepping (and saving snapshots), apart from drawing and writing the frames
     const auto frameCount = static_cast<std::size_t>(settings.frameCount);
+    std::vector<std::size_t> refits;
+    std::vector<std::size_t> darkFrames;
     for (std::size_t frame = 0; frame < frameCount; ++frame) {
         try {
             if (frame > 0) {
@@ -147,6 +174,18 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
                     throw std::runtime_error(*advance.nonFiniteState);
                 if (advance.saveFailure)
                     throw std::runtime_error(*advance.saveFailure);
+                // Free on the host-copy path; on the interop path a copy now and then, and after a dark frame.
+                const auto freeVertices = pipeline.hostVerticesIfFree();
+                const bool lastFrameDark = !darkFrames.empty() && darkFrames.back() == frame - 1;
+                if (settings.cameraFollowsBodies &&
+                    (freeVertices || lastFrameDark || frame % kInteropCheckInterval == 0)) {
+                    const SceneBounds bulk =
+                        robustBounds(freeVertices ? *freeVertices : pipeline.hostVertices(simulation));
+                    if (bulkLeftView(camera, aspect, bulk)) {
+                        pipeline.fitCamera(bulk, simulation.bodyCount(), camera, aspect);
+                        refits.push_back(frame);
+                    }
+                }
             }
             pipeline.updateOverlays(simulation, {.tree = settings.treeOverlay,
                                                  .orb = settings.orbOverlay,
@@ -154,7 +193,10 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
                                                  .pickedPoint = std::nullopt, // no pick without a window
                                                  .pickMarkerHalfSize = 0.0f});
             pipeline.render(camera, {target.framebuffer(), target.width(), target.height()});
-            outputs.deliver(frame, target.readPixels());
+            ImageRgba8 image = target.readPixels();
+            if (!hasLitPixel(image))
+                darkFrames.push_back(frame);
+            outputs.deliver(frame, std::move(image));
         } catch (const std::exception& error) {
             if (settings.progressOnOneLine && frame > 0)
                 progress << '\n';
@@ -179,6 +221,7 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
             << context.description() << ", positions by " << pipeline.vertexPath()
             << overlaySummary(settings, pipeline.treeCells()) << orbSummary(simulation, settings, pipeline.scene())
             << ") " << outputs.describe() << "\n";
+    summary << cameraSummary(settings.cameraFollowsBodies, refits, darkFrames) << '\n';
     summary << timingSummary(frameCount, totalSeconds, stepSeconds, settings.stepsPerFrame) << '\n';
     if (const SnapshotSaver& saver = session.snapshotSaver(); saver.enabled())
         summary << "gravlab: wrote " << saver.savedCount() << " snapshots (every " << saver.saving().everySteps

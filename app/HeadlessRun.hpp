@@ -14,8 +14,10 @@
 // mode alone, since ORB domain colours fall back to components while ORB is off. Energy is not measured automatically:
 // nothing shows it here. The camera is fitted once to the initial bodies (which also sizes the particles) and then
 // held still, so a sequence of frames plays as a movie; a session's camera, when one was given, replaces the fitted
-// pose. A session's paused state does not apply: frames always step. Progress goes to stderr on one line rewritten with '\r' when stderr is a terminal, and as a plain
-// line per tenth of the run otherwise, so logs stay readable.
+// pose. It is refitted (keeping its angles) only when the bulk of the mass has left the view (CameraWatch; never with
+// --camera fixed), and frames with nothing lit are counted: the summary names the refits and the dark frames. A
+// session's paused state does not apply: frames always step. Progress goes to stderr on one line rewritten with '\r'
+// when stderr is a terminal, and as a plain line per tenth of the run otherwise, so logs stay readable.
 #include "CommandLine.hpp"
 #include "output/FrameOutputs.hpp"
 #include "session/SnapshotSaver.hpp"
@@ -36,6 +38,7 @@ struct HeadlessSettings {
     TreeOverlaySettings treeOverlay;   ///< the octree cells drawn over the bodies (none with onlyPickedPath: no pick)
     OrbOverlaySettings orbOverlay;     ///< the ORB cells (the domains) drawn over the bodies
     std::optional<CameraState> camera; ///< a session's camera; none: fitted to the initial bodies
+    bool cameraFollowsBodies = true;   ///< refit the camera when the bulk of the bodies leaves the view
     SnapshotSaving saving;             ///< snapshots while running (--save-every)
     bool progressOnOneLine = true;     ///< rewrite one line with '\r' (a terminal) or print a line per tenth (a log)
 };

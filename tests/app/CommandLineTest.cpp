@@ -226,5 +226,21 @@ TEST(CommandLine, ListScenariosExitsZeroWithOneLinePerScenario) {
     EXPECT_EQ(lines, scenarios().size());
 }
 
+TEST(CommandLine, CameraModeFollowsByDefaultAndFixedOnlyWhenAsked) {
+    const CommandLineOutcome byDefault = parse({"--headless"});
+    ASSERT_TRUE(byDefault.options.has_value()) << byDefault.message;
+    EXPECT_TRUE(byDefault.options->cameraFollowsBodies);
+    const CommandLineOutcome fixed = parse({"--headless", "--camera", "fixed"});
+    ASSERT_TRUE(fixed.options.has_value()) << fixed.message;
+    EXPECT_FALSE(fixed.options->cameraFollowsBodies);
+    const CommandLineOutcome follow = parse({"--camera", "follow"});
+    ASSERT_TRUE(follow.options.has_value()) << follow.message;
+    EXPECT_TRUE(follow.options->cameraFollowsBodies);
+    const CommandLineOutcome misspelt = parse({"--camera", "still"});
+    EXPECT_FALSE(misspelt.options.has_value());
+    EXPECT_EQ(misspelt.exitCode, 2);
+    EXPECT_NE(misspelt.message.find("--camera"), std::string::npos) << misspelt.message;
+}
+
 } // namespace
 } // namespace gravlab::test
