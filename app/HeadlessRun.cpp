@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -164,8 +165,27 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     const auto frameCount = static_cast<std::size_t>(settings.frameCount);
     std::vector<std::size_t> refits;
     std::vector<std::size_t> darkFrames;
+    // Refits the camera to the bulk of the bodies when it has left the view; true when it did.
+    const auto refitIfLeft = [&](std::span<const RenderVertex> vertices, std::size_t frame) {
+        const SceneBounds bulk = robustBounds(vertices);
+        if (!bulkLeftView(camera, aspect, bulk))
+            return false;
+        pipeline.fitCamera(bulk, simulation.bodyCount(), camera, aspect);
+        refits.push_back(frame);
+        return true;
+    };
+    const auto drawFrame = [&] {
+        pipeline.updateOverlays(simulation, {.tree = settings.treeOverlay,
+                                             .orb = settings.orbOverlay,
+                                             .colorMode = session.colorMode(),
+                                             .pickedPoint = std::nullopt, // no pick without a window
+                                             .pickMarkerHalfSize = 0.0f});
+        pipeline.render(camera, {target.framebuffer(), target.width(), target.height()});
+        return target.readPixels();
+    };
     for (std::size_t frame = 0; frame < frameCount; ++frame) {
         try {
+            bool viewChecked = false;
             if (frame > 0) {
                 const auto stepStart = std::chrono::steady_clock::now();
                 const FrameAdvance advance = session.advanceFrame();
@@ -174,26 +194,18 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
                     throw std::runtime_error(*advance.nonFiniteState);
                 if (advance.saveFailure)
                     throw std::runtime_error(*advance.saveFailure);
-                // Free on the host-copy path; on the interop path a copy now and then, and after a dark frame.
+                // Free on the host-copy path; on the interop path a copy now and then (and below, for a dark frame).
                 const auto freeVertices = pipeline.hostVerticesIfFree();
-                const bool lastFrameDark = !darkFrames.empty() && darkFrames.back() == frame - 1;
-                if (settings.cameraFollowsBodies &&
-                    (freeVertices || lastFrameDark || frame % kInteropCheckInterval == 0)) {
-                    const SceneBounds bulk =
-                        robustBounds(freeVertices ? *freeVertices : pipeline.hostVertices(simulation));
-                    if (bulkLeftView(camera, aspect, bulk)) {
-                        pipeline.fitCamera(bulk, simulation.bodyCount(), camera, aspect);
-                        refits.push_back(frame);
-                    }
+                if (settings.cameraFollowsBodies && (freeVertices || frame % kInteropCheckInterval == 0)) {
+                    refitIfLeft(freeVertices ? *freeVertices : pipeline.hostVertices(simulation), frame);
+                    viewChecked = true;
                 }
             }
-            pipeline.updateOverlays(simulation, {.tree = settings.treeOverlay,
-                                                 .orb = settings.orbOverlay,
-                                                 .colorMode = session.colorMode(),
-                                                 .pickedPoint = std::nullopt, // no pick without a window
-                                                 .pickMarkerHalfSize = 0.0f});
-            pipeline.render(camera, {target.framebuffer(), target.width(), target.height()});
-            ImageRgba8 image = target.readPixels();
+            ImageRgba8 image = drawFrame();
+            // A dark frame on the interop path, between checks: look now, and draw the frame again if the bodies left.
+            if (!hasLitPixel(image) && settings.cameraFollowsBodies && !viewChecked &&
+                refitIfLeft(pipeline.hostVertices(simulation), frame))
+                image = drawFrame();
             if (!hasLitPixel(image))
                 darkFrames.push_back(frame);
             outputs.deliver(frame, std::move(image));
