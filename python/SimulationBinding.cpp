@@ -234,9 +234,19 @@ void bindSimulation(py::module_& module) {
             [](SimulationHandle& handle) { handle.locked([](Simulation& simulation) { simulation.reset(); }); },
             "Returns to the initial bodies (the scenario's regenerated, or the arrays or file given) at the initial "
             "time, with step_count 0.")
+        .def(
+            "reverse_time",
+            [](SimulationHandle& handle) { handle.locked([](Simulation& simulation) { simulation.reverseTime(); }); },
+            "Negates every velocity: the leapfrog then runs back towards where it came from, and each step moves time "
+            "back by dt (time_direction becomes -1). Calling it again runs forward; reset() always runs forward.")
+        .def_property_readonly(
+            "time_direction",
+            [](SimulationHandle& handle) { return handle.locked([](Simulation& s) { return s.timeDirection(); }); },
+            "+1 while time runs forward, -1 after reverse_time().")
         .def_property_readonly(
             "time", [](SimulationHandle& handle) { return handle.locked([](Simulation& s) { return s.time(); }); },
-            "The simulation time (the initial time plus step_count * dt, when dt was not changed).")
+            "The simulation time (the initial time plus dt for each forward step and minus dt for each step after "
+            "reverse_time(), when dt was not changed).")
         .def_property_readonly(
             "step_count",
             [](SimulationHandle& handle) { return handle.locked([](Simulation& s) { return s.stepCount(); }); },
