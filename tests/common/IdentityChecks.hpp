@@ -7,6 +7,8 @@
 // key, bit for bit; positions and velocities are compared only when no step was taken.
 #include <gravlab/sim/Bodies.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -60,6 +62,31 @@ inline std::string identityMismatch(const Bodies& original, const Bodies& now, b
             return "id " + std::to_string(now.id[i]) + " moved without a step";
     }
     return {};
+}
+
+/// Largest per-component |position difference| and |velocity difference| of b against a, body by body matched by id
+/// (a body of b whose id a lacks counts as infinitely far).
+struct StateDistance {
+    double position = 0;
+    double velocity = 0;
+};
+
+inline StateDistance distanceById(const Bodies& a, const Bodies& b) {
+    std::unordered_map<std::uint64_t, std::size_t> indexOfId;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        indexOfId.emplace(a.id[i], i);
+    StateDistance distance;
+    for (std::size_t j = 0; j < b.size(); ++j) {
+        const auto found = indexOfId.find(b.id[j]);
+        if (found == indexOfId.end() || a.size() != b.size())
+            return {INFINITY, INFINITY};
+        const std::size_t i = found->second;
+        distance.position = std::max({distance.position, std::abs(double(a.x[i]) - b.x[j]),
+                                      std::abs(double(a.y[i]) - b.y[j]), std::abs(double(a.z[i]) - b.z[j])});
+        distance.velocity = std::max({distance.velocity, std::abs(double(a.vx[i]) - b.vx[j]),
+                                      std::abs(double(a.vy[i]) - b.vy[j]), std::abs(double(a.vz[i]) - b.vz[j])});
+    }
+    return distance;
 }
 
 } // namespace gravlab::test

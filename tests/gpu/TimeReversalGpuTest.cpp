@@ -10,7 +10,7 @@
 
 #include <gravlab/sim/Simulation.hpp>
 
-#include <unordered_map>
+#include <IdentityChecks.hpp>
 #include <utility>
 
 namespace gravlab {
@@ -36,24 +36,6 @@ Bodies bodiesOf(const Simulation& simulation) {
     Bodies bodies;
     simulation.backend().readBodies(bodies);
     return bodies;
-}
-
-/// Largest per-component position and velocity difference of b against a, matched by id.
-std::pair<double, double> distanceById(const Bodies& a, const Bodies& b) {
-    EXPECT_EQ(a.size(), b.size());
-    std::unordered_map<std::uint64_t, std::size_t> indexOfId;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        indexOfId.emplace(a.id[i], i);
-    double position = 0;
-    double velocity = 0;
-    for (std::size_t j = 0; j < b.size(); ++j) {
-        const std::size_t i = indexOfId.at(b.id[j]);
-        position = std::max({position, std::abs(double(a.x[i]) - b.x[j]), std::abs(double(a.y[i]) - b.y[j]),
-                             std::abs(double(a.z[i]) - b.z[j])});
-        velocity = std::max({velocity, std::abs(double(a.vx[i]) - b.vx[j]), std::abs(double(a.vy[i]) - b.vy[j]),
-                             std::abs(double(a.vz[i]) - b.vz[j])});
-    }
-    return {position, velocity};
 }
 
 TEST_F(TimeReversalGpu, NegatesExactlyTheVelocities) {
@@ -91,7 +73,7 @@ void expectRoundTrip(std::uint32_t orbDomains) {
     for (int i = 0; i < kSteps; ++i)
         simulation.step(1);
     simulation.reverseTime();
-    const auto [position, velocity] = distanceById(start, bodiesOf(simulation));
+    const auto [position, velocity] = test::distanceById(start, bodiesOf(simulation));
     EXPECT_LT(position, kBound);
     EXPECT_LT(velocity, kBound);
     EXPECT_NEAR(simulation.time(), startTime, 1e-12);

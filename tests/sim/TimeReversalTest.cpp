@@ -15,10 +15,10 @@
 
 #include <gravlab/sim/Simulation.hpp>
 
+#include <IdentityChecks.hpp>
 #include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
-#include <unordered_map>
 
 namespace gravlab {
 namespace {
@@ -44,32 +44,8 @@ Bodies bodiesOf(const Simulation& simulation) {
     return bodies;
 }
 
-/// Largest |position difference| and |velocity difference| of b against a, body by body matched by id.
-struct StateDistance {
-    double position = 0;
-    double velocity = 0;
-};
-
-StateDistance distanceById(const Bodies& a, const Bodies& b) {
-    EXPECT_EQ(a.size(), b.size());
-    std::unordered_map<std::uint64_t, std::size_t> indexOfId;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        indexOfId.emplace(a.id[i], i);
-    StateDistance distance;
-    for (std::size_t j = 0; j < b.size(); ++j) {
-        const auto found = indexOfId.find(b.id[j]);
-        if (found == indexOfId.end()) {
-            ADD_FAILURE() << "body id " << b.id[j] << " is missing from the reference";
-            continue;
-        }
-        const std::size_t i = found->second;
-        distance.position = std::max(distance.position,
-                                     simtest::norm(simtest::sub(simtest::positionOf(a, i), simtest::positionOf(b, j))));
-        distance.velocity = std::max(distance.velocity,
-                                     simtest::norm(simtest::sub(simtest::velocityOf(a, i), simtest::velocityOf(b, j))));
-    }
-    return distance;
-}
+using test::distanceById;
+using test::StateDistance;
 
 /// Runs K steps forward, reverses with reverse, runs K steps back and reverses again (so velocities compare
 /// directly with the start), stepping one step per call as the window does.
