@@ -14,9 +14,6 @@
 namespace gravlab {
 namespace {
 
-constexpr std::array<const char*, kComponentCount> kComponentNames{"gas",   "dark matter", "disk",
-                                                                   "bulge", "stars",       "black holes"};
-
 double secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -31,7 +28,7 @@ std::string describeBodies(const Bodies& bodies) {
     for (std::size_t c = 0; c < counts.size(); ++c) {
         if (counts[c] == 0)
             continue;
-        text += (first ? "" : ", ") + std::to_string(counts[c]) + " " + kComponentNames[c];
+        text += (first ? "" : ", ") + std::to_string(counts[c]) + " " + componentName(std::uint8_t(c));
         first = false;
     }
     return text + ")";

@@ -115,6 +115,48 @@ std::string cameraSummary(bool follows, const std::vector<std::size_t>& refits,
            "): the bodies left the view or are too faint";
 }
 
+/// One frame's steps, timed; throws the session's report when a step left a non-finite state or a due snapshot could
+/// not be written (nobody is there to lower dt or free the disk).
+double advanceFrameTimed(SessionController& session) {
+    const auto start = std::chrono::steady_clock::now();
+    const FrameAdvance advance = session.advanceFrame();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (advance.nonFiniteState)
+        throw std::runtime_error(*advance.nonFiniteState);
+    if (advance.saveFailure)
+        throw std::runtime_error(*advance.saveFailure);
+    return seconds;
+}
+
+/// Refits the camera to the bulk of the bodies when it has left the view; true when it did.
+bool refitIfBulkLeft(std::span<const RenderVertex> vertices, std::size_t bodyCount, FramePipeline& pipeline,
+                     OrbitCamera& camera, float aspect) {
+    const SceneBounds bulk = robustBounds(vertices);
+    if (!bulkLeftView(camera, aspect, bulk))
+        return false;
+    pipeline.fitCamera(bulk, bodyCount, camera, aspect);
+    return true;
+}
+
+/// Waits for the encoders to write what is queued; a failure there still names what was written.
+void finishOutputs(FrameOutputs& outputs, std::size_t frameCount) {
+    try {
+        outputs.finish();
+    } catch (const std::exception& error) {
+        throw std::runtime_error("stopped after rendering all " + std::to_string(frameCount) + " frames (" +
+                                 outputs.describeRemains() + "): " + error.what());
+    }
+}
+
+/// The snapshots written while running, as a summary line; nothing when saving was off.
+std::string snapshotSummary(const SnapshotSaver& saver) {
+    if (!saver.enabled())
+        return {};
+    return "gravlab: wrote " + std::to_string(saver.savedCount()) + " snapshots (every " +
+           std::to_string(saver.saving().everySteps) + " steps, " + std::string(enumName(saver.saving().format)) +
+           ") to " + saver.saving().folder.string() + "/\n";
+}
+
 } // namespace
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
@@ -165,14 +207,11 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     const auto frameCount = static_cast<std::size_t>(settings.frameCount);
     std::vector<std::size_t> refits;
     std::vector<std::size_t> darkFrames;
-    // Refits the camera to the bulk of the bodies when it has left the view; true when it did.
     const auto refitIfLeft = [&](std::span<const RenderVertex> vertices, std::size_t frame) {
-        const SceneBounds bulk = robustBounds(vertices);
-        if (!bulkLeftView(camera, aspect, bulk))
-            return false;
-        pipeline.fitCamera(bulk, simulation.bodyCount(), camera, aspect);
-        refits.push_back(frame);
-        return true;
+        const bool refitted = refitIfBulkLeft(vertices, simulation.bodyCount(), pipeline, camera, aspect);
+        if (refitted)
+            refits.push_back(frame);
+        return refitted;
     };
     const auto drawFrame = [&] {
         pipeline.updateOverlays(simulation, {.tree = settings.treeOverlay,
@@ -187,13 +226,7 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
         try {
             bool viewChecked = false;
             if (frame > 0) {
-                const auto stepStart = std::chrono::steady_clock::now();
-                const FrameAdvance advance = session.advanceFrame();
-                stepSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - stepStart).count();
-                if (advance.nonFiniteState)
-                    throw std::runtime_error(*advance.nonFiniteState);
-                if (advance.saveFailure)
-                    throw std::runtime_error(*advance.saveFailure);
+                stepSeconds += advanceFrameTimed(session);
                 // Free on the host-copy path; on the interop path a copy now and then (and below, for a dark frame).
                 const auto freeVertices = pipeline.hostVerticesIfFree();
                 if (settings.cameraFollowsBodies && (freeVertices || frame % kInteropCheckInterval == 0)) {
@@ -221,12 +254,7 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     }
     if (settings.progressOnOneLine)
         progress << '\n';
-    try {
-        outputs.finish();
-    } catch (const std::exception& error) {
-        throw std::runtime_error("stopped after rendering all " + std::to_string(frameCount) + " frames (" +
-                                 outputs.describeRemains() + "): " + error.what());
-    }
+    finishOutputs(outputs, frameCount);
 
     const double totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     summary << "gravlab: wrote " << frameCount << " frames (" << settings.width << "x" << settings.height << ", "
@@ -235,9 +263,6 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
             << ") " << outputs.describe() << "\n";
     summary << cameraSummary(settings.cameraFollowsBodies, refits, darkFrames) << '\n';
     summary << timingSummary(frameCount, totalSeconds, stepSeconds, settings.stepsPerFrame) << '\n';
-    if (const SnapshotSaver& saver = session.snapshotSaver(); saver.enabled())
-        summary << "gravlab: wrote " << saver.savedCount() << " snapshots (every " << saver.saving().everySteps
-                << " steps, " << enumName(saver.saving().format) << ") to " << saver.saving().folder.string() << "/\n";
+    summary << snapshotSummary(session.snapshotSaver());
 }
-
 } // namespace gravlab

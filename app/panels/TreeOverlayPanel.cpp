@@ -55,12 +55,9 @@ void drawPick(const TreeOverlayPanelView& view, TreeOverlayPanelRequests& reques
     requests.clearPick = ImGui::SmallButton("clear pick");
     ImGui::SameLine();
     const std::array<float, 3>& p = view.picked->position;
-    static constexpr const char* kComponentNames[kComponentCount] = {"gas",   "dark matter", "disk",
-                                                                     "bulge", "star",        "black hole"};
     const BodyIdentity& who = view.picked->identity;
     ImGui::Text("picked body id %llu (%s) at (%.3f, %.3f, %.3f), step %llu", static_cast<unsigned long long>(who.id),
-                who.component < kComponentCount ? kComponentNames[who.component] : "?", p[0], p[1], p[2],
-                static_cast<unsigned long long>(view.picked->step));
+                componentName(who.component), p[0], p[1], p[2], static_cast<unsigned long long>(view.picked->step));
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Bodies move on (and ORB may reorder them), so the pick is the point where the body was:\n"
                           "the path shown leads to the leaf containing that point. Pick again to follow it.");

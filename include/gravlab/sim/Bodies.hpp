@@ -48,6 +48,12 @@ struct Bodies {
     }
 };
 
+/// "gas", "dark matter", "disk", "bulge", "stars", "black holes", or "unknown" past the last component.
+inline const char* componentName(std::uint8_t component) {
+    constexpr const char* kNames[kComponentCount] = {"gas", "dark matter", "disk", "bulge", "stars", "black holes"};
+    return component < kComponentCount ? kNames[component] : "unknown";
+}
+
 /// Who one body is (Bodies.hpp's design note): what the viewer shows for a picked body.
 struct BodyIdentity {
     std::uint64_t id = 0;
