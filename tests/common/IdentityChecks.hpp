@@ -6,6 +6,7 @@
 // never change in a step, so after any number of steps each id must still carry its own mass, component and colour
 // key, bit for bit; positions and velocities are compared only when no step was taken.
 #include <gravlab/sim/Bodies.hpp>
+#include <gravlab/sim/Simulation.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +16,13 @@
 #include <unordered_map>
 
 namespace gravlab::test {
+
+/// The simulation's bodies as its backend holds them now.
+inline Bodies bodiesOf(const Simulation& simulation) {
+    Bodies bodies;
+    simulation.backend().readBodies(bodies);
+    return bodies;
+}
 
 /// count bodies in a unit ball at rest-ish, each with a distinct mass, a random 64-bit id (some above 2^32) and a
 /// random component.

@@ -32,11 +32,7 @@ SimParams gpuPlummer(std::uint64_t seed, std::uint32_t orbDomains = 0) {
     return params;
 }
 
-Bodies bodiesOf(const Simulation& simulation) {
-    Bodies bodies;
-    simulation.backend().readBodies(bodies);
-    return bodies;
-}
+using test::bodiesOf;
 
 TEST_F(TimeReversalGpu, NegatesExactlyTheVelocities) {
     const std::uint64_t seed = gputest::freshSeed();

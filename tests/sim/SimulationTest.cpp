@@ -13,6 +13,7 @@
 #include <gravlab/sim/DeviceInfo.hpp>
 #endif
 
+#include <IdentityChecks.hpp>
 #include <gtest/gtest.h>
 
 namespace gravlab {
@@ -28,11 +29,7 @@ SimParams smallPlummer(std::uint64_t seed) {
     return params;
 }
 
-Bodies bodiesOf(const Simulation& simulation) {
-    Bodies bodies;
-    simulation.backend().readBodies(bodies);
-    return bodies;
-}
+using test::bodiesOf;
 
 TEST(Simulation, StartsFromTheScenarioWithItsEnergyRecorded) {
     const std::uint64_t seed = simtest::freshSeed();

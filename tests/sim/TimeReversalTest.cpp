@@ -38,11 +38,7 @@ SimParams plummerParams(std::uint64_t seed, std::uint32_t orbDomains = 0) {
     return params;
 }
 
-Bodies bodiesOf(const Simulation& simulation) {
-    Bodies bodies;
-    simulation.backend().readBodies(bodies);
-    return bodies;
-}
+using test::bodiesOf;
 
 using test::distanceById;
 using test::StateDistance;
