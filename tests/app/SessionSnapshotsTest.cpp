@@ -22,6 +22,13 @@ SimParams smallDirectRun() {
     return params;
 }
 
+/// Headless-like settings: no energy measurements on a timer, so the tests count only what they cause.
+SessionSettings withoutAutomaticEnergy() {
+    SessionSettings settings;
+    settings.autoRefreshEnergy = false;
+    return settings;
+}
+
 TEST(SnapshotSaver, DueAtEveryMultipleOfTheIntervalOnce) {
     const SnapshotSaver saver(SnapshotSaving{.everySteps = 5});
     EXPECT_EQ(saver.stepsUntilDue(0), 0u);
@@ -34,9 +41,8 @@ TEST(SnapshotSaver, DueAtEveryMultipleOfTheIntervalOnce) {
 
 TEST(SnapshotSaver, FramesStopAtEachDueStepAndTheFileHoldsThatStep) {
     test::TemporaryFolder folder;
-    SessionSettings settings;
+    SessionSettings settings = withoutAutomaticEnergy();
     settings.stepsPerFrame = 3; // does not divide the interval: frames must be split at steps 5 and 10
-    settings.autoRefreshEnergy = false;
     settings.saving = {.everySteps = 5, .folder = folder.path() / "snaps", .format = SnapshotFormat::Csv};
     test::CountedSession session(smallDirectRun(), settings);
     for (int frame = 0; frame < 4; ++frame) {
@@ -63,8 +69,7 @@ TEST(SnapshotSaver, AFailedWritePausesAndNamesTheFile) {
     test::TemporaryFolder folder;
     const std::filesystem::path notAFolder = folder.path() / "taken";
     std::ofstream(notAFolder) << "a file where the snapshot folder should be";
-    SessionSettings settings;
-    settings.autoRefreshEnergy = false;
+    SessionSettings settings = withoutAutomaticEnergy();
     settings.saving = {.everySteps = 2, .folder = notAFolder, .format = SnapshotFormat::Hdf5};
     test::CountedSession session(smallDirectRun(), settings);
     const FrameAdvance advance = session.controller.advanceFrame();
@@ -79,8 +84,7 @@ TEST(SnapshotLoading, ABadFileLeavesTheRunningSimulationAndNamesTheFile) {
     test::TemporaryFolder folder;
     const std::filesystem::path bad = folder.path() / "broken.csv";
     std::ofstream(bad) << "x,y,z,vx,vy,vz,m\n1,2,3,4,5,6\n"; // six fields under a seven-column header
-    SessionSettings settings;
-    settings.autoRefreshEnergy = false;
+    SessionSettings settings = withoutAutomaticEnergy();
     test::CountedSession session(smallDirectRun(), settings);
     session.controller.advanceFrame();
     const Bodies before = session.bodies();
@@ -100,8 +104,7 @@ TEST(SnapshotLoading, AGoodFileBecomesTheStateAndResetReturnsToIt) {
     test::TemporaryFolder folder;
     const std::filesystem::path good = folder.path() / "three.csv";
     std::ofstream(good) << "x,y,z,vx,vy,vz,m,id\n0,0,0,0,0,0,1,7\n1,0,0,0,1,0,0.001,8\n-2,0,0,0,-0.7,0,0.001,9\n";
-    SessionSettings settings;
-    settings.autoRefreshEnergy = false;
+    SessionSettings settings = withoutAutomaticEnergy();
     test::CountedSession session(smallDirectRun(), settings);
     SimParams load = session.simulation.params();
     load.initialFile = good.string();
