@@ -1,9 +1,12 @@
 #include "BenchCommand.hpp"
 
+#include "CommandLine.hpp"
+#include "FrameBench.hpp"
 #include "OptionParsing.hpp"
 #include "ReportJson.hpp"
 #include "SnapshotBench.hpp"
 
+#include <gravlab/render/HeadlessContext.hpp>
 #include <gravlab/sim/MemoryBudget.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/StepBench.hpp>
@@ -293,6 +296,15 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
                     "solver step; --steps repeats, median");
     bench->add_option("--io-dir", options.ioFolder, "with --io: folder for the files (default: a temporary folder)")
         ->type_name("DIR");
+    addNumberOption(*bench, kFrameCountRange, NumberKind::Whole, options.frameCount,
+                    "time this many frames of the window's frame path offscreen (step, feed, overlays, draw, UI)");
+    addNumberOption(*bench, kWidthRange, NumberKind::Whole, options.frameWidth, "with --frames: frame width");
+    addNumberOption(*bench, kHeightRange, NumberKind::Whole, options.frameHeight, "with --frames: frame height");
+    addNumberOption(*bench, kStepsPerFrameRange, NumberKind::Whole, options.stepsPerFrame,
+                    "with --frames: simulation steps per frame");
+    bench->add_flag("--background", options.background,
+                    "with --frames: step on a worker thread as the window does; reports display frames/s and step "
+                    "completions/s apart");
     bench->add_flag("--orb", options.orb, "time the ORB build (cuts and in-place partition) instead of a solver step");
     addNumberOption(*bench, kBenchDomainRange, NumberKind::Whole, options.domainCount, "ORB domains (with --orb)");
     bench
@@ -354,6 +366,15 @@ int runBench(const BenchOptions& options, std::ostream& out, std::ostream& err) 
     try {
         if (options.orb)
             return runOrbBench(options, out, err);
+        if (options.frameCount > 0) {
+            try {
+                runFrameBench(options, out);
+            } catch (const EglError& error) {
+                err << "gravlab bench --frames: no headless OpenGL context can be made here: " << error.what() << "\n";
+                return 1;
+            }
+            return 0;
+        }
         if (options.io) {
             runSnapshotBench({.bodyCount = options.bodyCount,
                               .repeats = options.stepCount,

@@ -19,7 +19,8 @@
 // per-body interaction counts, which bench does not compute; --orb-balance work balances them, count reports how
 // unevenly count balance spreads them. --positions-only builds over three float arrays of uniform random positions
 // generated on the device (count balance), for body counts up to 2^32 - 1 whose full state would not fit.
-// With --io it times snapshot files instead: each format written and read back (SnapshotBench.hpp).
+// With --io it times snapshot files instead: each format written and read back (SnapshotBench.hpp). With --frames N
+// it times N frames of the window's frame path offscreen, part by part (FrameBench.hpp).
 #include <gravlab/sim/SimParams.hpp>
 
 #include <CLI/CLI.hpp>
@@ -54,11 +55,17 @@ struct BenchOptions {
     std::uint32_t domainCount = 64; ///< ORB only; kBenchDomainRange
     bool orbBisection = false;      ///< ORB only: the baseline bisection cut finder instead of radix select
     OrbBalance orbBalance = OrbBalance::Count; ///< ORB only
-    bool orbPositionsOnly = false;  ///< ORB only: positions-only build over uniform random positions
+    bool orbPositionsOnly = false;             ///< ORB only: positions-only build over uniform random positions
     /// Solver steps only: ORB domains kept during the timed steps (0: none), re-partitioned every stepOrbEvery steps
     /// and migrating in between, so the step's "orb" phase shows what keeping domains costs.
     std::uint32_t stepOrbDomains = 0;
     std::uint32_t stepOrbEvery = OrbParams{}.rebuildInterval;
+    /// Interactive frames (FrameBench.hpp): this many timed frames of the window's frame path, offscreen; 0: off.
+    int frameCount = 0;
+    int frameWidth = 1920;   ///< --frames only: pixels
+    int frameHeight = 1080;  ///< --frames only: pixels
+    int stepsPerFrame = 1;   ///< --frames only
+    bool background = false; ///< --frames only: steps on the worker thread, as the window runs them
     /// Time snapshot writes and reads per format instead of a solver step (SnapshotBench.hpp).
     bool io = false;
     std::filesystem::path ioFolder; ///< --io only: where the files go; empty: a temporary folder

@@ -35,7 +35,7 @@ constexpr float kPickMarkerScale = 0.015f;
 
 ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     : m_window(windowSettingsFrom(settings)), m_events(m_window.handle()), m_imgui(m_window.handle()),
-      m_pipeline(std::cerr), m_session(simulation, m_pipeline, sessionSettingsFrom(settings)),
+      m_pipeline(std::cerr), m_session(simulation, m_pipeline, sessionSettingsFrom(settings)), m_stepper(m_session),
       m_sessionPanel(settings.sessionFile), m_recorder(settings.recording, std::cerr),
       m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay) {
     refitCamera(); // also sizes the particles, so a session's camera replaces the pose afterwards
@@ -48,8 +48,10 @@ void ViewerApp::run() {
     while (!m_window.shouldClose()) {
         m_window.pollEvents();
         handleInput();
-        m_session.advanceFrame();
-        updateOverlays();
+        if (m_stepper.poll().idle) { // no step in flight: the simulation may be read until the next one starts
+            updateOverlays();
+            m_stepper.startNextStep();
+        }
         drawFrame();
         m_window.swapBuffers();
     }
@@ -62,7 +64,7 @@ void ViewerApp::handleInput() {
     m_cameraInput.onScroll(m_events.takeScrollSteps(), uiWantsMouse, m_camera);
     for (const MouseButtonEvent& event : m_events.takeButtonEvents())
         if (const std::optional<glm::vec2> click = m_pickGesture.onButton(event, uiWantsMouse))
-            pickAt(*click);
+            m_stepper.whenIdle([this, cursor = *click] { pickAt(cursor); });
     const bool uiWantsKeyboard = m_imgui.wantsKeyboard();
     for (const int key : m_events.takeKeyPresses())
         if (!uiWantsKeyboard)
@@ -76,16 +78,16 @@ void ViewerApp::handleKey(int key) {
         break;
     case GLFW_KEY_S:
     case GLFW_KEY_N:
-        m_session.stepOnce();
+        m_stepper.stepOnce();
         break;
     case GLFW_KEY_R:
-        m_session.reset();
+        m_stepper.whenIdle([this] { m_session.reset(); });
         break;
     case GLFW_KEY_V:
-        m_session.reverseTime();
+        m_stepper.whenIdle([this] { m_session.reverseTime(); });
         break;
     case GLFW_KEY_F:
-        refitCamera();
+        m_stepper.whenIdle([this] { refitCamera(); });
         break;
     case GLFW_KEY_M:
         toggleRecording();
@@ -102,7 +104,7 @@ void ViewerApp::pickAt(const glm::vec2& cursor) {
     const FramebufferSize size = m_window.framebufferSize();
     if (size.width <= 0 || size.height <= 0)
         return;
-    // The vertices on the host are those of the frame on screen: input is handled before the simulation steps.
+    // Runs with no step in flight; after a step completed, the vertices on the host are already the next frame's.
     const ParticleView view = particleViewFor(m_camera, size.width, size.height);
     PickRequest request;
     request.viewProjection = view.projection * view.view;
@@ -138,25 +140,23 @@ void ViewerApp::drawFrame() {
     m_imgui.beginFrame();
     const RecordingView recording = m_recorder.view();
     drawRecordingIndicator(recording);
-    const Simulation& simulation = m_session.simulation();
-    const std::vector<PhaseTiming> timings = simulation.backend().lastStepTimings();
-    const std::string backendDescription = simulation.backend().description();
+    const SessionStatus& status = m_stepper.status(); // the simulation itself may be stepping now
     std::optional<EnergyReading> energy;
     if (const EnergyHistory& history = m_session.energyHistory(); !history.empty())
         energy = EnergyReading{history.latest().relativeDrift, history.latest().simulationTime,
                                m_session.secondsSinceLastMeasurement().value_or(0.0), history.latest().computeSeconds};
-    const SimulationPanelView view{.params = simulation.params(),
-                                   .time = simulation.time(),
-                                   .stepCount = simulation.stepCount(),
-                                   .timeDirection = simulation.timeDirection(),
-                                   .bodyCount = simulation.bodyCount(),
+    const SimulationPanelView view{.params = status.params,
+                                   .time = status.time,
+                                   .stepCount = status.stepCount,
+                                   .timeDirection = status.timeDirection,
+                                   .bodyCount = status.bodyCount,
                                    .paused = m_session.paused(),
                                    .stepsPerFrame = m_session.stepsPerFrame(),
                                    .onCudaBackend = m_session.onCudaBackend(),
-                                   .backendDescription = backendDescription,
+                                   .backendDescription = status.backendDescription,
                                    .rendererDescription = m_window.description(),
                                    .vertexPath = m_pipeline.vertexPath(),
-                                   .lastStepTimings = timings,
+                                   .lastStepTimings = status.lastStepTimings,
                                    .energy = energy,
                                    .autoRefreshEnergy = m_session.autoRefreshEnergy(),
                                    .lastError = m_session.lastError(),
@@ -165,26 +165,27 @@ void ViewerApp::drawFrame() {
     const TreeOverlayPanelRequests overlayRequests =
         drawTreeOverlayPanel({.settings = m_treeOverlay,
                               .colorMode = m_session.colorMode(),
-                              .solver = findSolver(simulation.params().solver),
+                              .solver = findSolver(status.params.solver),
                               .picked = m_picked,
                               .cellCount = m_pipeline.treeCells().cellCount(),
                               .capped = m_pipeline.treeCells().capped()});
-    const OrbPanelRequests orbRequests = m_orbPanel.draw({.orb = simulation.params().orb,
-                                                          .bodyCount = simulation.bodyCount(),
+    const OrbPanelRequests orbRequests = m_orbPanel.draw({.orb = status.params.orb,
+                                                          .bodyCount = status.bodyCount,
                                                           .overlay = m_orbOverlay,
-                                                          .status = simulation.visuals().orbStatus(),
+                                                          .status = status.orb,
                                                           .boxCount = m_pipeline.scene().orbOverlay().boxCount()});
-    const FilePanelRequests fileRequests = m_filePanel.draw({.loadedFile = simulation.params().initialFile,
-                                                             .message = m_fileMessage,
-                                                             .messageIsError = m_fileMessageIsError});
+    const FilePanelRequests fileRequests = m_filePanel.draw(
+        {.loadedFile = status.params.initialFile, .message = m_fileMessage, .messageIsError = m_fileMessageIsError});
     const SessionPanelRequests sessionRequests =
         m_sessionPanel.draw({.outcome = m_sessionOutcome, .outcomeIsError = m_sessionOutcomeIsError});
     m_imgui.endFrame();
     applyPanelRequests(requests);
     applyTreeOverlayRequests(overlayRequests);
     applyOrbPanelRequests(orbRequests);
-    applyFilePanelRequests(fileRequests);
-    applySessionPanelRequests(sessionRequests);
+    if (fileRequests.load || fileRequests.save)
+        m_stepper.whenIdle([this, fileRequests] { applyFilePanelRequests(fileRequests); });
+    if (sessionRequests.load || sessionRequests.save)
+        m_stepper.whenIdle([this, sessionRequests] { applySessionPanelRequests(sessionRequests); });
 }
 
 void ViewerApp::applyFilePanelRequests(const FilePanelRequests& requests) {
@@ -213,24 +214,28 @@ void ViewerApp::applyFilePanelRequests(const FilePanelRequests& requests) {
 }
 
 void ViewerApp::applyPanelRequests(const SimulationPanelRequests& requests) {
-    if (requests.params)
-        applyParams(*requests.params);
+    // What reads or changes the simulation waits for the step in flight; the rest applies at once.
+    if (requests.params || requests.reset || requests.reverseTime || requests.fitCamera)
+        m_stepper.whenIdle([this, requests] {
+            if (requests.params)
+                applyParams(*requests.params);
+            if (requests.reset)
+                m_session.reset();
+            if (requests.reverseTime)
+                m_session.reverseTime();
+            if (requests.fitCamera)
+                refitCamera();
+        });
     if (requests.togglePause)
         m_session.togglePause();
     if (requests.stepOnce)
-        m_session.stepOnce();
-    if (requests.reset)
-        m_session.reset();
-    if (requests.reverseTime)
-        m_session.reverseTime();
-    if (requests.fitCamera)
-        refitCamera();
+        m_stepper.stepOnce();
     if (requests.toggleRecording)
         toggleRecording();
     if (requests.autoRefreshEnergy)
         m_session.setAutoRefreshEnergy(*requests.autoRefreshEnergy);
     if (requests.refreshEnergy)
-        m_session.measureEnergyNow();
+        m_stepper.measureEnergySoon();
 }
 
 void ViewerApp::applyTreeOverlayRequests(const TreeOverlayPanelRequests& requests) {
@@ -238,8 +243,8 @@ void ViewerApp::applyTreeOverlayRequests(const TreeOverlayPanelRequests& request
         m_treeOverlay = *requests.settings; // a changed query is noticed by the pipeline's tree feed
     if (requests.clearPick)
         m_picked.reset();
-    if (requests.colorMode)
-        m_session.setColorMode(*requests.colorMode);
+    if (requests.colorMode) // the backend's colour mode: it writes the vertices
+        m_stepper.whenIdle([this, mode = *requests.colorMode] { m_session.setColorMode(mode); });
 }
 
 void ViewerApp::applyOrbPanelRequests(const OrbPanelRequests& requests) {
@@ -247,13 +252,14 @@ void ViewerApp::applyOrbPanelRequests(const OrbPanelRequests& requests) {
         const bool cellsSwitchedOn = requests.overlay->showCells && !m_orbOverlay.showCells;
         m_orbOverlay = *requests.overlay; // a change of inner cells is noticed by the pipeline's ORB feed
         if (cellsSwitchedOn)
-            m_session.showOrbDomains();
+            m_stepper.whenIdle([this] { m_session.showOrbDomains(); });
     }
-    if (requests.orb) {
-        SimParams params = m_session.simulation().params();
-        params.orb = *requests.orb;
-        applyParams(params);
-    }
+    if (requests.orb)
+        m_stepper.whenIdle([this, orb = *requests.orb] {
+            SimParams params = m_session.simulation().params();
+            params.orb = orb;
+            applyParams(params);
+        });
 }
 
 void ViewerApp::applySessionPanelRequests(const SessionPanelRequests& requests) {

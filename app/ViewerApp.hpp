@@ -2,12 +2,17 @@
 // Window mode: input and ImGui around one session; the frame itself is the shared pipeline's.
 //
 // Design note: one frame is: poll events -> camera input and pick clicks (unless ImGui owns the mouse) and keys
-// (unless ImGui owns the keyboard) -> SessionController::advanceFrame() (steps when running, pushes stale vertices,
-// marks stale overlays, measures energy when due) -> FramePipeline::updateOverlays() with the view's choices (octree
-// depths, the pick, ORB cells) -> FramePipeline::render() into the window's framebuffer -> the frame read back into
-// the movie while recording (WindowRecorder, before the UI is drawn) -> the ImGui panels on top ->
-// hand what the panels asked for to the controller, which applies it (parameters through Simulation::setParams and
-// its ParamsChange report, the ORB default rule, run controls, energy requests) -> swap. The Session panel saves the
+// (unless ImGui owns the keyboard) -> BackgroundStepper::poll(), which never waits: while a step runs on the worker
+// nothing of the simulation is touched and the last fed vertices are drawn; once it has finished the controller
+// completes it (pushes the vertices, marks stale overlays, records an energy measured with it) and the queued requests
+// apply -> only then, with the worker idle, FramePipeline::updateOverlays() with the view's choices (octree depths,
+// the pick, ORB cells) and the next step handed to the worker -> FramePipeline::render() into the window's
+// framebuffer with the live camera -> the frame read back into the movie while recording (WindowRecorder, before the
+// UI is drawn) -> the ImGui panels on top, fed from the stepper's status (captured while idle) -> hand what the
+// panels asked for to the controller: what reads or changes the simulation (parameters through Simulation::setParams
+// and its ParamsChange report, the ORB default rule, reset, reversal, files, the pick, a camera fit) through
+// BackgroundStepper::whenIdle, so it applies after the step in flight, in order; pause, recording and view settings at
+// once -> swap. The Session panel saves the
 // whole setup to a file or loads one: a loaded session's parameters go through the controller like a panel edit, and
 // only once they are taken do its view, run settings and camera replace the current ones, so a refused file or
 // refused parameters leave the running session as it was. The viewer keeps what only
@@ -21,12 +26,13 @@
 #include "PickGesture.hpp"
 #include "ViewSettings.hpp"
 #include "WindowEvents.hpp"
-#include "panels/FilePanel.hpp"
 #include "WindowRecorder.hpp"
+#include "panels/FilePanel.hpp"
 #include "panels/OrbPanel.hpp"
 #include "panels/SessionPanel.hpp"
 #include "panels/SimulationPanel.hpp"
 #include "panels/TreeOverlayPanel.hpp"
+#include "session/BackgroundStepper.hpp"
 #include "session/SessionController.hpp"
 #include "session/SessionFile.hpp"
 
@@ -47,7 +53,7 @@ struct ViewerSettings {
     ColorMode colorMode = ColorMode::Component;
     TreeOverlaySettings treeOverlay;
     OrbOverlaySettings orbOverlay;
-    SnapshotSaving saving; ///< snapshots while running (--save-every)
+    SnapshotSaving saving;             ///< snapshots while running (--save-every)
     std::optional<CameraState> camera; ///< a session's camera; none: fitted to the bodies
     bool startPaused = false;
     bool autoRefreshEnergy = true;
@@ -91,6 +97,7 @@ private:
     ImGuiLayer m_imgui;
     FramePipeline m_pipeline;
     SessionController m_session;
+    BackgroundStepper m_stepper; ///< after the session: its worker is joined before the session goes
     OrbitCamera m_camera;
     CameraInput m_cameraInput;
     PickGesture m_pickGesture;

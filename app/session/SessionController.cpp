@@ -27,18 +27,18 @@ SessionController::SessionController(Simulation& simulation, FrameSink& sink, co
 }
 
 FrameAdvance SessionController::advanceFrame() {
-    FrameAdvance advance;
-    saveSnapshotIfDue(advance); // the initial state, and the step reached before a pause
-    if (!m_paused)
-        stepFrame(advance);
+    const FrameAdvance advance = stepSimulation(m_paused ? 0 : m_stepsPerFrame);
+    followSteps(advance);
     refreshEnergyIfDue();
     pushVerticesIfStale();
     return advance;
 }
 
-void SessionController::stepFrame(FrameAdvance& advance) {
+FrameAdvance SessionController::stepSimulation(int stepCount, bool measureEnergy) {
+    FrameAdvance advance;
+    saveSnapshotIfDue(advance); // the initial state, and the step reached before a pause
     try {
-        for (std::uint64_t remaining = std::uint64_t(m_stepsPerFrame); remaining > 0 && !m_paused;) {
+        for (std::uint64_t remaining = std::uint64_t(stepCount); remaining > 0 && !advance.saveFailure;) {
             const std::uint64_t untilSave = m_saver.stepsUntilDue(m_simulation.stepCount());
             const std::uint64_t chunk = std::min(remaining, std::max<std::uint64_t>(untilSave, 1));
             m_simulation.step(int(chunk));
@@ -47,13 +47,39 @@ void SessionController::stepFrame(FrameAdvance& advance) {
             saveSnapshotIfDue(advance);
         }
     } catch (const NonFiniteStateError& error) {
-        // The simulation rolled back to its last finite state; pause so the user can lower dt and go on.
+        advance.nonFiniteState = error.what(); // the simulation rolled back to its last finite state
+    }
+    if (measureEnergy && !advance.nonFiniteState && !advance.saveFailure) {
+        const double start = m_environment.wallSeconds();
+        const Diagnostics diagnostics = m_simulation.diagnostics();
+        advance.energy = MeasuredEnergy{diagnostics, m_environment.wallSeconds() - start};
+    }
+    return advance;
+}
+
+void SessionController::followSteps(const FrameAdvance& advance) {
+    if (advance.saveFailure) {
         m_paused = true;
-        m_lastError = std::string(error.what()) + " Paused: lower dt, then press Space.";
-        advance.nonFiniteState = error.what();
+        m_lastError = "snapshot not saved: " + *advance.saveFailure;
+    }
+    if (advance.nonFiniteState) { // pause so the user can lower dt and go on
+        m_paused = true;
+        m_lastError = *advance.nonFiniteState + " Paused: lower dt, then press Space.";
     }
     if (advance.stepped)
         afterStep();
+    if (advance.energy)
+        record(advance.energy->diagnostics, advance.energy->computeSeconds);
+}
+
+void SessionController::completeFrame(const FrameAdvance& advance) {
+    followSteps(advance);
+    pushVerticesIfStale();
+}
+
+void SessionController::pauseWithError(const std::string& message) {
+    m_paused = true;
+    m_lastError = message;
 }
 
 void SessionController::saveSnapshotIfDue(FrameAdvance& advance) {
@@ -61,8 +87,6 @@ void SessionController::saveSnapshotIfDue(FrameAdvance& advance) {
         if (auto file = m_saver.saveIfDue(m_simulation))
             advance.savedSnapshot = std::move(file);
     } catch (const std::exception& error) {
-        m_paused = true;
-        m_lastError = std::string("snapshot not saved: ") + error.what();
         advance.saveFailure = error.what();
     }
 }
@@ -193,11 +217,15 @@ bool SessionController::energyIsCheap() const {
     return m_simulation.bodyCount() <= kEagerEnergyBaselineMaxBodies;
 }
 
-void SessionController::refreshEnergyIfDue() {
+bool SessionController::energyDue() const {
     if (!m_autoRefreshEnergy || m_paused)
-        return;
+        return false;
     const bool due = !m_lastMeasuredAt || m_environment.wallSeconds() - *m_lastMeasuredAt >= kEnergyRefreshSeconds;
-    if (due && energyIsCheap())
+    return due && energyIsCheap();
+}
+
+void SessionController::refreshEnergyIfDue() {
+    if (energyDue())
         measureEnergyNow();
 }
 

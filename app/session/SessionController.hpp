@@ -10,7 +10,10 @@
 // overlays are invalidated (the step rebuilt the octree and may have re-partitioned the ORB domains). A step that
 // leaves a non-finite state has been rolled back by Simulation; the session pauses, keeps a message for the panel and
 // returns the backend's report, so the headless loop can stop. Then the energy is measured if due, and stale vertices
-// are pushed into the FrameSink. The caller then updates the overlays and draws (FramePipeline).
+// are pushed into the FrameSink. The caller then updates the overlays and draws (FramePipeline). The frame is two
+// halves, stepSimulation() (the simulation and the saver alone) and completeFrame() (everything else), so the window
+// can run the first on a worker thread (BackgroundStepper) while the headless loop calls advanceFrame(), both halves
+// in turn on one thread, and stays deterministic.
 //   Edits: applyParams() clamps the ORB domain count to N (validation refuses more domains than bodies; lowering N
 // should not be refused), hands the edit to Simulation::setParams and follows the ParamsChange it returns, deciding
 // nothing itself: a new backend gets the colour mode again, the device is probed only when the backend choice may have
@@ -64,7 +67,13 @@ struct SessionEnvironment {
     std::function<double()> wallSeconds = steadyClockSeconds;
 };
 
-/// What one advanceFrame() did.
+/// An energy measurement taken next to the steps (stepSimulation), to be recorded by the main thread.
+struct MeasuredEnergy {
+    Diagnostics diagnostics;
+    double computeSeconds = 0;
+};
+
+/// What one advanceFrame() (or stepSimulation()) did.
 struct FrameAdvance {
     bool stepped = false;
     /// The backend's report when a step left a non-finite state: the state was rolled back and the session paused.
@@ -73,6 +82,8 @@ struct FrameAdvance {
     std::optional<std::string> saveFailure;
     /// The snapshot written this frame, if one was due.
     std::optional<std::filesystem::path> savedSnapshot;
+    /// The energy measured after the steps, when stepSimulation was asked to.
+    std::optional<MeasuredEnergy> energy;
 };
 
 class SessionController {
@@ -89,8 +100,21 @@ public:
     SessionController(const SessionController&) = delete;
     SessionController& operator=(const SessionController&) = delete;
 
-    /// One frame's work before drawing (see the design note).
+    /// One frame's work before drawing (see the design note): stepSimulation() then completeFrame(), and the energy
+    /// when due.
     FrameAdvance advanceFrame();
+    /// The part of a frame that touches the simulation and the snapshot saver alone (no sink, no other controller
+    /// state): saves a due snapshot, steps stepCount times (splitting at due snapshots), and measures the energy after
+    /// them when asked. Failures are reported in the result, not applied. A worker thread runs it while the main
+    /// thread reads nothing of the simulation (BackgroundStepper); nothing else may run on the controller meanwhile.
+    FrameAdvance stepSimulation(int stepCount, bool measureEnergy = false);
+    /// The main thread's part once stepSimulation() has returned: a failure pauses with its message, steps mark the
+    /// drawn things stale, a measured energy is recorded, and stale vertices are pushed into the sink.
+    void completeFrame(const FrameAdvance& advance);
+    /// Pauses and keeps message for the panel (a step that failed on a worker for a reason of its own).
+    void pauseWithError(const std::string& message);
+    /// Whether an automatic energy measurement is due now (auto refresh on, running, time elapsed, cheap).
+    bool energyDue() const;
 
     void togglePause() { m_paused = !m_paused; }
     void setPaused(bool paused) { m_paused = paused; }
@@ -134,10 +158,10 @@ public:
 
 private:
     void afterStep();
-    /// Writes the snapshot due at the current step, if any, into advance; a failure pauses the session.
+    /// Writes the snapshot due at the current step, if any; a failure is put into advance.
     void saveSnapshotIfDue(FrameAdvance& advance);
-    /// Steps stepsPerFrame times, stopping at each step a snapshot is due to write it.
-    void stepFrame(FrameAdvance& advance);
+    /// Applies what the steps did to the controller: pause and message on failure, stale drawn things, the energy.
+    void followSteps(const FrameAdvance& advance);
     /// Follows an accepted edit's report; pushNewBodies: push re-initialised bodies' vertices now (may throw).
     void follow(const ParamsChange& change, bool pushNewBodies);
     void pushVerticesIfStale();

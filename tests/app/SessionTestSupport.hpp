@@ -27,6 +27,8 @@ struct BackendCalls {
     int diagnostics = 0;
     int backendsMade = 0;
     std::function<void()> onDiagnostics; ///< e.g. moves the test clock by what an evaluation "takes"
+    /// Runs before each step() call, on the thread that steps: a slow step (it waits for the test), or a failing one.
+    std::function<void()> onStep;
 };
 
 class CountingBackend final : public SimulationBackend {
@@ -35,7 +37,11 @@ public:
 
     std::string description() const override { return "counting " + m_backend.description(); }
     void load(const Bodies& bodies) override { m_backend.load(bodies); }
-    void step(const SimParams& params, int stepCount) override { m_backend.step(params, stepCount); }
+    void step(const SimParams& params, int stepCount) override {
+        if (m_calls.onStep)
+            m_calls.onStep();
+        m_backend.step(params, stepCount);
+    }
     void reverseVelocities() override { m_backend.reverseVelocities(); }
     void readBodies(Bodies& out) const override { m_backend.readBodies(out); }
     Diagnostics diagnostics(const SimParams& params) const override {

@@ -1,0 +1,19 @@
+// Copying the panels' view of the simulation (see the header).
+#include "SessionStatus.hpp"
+
+#include <gravlab/sim/Simulation.hpp>
+
+namespace gravlab {
+
+SessionStatus captureStatus(const Simulation& simulation) {
+    return {.params = simulation.params(),
+            .time = simulation.time(),
+            .stepCount = simulation.stepCount(),
+            .timeDirection = simulation.timeDirection(),
+            .bodyCount = simulation.bodyCount(),
+            .lastStepTimings = simulation.backend().lastStepTimings(),
+            .backendDescription = simulation.backend().description(),
+            .orb = simulation.visuals().orbStatus()};
+}
+
+} // namespace gravlab
