@@ -48,6 +48,9 @@ void ViewerApp::run() {
     while (!m_window.shouldClose()) {
         m_window.pollEvents();
         handleInput();
+        if (m_recorder.view().recording)
+            m_stepper
+                .waitForStep(); // a movie shows one step per frame, as it did before stepping moved off this thread
         if (m_stepper.poll().idle) { // no step in flight: the simulation may be read until the next one starts
             updateOverlays();
             m_stepper.startNextStep();

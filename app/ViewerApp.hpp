@@ -12,7 +12,7 @@
 // panels asked for to the controller: what reads or changes the simulation (parameters through Simulation::setParams
 // and its ParamsChange report, the ORB default rule, reset, reversal, files, the pick, a camera fit) through
 // BackgroundStepper::whenIdle, so it applies after the step in flight, in order; pause, recording and view settings at
-// once -> swap. The Session panel saves the
+// once -> swap. While recording a movie the frame waits for the step in flight, so every movie frame shows new steps. The Session panel saves the
 // whole setup to a file or loads one: a loaded session's parameters go through the controller like a panel edit, and
 // only once they are taken do its view, run settings and camera replace the current ones, so a refused file or
 // refused parameters leave the running session as it was. The viewer keeps what only

@@ -79,6 +79,11 @@ TEST(BackgroundStepper, MainThreadNeverWaitsWhileASlowStepRuns) {
     ASSERT_TRUE(stepper.poll().idle);
     stepper.startNextStep();
     gate.waitUntilEntered(); // the worker is inside the step, which lasts until the gate opens
+    // Were a poll to wait for the step, it would wait for this: the test then fails on the poll's time, not by hanging.
+    std::thread watchdog([&gate] {
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+        gate.open();
+    });
 
     // A display frame at 60 Hz is 16.7 ms; a poll takes microseconds, so 5 ms leaves room for a loaded machine while
     // any wait for the step (which never ends here) would show.
@@ -98,6 +103,7 @@ TEST(BackgroundStepper, MainThreadNeverWaitsWhileASlowStepRuns) {
     EXPECT_FALSE(queuedActionRan) << "queued while the step runs: applied after it";
     EXPECT_TRUE(stepper.stepInFlight());
     gate.open();
+    watchdog.join();
     const StepPoll completed = pollUntilCompleted(stepper);
     EXPECT_TRUE(completed.idle);
     ASSERT_TRUE(completed.completed.has_value());
