@@ -3,8 +3,9 @@
 // scene drawn into a target.
 //
 // Design note: a frame, in both modes, is: SessionController::advanceFrame() (steps; through the FrameSink interface
-// implemented here it pushes the vertices when stale and marks the overlays stale) -> updateOverlays() (octree cells
-// through TreeOverlayFeed, which queries the backend only when marked stale or when the query changed; ORB cells
+// implemented here it pushes the vertices when stale and marks the overlays stale; in the window the steps run on a
+// worker and the push happens in the frame that finds them finished, BackgroundStepper) -> updateOverlays() (octree
+// cells through TreeOverlayFeed, which queries the backend only when marked stale or when the query changed; ORB cells
 // through OrbCellFeed, at most one collection per frame; the bodies' palette from the colour mode and whether ORB
 // runs, as bodyPaletteFor picks it) -> render() into the window's framebuffer or an offscreen target. The window then
 // draws ImGui on top and swaps; headless reads the pixels back. What each overlay shows is the caller's view choice
