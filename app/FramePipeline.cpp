@@ -60,7 +60,7 @@ void FramePipeline::updateOrbOverlay(const Simulation& simulation, const Overlay
 }
 
 void FramePipeline::render(const OrbitCamera& camera, const RenderTarget& target) {
-    m_scene.render(camera, m_look, target);
+    m_scene.render(camera, m_look, target, m_vertices.deviceLight());
 }
 
 std::span<const RenderVertex> FramePipeline::hostVertices(const Simulation& simulation) {

@@ -5,6 +5,7 @@
 
 #if defined(GRAVLAB_HAS_CUDA)
 #include "CudaGlInterop.hpp"
+#include "ParticleSplatter.hpp"
 
 #include <optional>
 #endif
@@ -16,6 +17,8 @@ struct BodyVertexFeed::Interop {
     std::optional<CudaGlBuffer> buffer;
     std::uint64_t registeredGeneration = 0;
     bool unavailable = false; ///< registration failed once: stay on the host copy
+    /// Draws the vertices that arrived through interop; declared after the buffer it reads, so destroyed first.
+    std::optional<ParticleSplatter> splatter;
 };
 #else
 struct BodyVertexFeed::Interop {};
@@ -68,17 +71,34 @@ bool BodyVertexFeed::tryInterop(const VisualSource& source, ParticleRenderer& re
             return false;
         }
         m_interop->registeredGeneration = renderer.storageGeneration();
+        if (m_interop->splatter)
+            m_interop->splatter->setVertexBuffer(*m_interop->buffer);
+        else
+            m_interop->splatter.emplace(*m_interop->buffer);
     }
+    ParticleSplatter& splatter = *m_interop->splatter;
+    splatter.beforeVertexWrite(source.deviceStream());
     ScopedCudaGlMap mapped(*m_interop->buffer, source.deviceStream());
     source.writeVerticesOnDevice(mapped.vertices(), mapped.capacity(), source.deviceStream());
     mapped.unmap();
+    splatter.afterVertexWrite(source.deviceStream(), vertexCount);
     renderer.setVertexCount(vertexCount);
-    m_path = "CUDA-GL interop";
+    m_path = "CUDA-GL interop, drawn by CUDA splatting";
     return true;
+}
+
+DeviceParticleLight* BodyVertexFeed::deviceLight() {
+    if (m_stagingCurrent || !m_interop->splatter)
+        return nullptr;
+    return &*m_interop->splatter;
 }
 #else
 bool BodyVertexFeed::tryInterop(const VisualSource&, ParticleRenderer&) {
     return false;
+}
+
+DeviceParticleLight* BodyVertexFeed::deviceLight() {
+    return nullptr;
 }
 #endif
 

@@ -59,7 +59,7 @@ std::optional<CudaGlBuffer> CudaGlBuffer::tryRegister(GLuint buffer, std::string
     if (!reason.empty())
         return std::nullopt;
     cudaGraphicsResource_t resource = nullptr;
-    const cudaError_t error = cudaGraphicsGLRegisterBuffer(&resource, buffer, cudaGraphicsRegisterFlagsWriteDiscard);
+    const cudaError_t error = cudaGraphicsGLRegisterBuffer(&resource, buffer, cudaGraphicsRegisterFlagsNone);
     if (error != cudaSuccess) {
         cudaGetLastError();
         reason = "cudaGraphicsGLRegisterBuffer failed: " + describeCudaError(error);

@@ -1,8 +1,8 @@
 #pragma once
 // CUDA-GL interop for a vertex buffer: CUDA writes RenderVertex straight into a GL buffer, no host round trip.
 //
-// Design note: a CudaGlBuffer registers one GL buffer name with CUDA once (write-discard: CUDA overwrites the whole
-// buffer each frame, so the driver never copies old contents back); it must be re-registered when the GL buffer is
+// Design note: a CudaGlBuffer registers one GL buffer name with CUDA once (for reading and writing: the vertex
+// buffer is written by the feed and read by the particle splatter, DeviceParticleLight.hpp); it must be re-registered when the GL buffer is
 // replaced (ParticleRenderer::storageGeneration() changes). Each frame a ScopedCudaGlMap maps the buffer, hands out
 // the device pointer for the kernel that fills it, and unmaps - explicitly with unmap() before the GL draw that reads
 // the buffer, or at the latest when the scope ends. Unmapping on the stream that wrote orders the write before GL's
@@ -58,6 +58,9 @@ public:
 
     /// Device pointer to the buffer's vertices; valid until unmap().
     RenderVertex* vertices() const { return m_vertices; }
+    /// The same pointer for buffers that hold something else (the splatter's light); valid until unmap().
+    void* data() const { return m_vertices; }
+    std::size_t bytes() const { return m_capacity * sizeof(RenderVertex); }
     /// How many RenderVertex fit in the buffer.
     std::size_t capacity() const { return m_capacity; }
     /// Unmaps now (before GL draws from the buffer); throws on failure. Idempotent.

@@ -12,12 +12,19 @@ ParticleView particleViewFor(const OrbitCamera& camera, int width, int height) {
     return view;
 }
 
-void SceneRenderer::render(const OrbitCamera& camera, const FrameLook& look, const RenderTarget& target) {
+void SceneRenderer::render(const OrbitCamera& camera, const FrameLook& look, const RenderTarget& target,
+                           DeviceParticleLight* deviceLight) {
     if (target.width <= 0 || target.height <= 0)
         return; // a minimised window has no pixels to draw
     const ParticleView view = particleViewFor(camera, target.width, target.height);
+    // Splatted before the HDR buffer is bound, so GL's work of this frame waits for the light only where it reads it.
+    const GLuint splattedLight =
+        deviceLight ? deviceLight->splat(view, look.particles, look.palette, target.width, target.height) : 0;
     m_toneMapper.beginFrame(target.width, target.height);
-    m_particles.draw(view, look.particles, look.palette);
+    if (deviceLight)
+        m_toneMapper.addLight(splattedLight);
+    else
+        m_particles.draw(view, look.particles, look.palette);
     m_toneMapper.resolve(target.framebuffer, look.exposure);
     // After tone mapping, into the target: see WireBoxes.hpp's design note.
     const glm::mat4 viewProjection = view.projection * view.view;

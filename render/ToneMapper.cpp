@@ -10,7 +10,11 @@ namespace gravlab {
 ToneMapper::ToneMapper()
     : m_program("tonemap", {{"tonemap.vert", GL_VERTEX_SHADER, shaders::tonemap_vert},
                             {"tonemap.frag", GL_FRAGMENT_SHADER, shaders::tonemap_frag}}),
-      m_exposureLocation(m_program.uniformLocation("u_exposure")), m_emptyVertexArray(createVertexArray()) {}
+      m_exposureLocation(m_program.uniformLocation("u_exposure")),
+      m_lightBufferProgram("light_buffer", {{"tonemap.vert", GL_VERTEX_SHADER, shaders::tonemap_vert},
+                                            {"light_buffer.frag", GL_FRAGMENT_SHADER, shaders::light_buffer_frag}}),
+      m_lightBufferWidthLocation(m_lightBufferProgram.uniformLocation("u_width")),
+      m_emptyVertexArray(createVertexArray()) {}
 
 void ToneMapper::resize(int width, int height) {
     if (width == m_width && height == m_height && m_hdrFramebuffer)
@@ -38,6 +42,19 @@ void ToneMapper::beginFrame(int width, int height) {
     glViewport(0, 0, width, height);
     const GLfloat black[4] = {0, 0, 0, 0};
     glClearNamedFramebufferfv(m_hdrFramebuffer.id(), GL_COLOR, 0, black);
+}
+
+void ToneMapper::addLight(GLuint lightBuffer) {
+    glEnable(GL_BLEND);
+    glBlendEquation(GL_FUNC_ADD);
+    glBlendFunc(GL_ONE, GL_ONE);
+    glDisable(GL_DEPTH_TEST);
+    m_lightBufferProgram.use();
+    m_lightBufferProgram.setUniform(m_lightBufferWidthLocation, m_width);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, lightBuffer);
+    glBindVertexArray(m_emptyVertexArray.id());
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
 }
 
 void ToneMapper::resolve(GLuint targetFramebuffer, float exposure) {

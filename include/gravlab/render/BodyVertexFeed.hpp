@@ -12,7 +12,9 @@
 //              host staging array, uploaded with one glNamedBufferSubData.
 // A failed registration is logged once (one line on the log stream) and reported by path(), which the panel shows;
 // the feed then stays on the host copy and keeps running. Camera framing needs positions on the host; with interop
-// they are copied only when asked for (copyToHost), not every frame.
+// they are copied only when asked for (copyToHost), not every frame. Vertices that came through interop are drawn by
+// CUDA splatting (deviceLight(); see DeviceParticleLight.hpp for why), and the GL point draw serves the host copy.
+#include <gravlab/render/DeviceParticleLight.hpp>
 #include <gravlab/render/ParticleRenderer.hpp>
 #include <gravlab/sim/VisualSource.hpp>
 
@@ -44,8 +46,11 @@ public:
     /// The vertices of the last update when it took the host-copy path (already on the host, so free to read);
     /// nullopt on the interop path, where reading them would cost a full device-to-host copy.
     std::optional<std::span<const RenderVertex>> hostVertices() const;
-    /// Which path the last update took, for the panel: "CUDA-GL interop" or "host copy" with the reason.
+    /// Which path the last update took, for the panel: "CUDA-GL interop, ..." or "host copy" with the reason.
     const std::string& path() const { return m_path; }
+    /// After an interop update: the CUDA splatter that draws these vertices (DeviceParticleLight.hpp), in place of
+    /// the GL point draw; nullptr on the host-copy path and in builds without CUDA.
+    DeviceParticleLight* deviceLight();
 
 private:
     struct Interop;

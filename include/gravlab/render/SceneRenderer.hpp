@@ -8,6 +8,7 @@
 // treeOverlay() (TreeOverlayFeed) and supplies the camera. Both overlays draw through one WireBoxRenderer; the octree
 // overlay comes last so that the picked body's marker lies on top of everything.
 #include <gravlab/render/ColorPalettes.hpp>
+#include <gravlab/render/DeviceParticleLight.hpp>
 #include <gravlab/render/OrbOverlayRenderer.hpp>
 #include <gravlab/render/OrbitCamera.hpp>
 #include <gravlab/render/ParticleRenderer.hpp>
@@ -44,8 +45,9 @@ public:
     const OrbOverlayRenderer& orbOverlay() const { return m_orbOverlay; }
 
     /// Draws the particles, then the ORB cells and the tree overlay's cells (if any), seen by camera into target (all
-    /// of it).
-    void render(const OrbitCamera& camera, const FrameLook& look, const RenderTarget& target);
+    /// of it). With deviceLight the particles are splatted by it instead of drawn from particles()' buffer.
+    void render(const OrbitCamera& camera, const FrameLook& look, const RenderTarget& target,
+                DeviceParticleLight* deviceLight = nullptr);
 
 private:
     ParticleRenderer m_particles;

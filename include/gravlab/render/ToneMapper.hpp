@@ -5,7 +5,7 @@
 // Particles therefore add into an RGBA16F texture, where sums are not clamped, and a full-screen pass maps that
 // light L to 1 - exp(-exposure * L): linear for faint outskirts, smoothly saturating in dense cores, and exactly
 // black where no particle landed; a 1/2.2 display gamma follows, since PNG viewers and windows show sRGB. The HDR
-// texture follows the viewport size.
+// texture follows the viewport size. Light splatted by CUDA arrives in a buffer and is added by a full-screen pass.
 #include <gravlab/render/GlObjects.hpp>
 #include <gravlab/render/ShaderProgram.hpp>
 
@@ -17,6 +17,9 @@ public:
 
     /// Binds the HDR buffer, sized to width x height pixels, with a black clear and viewport set; draw light next.
     void beginFrame(int width, int height);
+    /// Adds light splatted elsewhere (DeviceParticleLight) into the HDR buffer bound by beginFrame(): lightBuffer
+    /// holds one RGBA32F texel per pixel of the frame, row 0 at the bottom.
+    void addLight(GLuint lightBuffer);
     /// Writes the mapped image into targetFramebuffer (0: the window), which must be at least as large as the frame.
     void resolve(GLuint targetFramebuffer, float exposure);
 
@@ -25,6 +28,8 @@ private:
 
     ShaderProgram m_program;
     GLint m_exposureLocation;
+    ShaderProgram m_lightBufferProgram;
+    GLint m_lightBufferWidthLocation;
     GlVertexArray m_emptyVertexArray; ///< core profile draws need a bound vertex array even without attributes
     GlTexture m_hdrColor;
     GlFramebuffer m_hdrFramebuffer;
