@@ -28,22 +28,23 @@ double potentialAtBodyFp64(const Bodies& bodies, std::size_t index, const Gravit
     return -gravity.gravitationalConstant * sum;
 }
 
-std::optional<BodyInspection> inspectBodyOnHost(const Bodies& bodies, const Vec3Arrays<float>& accelerations,
+std::optional<BodyInspection> inspectBodyOnHost(const Bodies& bodies, const Vec3Arrays<float>* accelerations,
                                                 std::span<const OrbCell> orbCells, const GravityParams& gravity,
                                                 std::uint64_t id) {
     const auto found = std::find(bodies.id.begin(), bodies.id.end(), id);
     if (found == bodies.id.end())
         return std::nullopt;
     const auto i = std::size_t(found - bodies.id.begin());
-    if (accelerations.size() != bodies.size())
-        throw std::invalid_argument("inspect body: " + std::to_string(accelerations.size()) + " accelerations for " +
+    if (accelerations && accelerations->size() != bodies.size())
+        throw std::invalid_argument("inspect body: " + std::to_string(accelerations->size()) + " accelerations for " +
                                     std::to_string(bodies.size()) + " bodies");
     BodyInspection inspection;
     inspection.identity = {bodies.id[i], bodies.component[i]};
     inspection.index = i;
     inspection.position = {bodies.x[i], bodies.y[i], bodies.z[i]};
     inspection.velocity = {bodies.vx[i], bodies.vy[i], bodies.vz[i]};
-    inspection.acceleration = {accelerations.x[i], accelerations.y[i], accelerations.z[i]};
+    if (accelerations)
+        inspection.acceleration = std::array{accelerations->x[i], accelerations->y[i], accelerations->z[i]};
     inspection.mass = bodies.mass[i];
     inspection.potential = potentialAtBodyFp64(bodies, i, gravity);
     inspection.orbDomain = orbDomainOfIndex(orbCells, i);

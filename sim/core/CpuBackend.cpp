@@ -224,14 +224,14 @@ void CpuBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& o
     out = m_accelerations;
 }
 
-std::optional<BodyInspection> CpuBackend::inspectBody(const SimParams& params, std::uint64_t id) {
-    std::vector<PhaseTiming> ignored;
-    ensureAccelerations(forceSettingsOf(params), ignored);
+std::optional<BodyInspection> CpuBackend::inspectBody(const SimParams& params, std::uint64_t id) const {
+    const bool accelerationsCurrent =
+        m_accelerationsValid && m_accelerationsSettings.sameForces(forceSettingsOf(params));
     // The cells describe the arrays only while the domains are active (a rolled-back step invalidates them).
     const std::span<const OrbCell> cells =
         m_orb.active() ? std::span<const OrbCell>(m_orb.cells()) : std::span<const OrbCell>();
-    return inspectBodyOnHost(m_bodies, m_accelerations, cells, {params.gravitationalConstant, params.softeningLength},
-                             id);
+    return inspectBodyOnHost(m_bodies, accelerationsCurrent ? &m_accelerations : nullptr, cells,
+                             {params.gravitationalConstant, params.softeningLength}, id);
 }
 
 void CpuBackend::Visuals::writeVertices(std::span<RenderVertex> out) const {

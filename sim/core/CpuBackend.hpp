@@ -47,8 +47,8 @@ public:
     void reverseVelocities() override;
     void readBodies(Bodies& out) const override;
     BodyIdentity bodyIdentity(std::size_t index) const override;
-    /// On the backend's own arrays, no copies; computes the accelerations first when they are stale.
-    std::optional<BodyInspection> inspectBody(const SimParams& params, std::uint64_t id) override;
+    /// On the backend's own arrays, no copies.
+    std::optional<BodyInspection> inspectBody(const SimParams& params, std::uint64_t id) const override;
     std::vector<std::optional<BodyPosition>> bodyPositions(std::span<const std::uint64_t> ids) const override {
         return bodyPositionsOnHost(m_bodies, ids);
     }

@@ -36,14 +36,12 @@ BodyIdentity SimulationBackend::bodyIdentity(std::size_t index) const {
     return {bodies.id[index], bodies.component[index]};
 }
 
-std::optional<BodyInspection> SimulationBackend::inspectBody(const SimParams& params, std::uint64_t id) {
+std::optional<BodyInspection> SimulationBackend::inspectBody(const SimParams& params, std::uint64_t id) const {
     Bodies bodies;
     readBodies(bodies);
-    Vec3Arrays<float> accelerations;
-    readAccelerations(params, accelerations);
     std::vector<OrbCell> cells;
     visuals().collectOrbCells(cells);
-    return inspectBodyOnHost(bodies, accelerations, cells, {params.gravitationalConstant, params.softeningLength}, id);
+    return inspectBodyOnHost(bodies, nullptr, cells, {params.gravitationalConstant, params.softeningLength}, id);
 }
 
 std::vector<std::optional<BodyPosition>> SimulationBackend::bodyPositions(std::span<const std::uint64_t> ids) const {

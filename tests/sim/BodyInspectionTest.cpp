@@ -7,6 +7,7 @@
 #include <gravlab/sim/Simulation.hpp>
 
 #include <IdentityChecks.hpp>
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
 
@@ -68,7 +69,8 @@ TEST(BodyInspection, MatchesTheStateAndAnIndependentPotential) {
         EXPECT_EQ(inspection->index, i);
         EXPECT_EQ(inspection->position, (std::array{now.x[i], now.y[i], now.z[i]}));
         EXPECT_EQ(inspection->velocity, (std::array{now.vx[i], now.vy[i], now.vz[i]}));
-        EXPECT_EQ(inspection->acceleration, (std::array{accelerations.x[i], accelerations.y[i], accelerations.z[i]}));
+        ASSERT_TRUE(inspection->acceleration.has_value()) << "the last step's accelerations are current";
+        EXPECT_EQ(*inspection->acceleration, (std::array{accelerations.x[i], accelerations.y[i], accelerations.z[i]}));
         EXPECT_EQ(inspection->mass, now.mass[i]);
         const double phi = referencePotential(now, i, params);
         // fp64 against long double over 1500 terms of one sign: a few ulp of the sum.
@@ -78,6 +80,12 @@ TEST(BodyInspection, MatchesTheStateAndAnIndependentPotential) {
         EXPECT_FALSE(inspection->orbDomain.has_value()) << "ORB is off";
     }
     EXPECT_FALSE(simulation.backend().inspectBody(params, 3).has_value()) << "ids are random above 2^40 or 2^62";
+    SimParams softer = params;
+    softer.softeningLength *= 2.0; // not what the cached accelerations were computed with
+    const std::optional<BodyInspection> stale = simulation.backend().inspectBody(softer, now.id[0]);
+    ASSERT_TRUE(stale.has_value());
+    EXPECT_FALSE(stale->acceleration.has_value()) << "an inspection never runs a force evaluation";
+    EXPECT_NEAR(stale->potential, referencePotential(now, 0, softer), 1e-12 * std::abs(stale->potential));
 }
 
 TEST(BodyInspection, MassWeightedEnergiesAddUpToKineticPlusTwicePotential) {
@@ -115,6 +123,27 @@ TEST(BodyInspection, TheSameIdFindsTheSameBodyAfterOrbReorders) {
         EXPECT_EQ(inspection->identity.component, original.component[loaded]);
         EXPECT_EQ(inspection->position,
                   (std::array{now.x[inspection->index], now.y[inspection->index], now.z[inspection->index]}));
+    }
+}
+
+TEST(BodyInspection, PositionsOfAFewBodiesByIdAfterOrbReorders) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    const Bodies original = test::bodiesWithIdentities(1500, seed);
+    SimParams params = cpuParams();
+    params.orb.domainCount = 4;
+    Simulation simulation(params, Snapshot{original});
+    simulation.step(4);
+    const std::vector<std::uint64_t> ids{original.id[3], 3, original.id[1499], original.id[700]};
+    const std::vector<std::optional<BodyPosition>> positions = simulation.backend().bodyPositions(ids);
+    ASSERT_EQ(positions.size(), ids.size());
+    EXPECT_FALSE(positions[1].has_value()) << "no body has id 3";
+    const Bodies now = test::bodiesOf(simulation);
+    for (const std::size_t k : {std::size_t{0}, std::size_t{2}, std::size_t{3}}) {
+        const auto i = std::size_t(std::find(now.id.begin(), now.id.end(), ids[k]) - now.id.begin());
+        ASSERT_LT(i, now.size());
+        ASSERT_TRUE(positions[k].has_value());
+        EXPECT_EQ(*positions[k], (BodyPosition{now.x[i], now.y[i], now.z[i]}));
     }
 }
 

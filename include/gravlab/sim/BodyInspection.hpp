@@ -29,18 +29,25 @@ using BodyPosition = std::array<float, 3>;
 
 struct BodyInspection {
     BodyIdentity identity;
-    std::size_t index = 0;               ///< where the body is now in readBodies()' order (ORB may move it)
-    std::array<float, 3> position{};     ///< N-body length units
-    std::array<float, 3> velocity{};     ///< N-body velocity units
-    std::array<float, 3> acceleration{}; ///< the solver's, with G, of the current positions
+    std::size_t index = 0;           ///< where the body is now in readBodies()' order (ORB may move it)
+    std::array<float, 3> position{}; ///< N-body length units
+    std::array<float, 3> velocity{}; ///< N-body velocity units
+    /// The solver's, with G, of the current positions; empty while the backend's cached accelerations are stale for
+    /// the parameters asked with (after a load or a change of solver, G, softening or theta, until the next step):
+    /// an inspection never runs a force evaluation.
+    std::optional<std::array<float, 3>> acceleration;
     float mass = 0;
     double potential = 0; ///< phi: softened fp64 direct sum over every other body, with G (energy per unit mass)
     /// ORB domain holding the body; empty while ORB is off.
     std::optional<std::uint32_t> orbDomain;
 
     double speed() const { return std::hypot(double(velocity[0]), double(velocity[1]), double(velocity[2])); }
-    double accelerationMagnitude() const {
-        return std::hypot(double(acceleration[0]), double(acceleration[1]), double(acceleration[2]));
+    /// |a|; empty with the acceleration.
+    std::optional<double> accelerationMagnitude() const {
+        if (!acceleration)
+            return std::nullopt;
+        const std::array<float, 3>& a = *acceleration;
+        return std::hypot(double(a[0]), double(a[1]), double(a[2]));
     }
     /// e = |v|^2 / 2 + phi.
     double specificEnergy() const { return 0.5 * speed() * speed() + potential; }
@@ -49,9 +56,9 @@ struct BodyInspection {
 /// phi of body `index` of bodies by the fp64 direct sum above (O(N)); throws std::out_of_range for a bad index.
 double potentialAtBodyFp64(const Bodies& bodies, std::size_t index, const GravityParams& gravity);
 
-/// The inspection of the body with this id in host arrays (accelerations in the bodies' order, ORB cells as
-/// orbDomainOfIndex takes them); empty when no body has that id. The first body with the id counts.
-std::optional<BodyInspection> inspectBodyOnHost(const Bodies& bodies, const Vec3Arrays<float>& accelerations,
+/// The inspection of the body with this id in host arrays (accelerations in the bodies' order, nullptr while they are
+/// stale; ORB cells as orbDomainOfIndex takes them); empty when no body has that id. The first body with the id counts.
+std::optional<BodyInspection> inspectBodyOnHost(const Bodies& bodies, const Vec3Arrays<float>* accelerations,
                                                 std::span<const OrbCell> orbCells, const GravityParams& gravity,
                                                 std::uint64_t id);
 

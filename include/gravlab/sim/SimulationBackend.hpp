@@ -76,10 +76,11 @@ public:
     /// Who body index (in the current order, as readBodies() and the vertices have it) is: its id and component. The
     /// default reads every body; backends override it with a lookup.
     virtual BodyIdentity bodyIdentity(std::size_t index) const;
-    /// The body whose id is id looked at closely (BodyInspection.hpp), with the accelerations of params' solver
-    /// (computed first when stale, as readAccelerations) and G and softening from params; empty when no body has that
-    /// id (after a reload). O(N). The default copies every body to the host; backends override it with a lookup.
-    virtual std::optional<BodyInspection> inspectBody(const SimParams& params, std::uint64_t id);
+    /// The body whose id is id looked at closely (BodyInspection.hpp): the cached acceleration when it is current for
+    /// params' forces, the potential with G and softening from params; empty when no body has that id (after a
+    /// reload). O(N), and never a force evaluation. The default copies every body to the host and reports no
+    /// acceleration; backends override it with a lookup.
+    virtual std::optional<BodyInspection> inspectBody(const SimParams& params, std::uint64_t id) const;
     /// Current positions of the bodies with these ids (a few: trails, the followed body), one entry per id, empty
     /// where no body has the id. Costs one pass over the bodies, not one per id. The default copies every body.
     virtual std::vector<std::optional<BodyPosition>> bodyPositions(std::span<const std::uint64_t> ids) const;

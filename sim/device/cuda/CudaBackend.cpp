@@ -238,7 +238,7 @@ void CudaBackend::readBodies(Bodies& out) const {
     downloadBodies(m_bodies, out, m_stream.get());
 }
 
-void CudaBackend::ensureAccelerations(const SimParams& params) {
+void CudaBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
     const ForceSettings settings = forceSettingsOf(params);
     useSolver(*settings.solver);
     if (!accelerationsCurrentFor(settings) && m_bodies.size() != 0) {
@@ -246,10 +246,6 @@ void CudaBackend::ensureAccelerations(const SimParams& params) {
         if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)
             throw NonFiniteStateError(m_stepsTaken, nonFinite, m_bodies.size(), m_stepsTaken);
     }
-}
-
-void CudaBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
-    ensureAccelerations(params);
     downloadAccelerations(m_bodies, out, m_stream.get());
 }
 
@@ -266,11 +262,10 @@ std::optional<std::uint32_t> CudaBackend::loadIndexOf(std::uint64_t id) const {
     return index;
 }
 
-std::optional<BodyInspection> CudaBackend::inspectBody(const SimParams& params, std::uint64_t id) {
+std::optional<BodyInspection> CudaBackend::inspectBody(const SimParams& params, std::uint64_t id) const {
     const std::optional<std::uint32_t> loadIndex = loadIndexOf(id);
     if (!loadIndex)
         return std::nullopt;
-    ensureAccelerations(params); // may run the solver, which never reorders the bodies
     cudaStream_t stream = m_stream.get();
     const std::optional<std::size_t> index =
         findBodiesByLoadOrder(m_bodies.loadOrder.data(), m_bodies.size(), {&*loadIndex, 1}, stream).front();
@@ -290,7 +285,8 @@ std::optional<BodyInspection> CudaBackend::inspectBody(const SimParams& params, 
     inspection.position = {state[0].x, state[0].y, state[0].z};
     inspection.mass = state[0].w;
     inspection.velocity = {state[1].x, state[1].y, state[1].z};
-    inspection.acceleration = {state[2].x, state[2].y, state[2].z};
+    if (accelerationsCurrentFor(forceSettingsOf(params)))
+        inspection.acceleration = std::array{state[2].x, state[2].y, state[2].z};
     if (m_orbDomains.active())
         inspection.orbDomain = orbDomainOfIndex(m_orbDomains.cells(stream), *index);
     return inspection;

@@ -61,7 +61,7 @@ public:
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     /// The id's load index from the host table, then a device search for where ORB has moved that body, then a copy
     /// of its three float4 and the device's fp64 potential (DeviceBodyInspection.hpp).
-    std::optional<BodyInspection> inspectBody(const SimParams& params, std::uint64_t id) override;
+    std::optional<BodyInspection> inspectBody(const SimParams& params, std::uint64_t id) const override;
     /// Load indices from the host table (cached per id until the next load), one device pass for where they are now,
     /// then one 16-byte copy per body found.
     std::vector<std::optional<BodyPosition>> bodyPositions(std::span<const std::uint64_t> ids) const override;
@@ -133,8 +133,6 @@ private:
     /// Evaluates forces with settings; returns 0, or the count of bodies with non-finite positions the solver found.
     unsigned refreshAccelerations(const ForceSettings& settings);
     bool accelerationsCurrentFor(const ForceSettings& settings) const;
-    /// Evaluates forces for params unless the cached ones are current; throws NonFiniteStateError for bad positions.
-    void ensureAccelerations(const SimParams& params);
     /// The step's ORB update, after the drift and before the force evaluation (which follows the new order).
     void updateOrbAfterDrift(const SimParams& params);
     void saveState();
