@@ -44,6 +44,11 @@ void ViewerApp::trackBodies() {
     std::vector<std::uint64_t> ids = m_trails.ids();
     if (pickedId)
         ids.push_back(*pickedId);
+    m_trackedAtStep = step;
+    if (ids.empty()) {
+        m_follow.setEnabled(false); // nothing picked: nothing to follow
+        return;
+    }
     const std::vector<std::optional<BodyPosition>> positions = simulation.backend().bodyPositions(ids);
     m_trails.record(std::span(positions).first(m_trails.size()));
     if (pickedId) {
@@ -55,7 +60,6 @@ void ViewerApp::trackBodies() {
     } else {
         m_follow.setEnabled(false);
     }
-    m_trackedAtStep = step;
 }
 
 void ViewerApp::drawTrails(const RenderTarget& target) {

@@ -89,7 +89,7 @@ void drawTrails(const InspectorPanelView& view, InspectorPanelRequests& requests
 
 InspectorPanelRequests drawInspectorPanel(const InspectorPanelView& view) {
     InspectorPanelRequests requests;
-    // Bottom right at first, above the collapsed Window panel: the other panels fill the top and the left.
+    // Bottom right at first: the other panels fill the top and the left.
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     ImGui::SetNextWindowPos(ImVec2(display.x - 10, display.y - 4 * ImGui::GetFontSize()), ImGuiCond_FirstUseEver,
                             ImVec2(1, 1));

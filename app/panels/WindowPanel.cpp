@@ -10,7 +10,7 @@ namespace gravlab {
 WindowPanelRequests drawWindowPanel(const WindowPanelView& view) {
     WindowPanelRequests requests;
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(display.x - 10, display.y - 10), ImGuiCond_FirstUseEver, ImVec2(1, 1));
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y - 10), ImGuiCond_FirstUseEver, ImVec2(0.5f, 1));
     ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
     ImGui::Begin("Window", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     requests.screenshot = ImGui::Button("screenshot (P)");

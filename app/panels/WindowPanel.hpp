@@ -3,8 +3,8 @@
 //
 // Design note: display and edit only, like the other panels; the viewer takes the screenshot after the frame's UI is
 // drawn (so the PNG shows the panels), applies the scale from the next frame and switches fullscreen between frames.
-// The panel sits collapsed at the window's bottom right at first: it is wanted rarely, and a projector user needs the
-// scale slider, so it must be findable without covering the bodies.
+// The panel sits collapsed at the bottom centre of the window at first: it is wanted rarely, and a projector user needs
+// the scale slider, so it must be findable without covering the bodies.
 #include <filesystem>
 #include <optional>
 #include <string>

@@ -53,6 +53,8 @@ std::optional<BodyInspection> inspectBodyOnHost(const Bodies& bodies, const Vec3
 
 std::vector<std::optional<BodyPosition>> bodyPositionsOnHost(const Bodies& bodies, std::span<const std::uint64_t> ids) {
     std::vector<std::optional<BodyPosition>> positions(ids.size());
+    if (ids.empty())
+        return positions;
     for (std::size_t i = 0; i < bodies.size(); ++i)
         for (std::size_t k = 0; k < ids.size(); ++k)
             if (bodies.id[i] == ids[k] && !positions[k])

@@ -1,7 +1,6 @@
 #include "device/cuda/CudaBackend.hpp"
 
 #include "device/cuda/CudaBackendFactory.hpp"
-#include "device/cuda/DeviceBodyInspection.hpp"
 #include "device/cuda/DeviceDiagnostics.hpp"
 #include "device/cuda/DeviceLeapfrog.hpp"
 #include "device/cuda/DeviceRenderVertices.hpp"
@@ -268,7 +267,8 @@ std::optional<BodyInspection> CudaBackend::inspectBody(const SimParams& params, 
         return std::nullopt;
     cudaStream_t stream = m_stream.get();
     const std::optional<std::size_t> index =
-        findBodiesByLoadOrder(m_bodies.loadOrder.data(), m_bodies.size(), {&*loadIndex, 1}, stream).front();
+        findBodiesByLoadOrder(m_bodies.loadOrder.data(), m_bodies.size(), {&*loadIndex, 1}, m_bodySearch, stream)
+            .front();
     if (!index)
         throw std::logic_error("inspectBody: load index " + std::to_string(*loadIndex) + " of id " +
                                std::to_string(id) + " is missing from the device's load order");
@@ -278,8 +278,8 @@ std::optional<BodyInspection> CudaBackend::inspectBody(const SimParams& params, 
         CUDA_CHECK(
             cudaMemcpyAsync(&state[k], arrays[k]->data() + *index, sizeof(float4), cudaMemcpyDeviceToHost, stream));
     BodyInspection inspection;
-    inspection.potential =
-        potentialAtBodyDevice(m_bodies.positionMass.data(), m_bodies.size(), *index, gravityOf(params), stream);
+    inspection.potential = potentialAtBodyDevice(m_bodies.positionMass.data(), m_bodies.size(), *index,
+                                                 gravityOf(params), m_bodySearch, stream);
     inspection.identity = {id, m_bodies.componentInLoadOrder[*loadIndex]};
     inspection.index = *index;
     inspection.position = {state[0].x, state[0].y, state[0].z};
@@ -294,6 +294,8 @@ std::optional<BodyInspection> CudaBackend::inspectBody(const SimParams& params, 
 
 std::vector<std::optional<BodyPosition>> CudaBackend::bodyPositions(std::span<const std::uint64_t> ids) const {
     std::vector<std::optional<BodyPosition>> positions(ids.size());
+    if (ids.empty())
+        return positions;
     std::vector<std::uint32_t> loadIndices;
     std::vector<std::size_t> askedFor; // which entry of ids each load index answers
     for (std::size_t k = 0; k < ids.size(); ++k)
@@ -303,7 +305,7 @@ std::vector<std::optional<BodyPosition>> CudaBackend::bodyPositions(std::span<co
         }
     cudaStream_t stream = m_stream.get();
     const std::vector<std::optional<std::size_t>> indices =
-        findBodiesByLoadOrder(m_bodies.loadOrder.data(), m_bodies.size(), loadIndices, stream);
+        findBodiesByLoadOrder(m_bodies.loadOrder.data(), m_bodies.size(), loadIndices, m_bodySearch, stream);
     std::vector<float4> found(indices.size());
     for (std::size_t k = 0; k < indices.size(); ++k)
         if (indices[k])

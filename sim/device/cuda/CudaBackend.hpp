@@ -19,6 +19,7 @@
 // mapped GL buffer (writeVerticesOnDevice), which never leaves the GPU.
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
+#include "device/cuda/DeviceBodyInspection.hpp"
 #include "device/cuda/PhaseTimeline.hpp"
 #include "orb/cuda/OrbDomainsGpu.hpp"
 #include "solvers/cuda/CudaForceSolver.hpp"
@@ -169,6 +170,7 @@ private:
     /// Load indices of ids asked for since the last load: a linear search of the id table per frame and trail would
     /// cost O(N) on the host each time.
     mutable std::unordered_map<std::uint64_t, std::optional<std::uint32_t>> m_loadIndexOfId;
+    mutable BodySearchScratch m_bodySearch; ///< inspections and position lookups, allocated once
     Visuals m_visuals{*this};
 };
 

@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(kThreads)
 
 std::vector<std::optional<std::size_t>> findBodiesByLoadOrder(const std::uint32_t* loadOrder, std::size_t bodyCount,
                                                               std::span<const std::uint32_t> loadIndices,
-                                                              cudaStream_t stream) {
+                                                              BodySearchScratch& scratch, cudaStream_t stream) {
     if (loadIndices.size() > kMaxBodiesFound)
         throw std::invalid_argument("findBodiesByLoadOrder: " + std::to_string(loadIndices.size()) +
                                     " bodies asked for, at most " + std::to_string(kMaxBodiesFound) + " at once");
@@ -65,16 +65,16 @@ std::vector<std::optional<std::size_t>> findBodiesByLoadOrder(const std::uint32_
     if (bodyCount == 0 || loadIndices.empty())
         return indices;
     const auto targetCount = unsigned(loadIndices.size());
-    DeviceBuffer<std::uint32_t> targets(targetCount);
-    DeviceBuffer<std::uint32_t> found(targetCount);
-    targets.upload(loadIndices, stream);
-    CUDA_CHECK(cudaMemsetAsync(found.data(), 0xff, targetCount * sizeof(std::uint32_t), stream)); // kNotFound
+    CUDA_CHECK(cudaMemcpyAsync(scratch.targets.data(), loadIndices.data(), loadIndices.size_bytes(),
+                               cudaMemcpyHostToDevice, stream));
+    CUDA_CHECK(cudaMemsetAsync(scratch.found.data(), 0xff, targetCount * sizeof(std::uint32_t), stream)); // kNotFound
     const LaunchSize size = launchSize1d(bodyCount, kThreads);
-    findLoadOrdersKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(loadOrder, unsigned(bodyCount),
-                                                                           targets.data(), targetCount, found.data());
+    findLoadOrdersKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+        loadOrder, unsigned(bodyCount), scratch.targets.data(), targetCount, scratch.found.data());
     checkLaunch("findLoadOrdersKernel");
     std::vector<std::uint32_t> hostFound(targetCount);
-    found.download(hostFound, stream);
+    CUDA_CHECK(cudaMemcpyAsync(hostFound.data(), scratch.found.data(), targetCount * sizeof(std::uint32_t),
+                               cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     for (std::size_t k = 0; k < indices.size(); ++k)
         if (hostFound[k] != kNotFound)
@@ -83,17 +83,19 @@ std::vector<std::optional<std::size_t>> findBodiesByLoadOrder(const std::uint32_
 }
 
 double potentialAtBodyDevice(const float4* positionMass, std::size_t bodyCount, std::size_t index,
-                             const GravityParams& gravity, cudaStream_t stream) {
+                             const GravityParams& gravity, BodySearchScratch& scratch, cudaStream_t stream) {
     if (index >= bodyCount)
         throw std::out_of_range("potential of body " + std::to_string(index) + " of " + std::to_string(bodyCount));
     const unsigned blocks = std::min(launchSize1d(bodyCount, kThreads).blocks, kMaxPotentialBlocks);
-    DeviceBuffer<double> partials(blocks);
+    if (scratch.partials.size() < blocks)
+        scratch.partials.resize(kMaxPotentialBlocks);
     potentialAtBodyKernel<<<blocks, kThreads, 0, stream>>>(positionMass, unsigned(bodyCount), unsigned(index),
                                                            gravity.softeningLength * gravity.softeningLength,
-                                                           partials.data());
+                                                           scratch.partials.data());
     checkLaunch("potentialAtBodyKernel");
     std::vector<double> hostPartials(blocks);
-    partials.download(hostPartials, stream);
+    CUDA_CHECK(cudaMemcpyAsync(hostPartials.data(), scratch.partials.data(), blocks * sizeof(double),
+                               cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     double sum = 0.0;
     for (const double partial : hostPartials)
