@@ -140,6 +140,16 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
     addNumberOption(app, kHeightRange, NumberKind::Whole, options.height, "image or window height in pixels")
         ->type_name("N");
     app.add_option_function<std::string>(
+           "--ui-scale",
+           [&options](const std::string& text) {
+               options.uiScale = parseNumberForFlag("ui-scale", kUiScaleRange, text, NumberKind::Real);
+           },
+           "window: " + std::string(kUiScaleRange.meaning) + " for projectors and high-DPI screens, " +
+               describeRange(kUiScaleRange))
+        ->type_name("FLOAT")
+        ->default_str("the monitor's content scale");
+    app.add_flag("--fullscreen", options.fullscreen, "window: start fullscreen on the window's monitor (F11 toggles)");
+    app.add_option_function<std::string>(
            "--camera", [&options](const std::string& mode) { options.cameraFollowsBodies = mode == "follow"; },
            "headless: follow (refit the still camera when the bodies leave the view) or fixed (never refit)")
         ->check(CLI::IsMember({"follow", "fixed"}))

@@ -1,9 +1,13 @@
 // ImGui set-up, per-frame calls and shutdown.
 #include "ImGuiLayer.hpp"
 
+#include "WindowLayout.hpp"
+
+#include <algorithm>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <imgui_internal.h>
 #include <stdexcept>
 
 namespace gravlab {
@@ -47,6 +51,31 @@ bool ImGuiLayer::wantsMouse() const {
 
 bool ImGuiLayer::wantsKeyboard() const {
     return ImGui::GetIO().WantCaptureKeyboard;
+}
+
+void ImGuiLayer::setUiScale(float scale) {
+    m_uiScale = std::clamp(scale, kMinUiScale, kMaxUiScale);
+    ImGuiStyle& style = ImGui::GetStyle();
+    style = ImGuiStyle(); // unscaled metrics, so repeated calls do not compound
+    ImGui::StyleColorsDark(&style);
+    style.ScaleAllSizes(m_uiScale);
+    ImGui::GetIO().FontGlobalScale = m_uiScale;
+}
+
+void ImGuiLayer::keepWindowsOnScreen() {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (display.x <= 0 || display.y <= 0)
+        return; // minimised: nothing to keep windows inside
+    for (ImGuiWindow* window : ImGui::GetCurrentContext()->Windows) {
+        if (!window->Active ||
+            (window->Flags & (ImGuiWindowFlags_ChildWindow | ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_Popup)) != 0)
+            continue;
+        const glm::vec2 position{window->Pos.x, window->Pos.y};
+        const glm::vec2 clamped =
+            clampPanelPosition(position, {window->Size.x, window->Size.y}, {display.x, display.y});
+        if (clamped != position)
+            ImGui::SetWindowPos(window, ImVec2(clamped.x, clamped.y), ImGuiCond_Always);
+    }
 }
 
 } // namespace gravlab

@@ -8,8 +8,8 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <string>
 #include <optional>
+#include <string>
 #include <unistd.h>
 
 namespace gravlab {
@@ -60,6 +60,9 @@ ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     ViewerSettings settings;
     settings.width = options.width;
     settings.height = options.height;
+    if (options.uiScale)
+        settings.uiScale = float(*options.uiScale);
+    settings.fullscreen = options.fullscreen;
     settings.stepsPerFrame = options.stepsPerFrameFor(false);
     settings.saving = options.saving;
     settings.colorMode = options.colorMode;

@@ -41,16 +41,31 @@ std::string frameFileName(std::size_t frameIndex, std::size_t frameCount) {
     return name;
 }
 
-std::filesystem::path recordingFileName(const std::filesystem::path& folder, std::time_t time) {
+namespace {
+
+/// folder / "<prefix>_YYYYmmdd_HHMMSS<extension>", with "_2", "_3", ... before the extension when that name is taken.
+std::filesystem::path timestampedFileName(const std::filesystem::path& folder, std::time_t time, const char* prefix,
+                                          const std::string& extension) {
     std::tm local{};
     localtime_r(&time, &local);
     char stamp[32];
-    std::strftime(stamp, sizeof(stamp), "gravlab_%Y%m%d_%H%M%S", &local);
-    std::filesystem::path candidate = folder / (std::string(stamp) + ".mp4");
+    std::strftime(stamp, sizeof(stamp), "_%Y%m%d_%H%M%S", &local);
+    const std::string stem = prefix + std::string(stamp);
+    std::filesystem::path candidate = folder / (stem + extension);
     std::error_code ignored;
     for (int suffix = 2; std::filesystem::exists(candidate, ignored); ++suffix)
-        candidate = folder / (std::string(stamp) + "_" + std::to_string(suffix) + ".mp4");
+        candidate = folder / (stem + "_" + std::to_string(suffix) + extension);
     return candidate;
+}
+
+} // namespace
+
+std::filesystem::path recordingFileName(const std::filesystem::path& folder, std::time_t time) {
+    return timestampedFileName(folder, time, "gravlab", ".mp4");
+}
+
+std::filesystem::path screenshotFileName(const std::filesystem::path& folder, std::time_t time) {
+    return timestampedFileName(folder, time, "gravlab_screenshot", ".png");
 }
 
 } // namespace gravlab

@@ -19,5 +19,7 @@ std::string frameFileName(std::size_t frameIndex, std::size_t frameCount);
 /// A movie name in folder for a recording started at time, "gravlab_20250314_093005.mp4", with "_2", "_3", ...
 /// before the extension when that name is taken.
 std::filesystem::path recordingFileName(const std::filesystem::path& folder, std::time_t time);
+/// A screenshot name in folder, "gravlab_screenshot_20250314_093005.png", numbered like recordingFileName.
+std::filesystem::path screenshotFileName(const std::filesystem::path& folder, std::time_t time);
 
 } // namespace gravlab

@@ -17,6 +17,7 @@ struct MouseButtonEvent {
     bool pressed = false;     ///< true: pressed, false: released
     glm::vec2 cursor{0.0f};   ///< cursor position at the event, window coordinates (pixels, y down)
     bool controlHeld = false; ///< Ctrl was held
+    bool shiftHeld = false;   ///< Shift was held (a pick with Shift also starts a trail)
 };
 
 class PickGesture {

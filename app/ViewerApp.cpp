@@ -1,6 +1,8 @@
 // The interactive viewer: input, the pick, the camera, and the panels' requests handed to the session.
 #include "ViewerApp.hpp"
 
+#include "WindowLayout.hpp"
+
 #include <gravlab/render/BodyPicking.hpp>
 
 #include <GLFW/glfw3.h>
@@ -35,9 +37,14 @@ constexpr float kPickMarkerScale = 0.015f;
 
 ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     : m_window(windowSettingsFrom(settings)), m_events(m_window.handle()), m_imgui(m_window.handle()),
-      m_pipeline(std::cerr), m_session(simulation, m_pipeline, sessionSettingsFrom(settings)), m_stepper(m_session),
+      m_fullscreen(m_window.handle()), m_pipeline(std::cerr),
+      m_session(simulation, m_pipeline, sessionSettingsFrom(settings)), m_stepper(m_session),
       m_sessionPanel(settings.sessionFile), m_recorder(settings.recording, std::cerr),
-      m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay) {
+      m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay), m_screenshotFolder(settings.recording.folder) {
+    float contentScaleX = 1.0f, contentScaleY = 1.0f;
+    glfwGetWindowContentScale(m_window.handle(), &contentScaleX, &contentScaleY);
+    m_imgui.setUiScale(settings.uiScale.value_or(uiScaleForContentScale(contentScaleX, contentScaleY)));
+    m_fullscreen.setFullscreen(settings.fullscreen); // before the fit, which needs the final aspect
     refitCamera(); // also sizes the particles, so a session's camera replaces the pose afterwards
     if (settings.camera)
         applyCameraState(*settings.camera, m_camera);
@@ -52,6 +59,7 @@ void ViewerApp::run() {
             m_stepper
                 .waitForStep(); // a movie shows one step per frame, as it did before stepping moved off this thread
         if (m_stepper.poll().idle) { // no step in flight: the simulation may be read until the next one starts
+            trackBodies();
             updateOverlays();
             m_stepper.startNextStep();
         }
@@ -67,7 +75,11 @@ void ViewerApp::handleInput() {
     m_cameraInput.onScroll(m_events.takeScrollSteps(), uiWantsMouse, m_camera);
     for (const MouseButtonEvent& event : m_events.takeButtonEvents())
         if (const std::optional<glm::vec2> click = m_pickGesture.onButton(event, uiWantsMouse))
-            m_stepper.whenIdle([this, cursor = *click] { pickAt(cursor); });
+            m_stepper.whenIdle([this, cursor = *click, addTrail = event.shiftHeld] {
+                pickAt(cursor);
+                if (addTrail && m_picked && m_trails.add(m_picked->identity))
+                    m_trackedAtStep.reset();
+            });
     const bool uiWantsKeyboard = m_imgui.wantsKeyboard();
     for (const int key : m_events.takeKeyPresses())
         if (!uiWantsKeyboard)
@@ -94,6 +106,16 @@ void ViewerApp::handleKey(int key) {
         break;
     case GLFW_KEY_M:
         toggleRecording();
+        break;
+    case GLFW_KEY_C:
+        m_follow.toggle();
+        m_trackedAtStep.reset(); // the target moves now, even while paused
+        break;
+    case GLFW_KEY_P:
+        m_screenshotRequested = true;
+        break;
+    case GLFW_KEY_F11:
+        m_fullscreen.toggle();
         break;
     case GLFW_KEY_ESCAPE:
         m_window.requestClose();
@@ -138,6 +160,7 @@ void ViewerApp::drawFrame() {
     const FramebufferSize size = m_window.framebufferSize();
     const RenderTarget window{0, size.width, size.height};
     m_pipeline.render(m_camera, window);
+    drawTrails(window);
     m_recorder.captureFrame(window);
 
     m_imgui.beginFrame();
@@ -181,7 +204,7 @@ void ViewerApp::drawFrame() {
         {.loadedFile = status.params.initialFile, .message = m_fileMessage, .messageIsError = m_fileMessageIsError});
     const SessionPanelRequests sessionRequests =
         m_sessionPanel.draw({.outcome = m_sessionOutcome, .outcomeIsError = m_sessionOutcomeIsError});
-    m_imgui.endFrame();
+    drawInspectionAndWindowPanels(); // ends the ImGui frame, then takes a requested screenshot
     applyPanelRequests(requests);
     applyTreeOverlayRequests(overlayRequests);
     applyOrbPanelRequests(orbRequests);
@@ -314,8 +337,10 @@ std::optional<std::string> ViewerApp::applySession(const SavedSession& session) 
 }
 
 void ViewerApp::applyParams(const SimParams& requested) {
+    m_inspector.markStale(); // G or softening change the potential; a solver change the acceleration
     if (m_session.applyParams(requested).reinitialised) {
         m_picked.reset(); // a point of the previous scene
+        m_trails.clear();
         refitCamera();
     }
 }

@@ -19,24 +19,35 @@
 // the window has: the camera, the pick and the overlay view settings; it refits the camera and drops the pick when
 // the controller reports new bodies. Members are declared in construction order and destroyed in reverse: the window
 // (GL context and GLFW) outlives the input callbacks, ImGui and every GL object (the recorder's read-back buffer
-// among them). Closing the window completes a recording in progress.
+// among them). Closing the window completes a recording in progress. Inspection and window ergonomics (the inspector,
+// follow, trails, screenshot, UI scale, fullscreen, the error banner) live in ViewerInspection.cpp and their own
+// classes; after the simulation advances, trackBodies() reads the picked and trailed bodies by id.
+#include "BodyInspector.hpp"
 #include "CameraInput.hpp"
+#include "FollowCamera.hpp"
 #include "FramePipeline.hpp"
+#include "FullscreenToggle.hpp"
 #include "ImGuiLayer.hpp"
 #include "PickGesture.hpp"
+#include "TrailHistory.hpp"
 #include "ViewSettings.hpp"
 #include "WindowEvents.hpp"
 #include "WindowRecorder.hpp"
+#include "panels/ErrorBanner.hpp"
 #include "panels/FilePanel.hpp"
+#include "panels/InspectorPanel.hpp"
 #include "panels/OrbPanel.hpp"
 #include "panels/SessionPanel.hpp"
 #include "panels/SimulationPanel.hpp"
 #include "panels/TreeOverlayPanel.hpp"
+#include "panels/WindowPanel.hpp"
 #include "session/BackgroundStepper.hpp"
 #include "session/SessionController.hpp"
 #include "session/SessionFile.hpp"
 
+#include <gravlab/render/FramebufferReadback.hpp>
 #include <gravlab/render/OrbitCamera.hpp>
+#include <gravlab/render/TrailRenderer.hpp>
 #include <gravlab/render/WindowContext.hpp>
 #include <gravlab/sim/Simulation.hpp>
 
@@ -49,6 +60,8 @@ namespace gravlab {
 struct ViewerSettings {
     int width = 1280; ///< initial window size in screen coordinates
     int height = 720;
+    std::optional<float> uiScale; ///< panels' scale; none: the monitor's content scale
+    bool fullscreen = false;
     int stepsPerFrame = 1;
     ColorMode colorMode = ColorMode::Component;
     TreeOverlaySettings treeOverlay;
@@ -91,10 +104,23 @@ private:
     void applyParams(const SimParams& requested);
     void refitCamera();
     void toggleRecording();
+    /// Once per frame after the simulation advanced: the inspector's reading, the followed body and the trails, all
+    /// by id (ORB reorders the bodies). A reset (the step count going back) empties the trails; new bodies drop them.
+    void trackBodies();
+    /// The trails as fading lines over the frame in target.
+    void drawTrails(const RenderTarget& target);
+    /// The UI's panels of the inspector, the window and the error banner, then their requests applied.
+    void drawInspectionAndWindowPanels();
+    void applyInspectorRequests(const InspectorPanelRequests& requests);
+    /// Writes the window's framebuffer, panels included, as a PNG into the output folder.
+    void takeScreenshot();
 
     WindowContext m_window;
     WindowEvents m_events;
     ImGuiLayer m_imgui;
+    FullscreenToggle m_fullscreen;
+    FramebufferReadback m_screenshotReadback;
+    TrailRenderer m_trailRenderer;
     FramePipeline m_pipeline;
     SessionController m_session;
     BackgroundStepper m_stepper; ///< after the session: its worker is joined before the session goes
@@ -115,6 +141,16 @@ private:
     std::optional<PickedPoint> m_picked;
     std::string m_sessionOutcome; ///< what the Session panel's last save or load did
     bool m_sessionOutcomeIsError = false;
+
+    BodyInspector m_inspector;
+    FollowCamera m_follow;
+    TrailHistory m_trails;
+    std::optional<std::uint64_t> m_trackedAtStep; ///< step of the last bodyPositions() read; empty: read next frame
+    std::filesystem::path m_screenshotFolder;
+    bool m_screenshotRequested = false;
+    std::string m_screenshotMessage; ///< the last screenshot's file, or why it failed
+    bool m_screenshotFailed = false;
+    ErrorBanner m_errorBanner;
 };
 
 } // namespace gravlab

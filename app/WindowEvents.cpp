@@ -54,6 +54,7 @@ void WindowEvents::onMouseButton(GLFWwindow* window, int button, int action, int
     event.pressed = action == GLFW_PRESS;
     event.cursor = glm::vec2(static_cast<float>(x), static_cast<float>(y));
     event.controlHeld = (mods & GLFW_MOD_CONTROL) != 0;
+    event.shiftHeld = (mods & GLFW_MOD_SHIFT) != 0;
     events->m_buttonEvents.push_back(event);
 }
 

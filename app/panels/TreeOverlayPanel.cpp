@@ -59,8 +59,8 @@ void drawPick(const TreeOverlayPanelView& view, TreeOverlayPanelRequests& reques
     ImGui::Text("picked body id %llu (%s) at (%.3f, %.3f, %.3f), step %llu", static_cast<unsigned long long>(who.id),
                 componentName(who.component), p[0], p[1], p[2], static_cast<unsigned long long>(view.picked->step));
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Bodies move on (and ORB may reorder them), so the pick is the point where the body was:\n"
-                          "the path shown leads to the leaf containing that point. Pick again to follow it.");
+        ImGui::SetTooltip("The pick follows its body by id (ORB may reorder the bodies): the path shown\n"
+                          "leads to the leaf containing the body's position as of the step shown.");
 }
 
 void drawStatus(const TreeOverlayPanelView& view) {

@@ -17,10 +17,10 @@
 
 namespace gravlab {
 
-/// The point whose octree path the overlay can show: where the picked body was when it was picked.
+/// The point whose octree path the overlay can show: where the picked body is, moved with it by id as it steps.
 struct PickedPoint {
     std::array<float, 3> position;
-    std::uint64_t step;    ///< simulation step at the pick
+    std::uint64_t step;    ///< simulation step of position
     BodyIdentity identity; ///< the picked body's stable id and component
 };
 

@@ -55,8 +55,7 @@ CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& param
         // migration's order, gather buffer (as wide as the widest body array, the 64-bit ids), arrivals and leaver
         // bits (rounded up to a byte).
         bytes.resident += sizeof(float) + sizeof(std::uint32_t);
-        stepScratch =
-            std::max<std::uint64_t>(stepScratch, 2 * sizeof(std::uint32_t) + sizeof(std::uint64_t) + 1);
+        stepScratch = std::max<std::uint64_t>(stepScratch, 2 * sizeof(std::uint32_t) + sizeof(std::uint64_t) + 1);
     }
     // A step copies the state for its rollback, then allocates the solver's or ORB's scratch; a load first copies
     // the bodies it is given, which is no more than that.
@@ -223,6 +222,16 @@ void CpuBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& o
     std::vector<PhaseTiming> ignored;
     ensureAccelerations(forceSettingsOf(params), ignored);
     out = m_accelerations;
+}
+
+std::optional<BodyInspection> CpuBackend::inspectBody(const SimParams& params, std::uint64_t id) const {
+    const bool accelerationsCurrent =
+        m_accelerationsValid && m_accelerationsSettings.sameForces(forceSettingsOf(params));
+    // The cells describe the arrays only while the domains are active (a rolled-back step invalidates them).
+    const std::span<const OrbCell> cells =
+        m_orb.active() ? std::span<const OrbCell>(m_orb.cells()) : std::span<const OrbCell>();
+    return inspectBodyOnHost(m_bodies, accelerationsCurrent ? &m_accelerations : nullptr, cells,
+                             {params.gravitationalConstant, params.softeningLength}, id);
 }
 
 void CpuBackend::Visuals::writeVertices(std::span<RenderVertex> out) const {

@@ -47,6 +47,11 @@ public:
     void reverseVelocities() override;
     void readBodies(Bodies& out) const override;
     BodyIdentity bodyIdentity(std::size_t index) const override;
+    /// On the backend's own arrays, no copies.
+    std::optional<BodyInspection> inspectBody(const SimParams& params, std::uint64_t id) const override;
+    std::vector<std::optional<BodyPosition>> bodyPositions(std::span<const std::uint64_t> ids) const override {
+        return bodyPositionsOnHost(m_bodies, ids);
+    }
     Diagnostics diagnostics(const SimParams& params) const override;
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     std::vector<PhaseTiming> lastStepTimings() const override;

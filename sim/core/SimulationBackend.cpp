@@ -1,5 +1,5 @@
 // What every backend shares: the wording of the non-finite-state error, phase-time bookkeeping, and the fallback
-// body lookup.
+// body lookup and inspection (host copies of every body; backends override both with lookups).
 #include <gravlab/sim/SimulationBackend.hpp>
 
 namespace gravlab {
@@ -34,6 +34,20 @@ BodyIdentity SimulationBackend::bodyIdentity(std::size_t index) const {
     if (index >= bodies.size())
         throw std::out_of_range("bodyIdentity: body " + std::to_string(index) + " of " + std::to_string(bodies.size()));
     return {bodies.id[index], bodies.component[index]};
+}
+
+std::optional<BodyInspection> SimulationBackend::inspectBody(const SimParams& params, std::uint64_t id) const {
+    Bodies bodies;
+    readBodies(bodies);
+    std::vector<OrbCell> cells;
+    visuals().collectOrbCells(cells);
+    return inspectBodyOnHost(bodies, nullptr, cells, {params.gravitationalConstant, params.softeningLength}, id);
+}
+
+std::vector<std::optional<BodyPosition>> SimulationBackend::bodyPositions(std::span<const std::uint64_t> ids) const {
+    Bodies bodies;
+    readBodies(bodies);
+    return bodyPositionsOnHost(bodies, ids);
 }
 
 } // namespace gravlab

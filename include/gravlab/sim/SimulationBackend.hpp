@@ -6,12 +6,14 @@
 // force evaluation each. This interface is physics only: what is drawn (vertices and their colours, octree and ORB
 // cells) is offered by the backend's VisualSource (visuals()), and backends never touch GL.
 #include <gravlab/sim/Bodies.hpp>
+#include <gravlab/sim/BodyInspection.hpp>
 #include <gravlab/sim/Diagnostics.hpp>
 #include <gravlab/sim/SimParams.hpp>
 #include <gravlab/sim/SolverRegistry.hpp>
 #include <gravlab/sim/VisualSource.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -74,6 +76,14 @@ public:
     /// Who body index (in the current order, as readBodies() and the vertices have it) is: its id and component. The
     /// default reads every body; backends override it with a lookup.
     virtual BodyIdentity bodyIdentity(std::size_t index) const;
+    /// The body whose id is id looked at closely (BodyInspection.hpp): the cached acceleration when it is current for
+    /// params' forces, the potential with G and softening from params; empty when no body has that id (after a
+    /// reload). O(N), and never a force evaluation. The default copies every body to the host and reports no
+    /// acceleration; backends override it with a lookup.
+    virtual std::optional<BodyInspection> inspectBody(const SimParams& params, std::uint64_t id) const;
+    /// Current positions of the bodies with these ids (a few: trails, the followed body), one entry per id, empty
+    /// where no body has the id. Costs one pass over the bodies, not one per id. The default copies every body.
+    virtual std::vector<std::optional<BodyPosition>> bodyPositions(std::span<const std::uint64_t> ids) const;
     virtual Diagnostics diagnostics(const SimParams& params) const = 0;
     /// Accelerations (with G) of the current state by params' solver, in the order readBodies() returns the bodies;
     /// computes them first when the cached ones are stale. For accuracy reports and tests.

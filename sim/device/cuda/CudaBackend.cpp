@@ -7,6 +7,7 @@
 #include "direct/cuda/DeviceForces.hpp"
 #include "solvers/SolverRegistration.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gravlab {
@@ -91,6 +92,7 @@ void CudaBackend::load(const Bodies& bodies) {
     m_orbDomains.invalidate();
     m_stepsTaken = 0;
     m_lastTimings.clear();
+    m_loadIndexOfId.clear();
 }
 
 bool CudaBackend::accelerationsCurrentFor(const ForceSettings& settings) const {
@@ -244,6 +246,76 @@ void CudaBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& 
             throw NonFiniteStateError(m_stepsTaken, nonFinite, m_bodies.size(), m_stepsTaken);
     }
     downloadAccelerations(m_bodies, out, m_stream.get());
+}
+
+std::optional<std::uint32_t> CudaBackend::loadIndexOf(std::uint64_t id) const {
+    const auto cached = m_loadIndexOfId.find(id);
+    if (cached != m_loadIndexOfId.end())
+        return cached->second;
+    const std::vector<std::uint64_t>& ids = m_bodies.idInLoadOrder;
+    const auto loaded = std::find(ids.begin(), ids.end(), id);
+    std::optional<std::uint32_t> index;
+    if (loaded != ids.end())
+        index = std::uint32_t(loaded - ids.begin());
+    m_loadIndexOfId.emplace(id, index);
+    return index;
+}
+
+std::optional<BodyInspection> CudaBackend::inspectBody(const SimParams& params, std::uint64_t id) const {
+    const std::optional<std::uint32_t> loadIndex = loadIndexOf(id);
+    if (!loadIndex)
+        return std::nullopt;
+    cudaStream_t stream = m_stream.get();
+    const std::optional<std::size_t> index =
+        findBodiesByLoadOrder(m_bodies.loadOrder.data(), m_bodies.size(), {&*loadIndex, 1}, m_bodySearch, stream)
+            .front();
+    if (!index)
+        throw std::logic_error("inspectBody: load index " + std::to_string(*loadIndex) + " of id " +
+                               std::to_string(id) + " is missing from the device's load order");
+    float4 state[3];
+    const DeviceBuffer<float4>* arrays[3] = {&m_bodies.positionMass, &m_bodies.velocityColor, &m_bodies.acceleration};
+    for (int k = 0; k < 3; ++k)
+        CUDA_CHECK(
+            cudaMemcpyAsync(&state[k], arrays[k]->data() + *index, sizeof(float4), cudaMemcpyDeviceToHost, stream));
+    BodyInspection inspection;
+    inspection.potential = potentialAtBodyDevice(m_bodies.positionMass.data(), m_bodies.size(), *index,
+                                                 gravityOf(params), m_bodySearch, stream);
+    inspection.identity = {id, m_bodies.componentInLoadOrder[*loadIndex]};
+    inspection.index = *index;
+    inspection.position = {state[0].x, state[0].y, state[0].z};
+    inspection.mass = state[0].w;
+    inspection.velocity = {state[1].x, state[1].y, state[1].z};
+    if (accelerationsCurrentFor(forceSettingsOf(params)))
+        inspection.acceleration = std::array{state[2].x, state[2].y, state[2].z};
+    if (m_orbDomains.active())
+        inspection.orbDomain = orbDomainOfIndex(m_orbDomains.cells(stream), *index);
+    return inspection;
+}
+
+std::vector<std::optional<BodyPosition>> CudaBackend::bodyPositions(std::span<const std::uint64_t> ids) const {
+    std::vector<std::optional<BodyPosition>> positions(ids.size());
+    if (ids.empty())
+        return positions;
+    std::vector<std::uint32_t> loadIndices;
+    std::vector<std::size_t> askedFor; // which entry of ids each load index answers
+    for (std::size_t k = 0; k < ids.size(); ++k)
+        if (const std::optional<std::uint32_t> loadIndex = loadIndexOf(ids[k])) {
+            loadIndices.push_back(*loadIndex);
+            askedFor.push_back(k);
+        }
+    cudaStream_t stream = m_stream.get();
+    const std::vector<std::optional<std::size_t>> indices =
+        findBodiesByLoadOrder(m_bodies.loadOrder.data(), m_bodies.size(), loadIndices, m_bodySearch, stream);
+    std::vector<float4> found(indices.size());
+    for (std::size_t k = 0; k < indices.size(); ++k)
+        if (indices[k])
+            CUDA_CHECK(cudaMemcpyAsync(&found[k], m_bodies.positionMass.data() + *indices[k], sizeof(float4),
+                                       cudaMemcpyDeviceToHost, stream));
+    m_stream.synchronize();
+    for (std::size_t k = 0; k < indices.size(); ++k)
+        if (indices[k])
+            positions[askedFor[k]] = BodyPosition{found[k].x, found[k].y, found[k].z};
+    return positions;
 }
 
 Diagnostics CudaBackend::diagnostics(const SimParams& params) const {

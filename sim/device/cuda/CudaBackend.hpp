@@ -19,6 +19,7 @@
 // mapped GL buffer (writeVerticesOnDevice), which never leaves the GPU.
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
+#include "device/cuda/DeviceBodyInspection.hpp"
 #include "device/cuda/PhaseTimeline.hpp"
 #include "orb/cuda/OrbDomainsGpu.hpp"
 #include "solvers/cuda/CudaForceSolver.hpp"
@@ -29,6 +30,7 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <unordered_map>
 
 namespace gravlab {
 
@@ -58,6 +60,12 @@ public:
     /// Recomputes the accelerations first when they are stale for params (solver, G, softening, theta for the tree).
     /// out follows the order readBodies() returns (only ORB re-partitions and migrations reorder the bodies).
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
+    /// The id's load index from the host table, then a device search for where ORB has moved that body, then a copy
+    /// of its three float4 and the device's fp64 potential (DeviceBodyInspection.hpp).
+    std::optional<BodyInspection> inspectBody(const SimParams& params, std::uint64_t id) const override;
+    /// Load indices from the host table (cached per id until the next load), one device pass for where they are now,
+    /// then one 16-byte copy per body found.
+    std::vector<std::optional<BodyPosition>> bodyPositions(std::span<const std::uint64_t> ids) const override;
     Diagnostics diagnostics(const SimParams& params) const override;
     std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
     void updateOrbDomains(const SimParams& params) override;
@@ -134,6 +142,8 @@ private:
     /// step stepIndex, whose tree found nonFiniteBodies.
     [[noreturn]] void failBeforeBuild(int stepIndex, unsigned nonFiniteBodies);
     void throwIfNonFinite(const std::vector<unsigned>& nonFiniteCounts);
+    /// Where id sits in the host tables (load order), through m_loadIndexOfId; empty when no body has it.
+    std::optional<std::uint32_t> loadIndexOf(std::uint64_t id) const;
 
     DeviceSummary m_device;
     CudaStream m_stream;
@@ -157,6 +167,10 @@ private:
     bool m_accelerationsCurrent = false;
     ForceSettings m_accelerationSettings{};
     std::uint64_t m_stepsTaken = 0;
+    /// Load indices of ids asked for since the last load: a linear search of the id table per frame and trail would
+    /// cost O(N) on the host each time.
+    mutable std::unordered_map<std::uint64_t, std::optional<std::uint32_t>> m_loadIndexOfId;
+    mutable BodySearchScratch m_bodySearch; ///< inspections and position lookups, allocated once
     Visuals m_visuals{*this};
 };
 
