@@ -8,8 +8,8 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <string>
 #include <optional>
+#include <string>
 #include <unistd.h>
 
 namespace gravlab {
@@ -63,6 +63,7 @@ ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     settings.stepsPerFrame = options.stepsPerFrameFor(false);
     settings.saving = options.saving;
     settings.colorMode = options.colorMode;
+    settings.colorScale = options.colorScale;
     settings.treeOverlay = options.treeOverlay;
     settings.orbOverlay = options.orbOverlay;
     settings.camera = options.camera;

@@ -23,6 +23,7 @@ SessionSettings sessionSettingsFrom(const ViewerSettings& settings) {
     session.stepsPerFrame = settings.stepsPerFrame;
     session.saving = settings.saving;
     session.colorMode = settings.colorMode;
+    session.colorScale = settings.colorScale;
     session.autoRefreshEnergy = settings.autoRefreshEnergy;
     return session;
 }
@@ -164,11 +165,16 @@ void ViewerApp::drawFrame() {
     const SimulationPanelRequests requests = m_panel.draw(view);
     const TreeOverlayPanelRequests overlayRequests =
         drawTreeOverlayPanel({.settings = m_treeOverlay,
-                              .colorMode = m_session.colorMode(),
                               .solver = findSolver(simulation.params().solver),
                               .picked = m_picked,
                               .cellCount = m_pipeline.treeCells().cellCount(),
                               .capped = m_pipeline.treeCells().capped()});
+    const ColorScale legend = simulation.visuals().colorScale(simulation.params().units);
+    const ColorPanelRequests colorRequests = drawColorPanel(
+        {.mode = m_session.colorMode(),
+         .scale = m_session.colorScale(),
+         .legend = legend,
+         .palette = bodyPaletteFor(m_session.colorMode(), simulation.visuals().orbStatus().domainCount > 0)});
     const OrbPanelRequests orbRequests = m_orbPanel.draw({.orb = simulation.params().orb,
                                                           .bodyCount = simulation.bodyCount(),
                                                           .overlay = m_orbOverlay,
@@ -182,6 +188,10 @@ void ViewerApp::drawFrame() {
     m_imgui.endFrame();
     applyPanelRequests(requests);
     applyTreeOverlayRequests(overlayRequests);
+    if (colorRequests.mode)
+        m_session.setColorMode(*colorRequests.mode);
+    if (colorRequests.scale)
+        m_session.setColorScale(*colorRequests.scale);
     applyOrbPanelRequests(orbRequests);
     applyFilePanelRequests(fileRequests);
     applySessionPanelRequests(sessionRequests);
@@ -238,8 +248,6 @@ void ViewerApp::applyTreeOverlayRequests(const TreeOverlayPanelRequests& request
         m_treeOverlay = *requests.settings; // a changed query is noticed by the pipeline's tree feed
     if (requests.clearPick)
         m_picked.reset();
-    if (requests.colorMode)
-        m_session.setColorMode(*requests.colorMode);
 }
 
 void ViewerApp::applyOrbPanelRequests(const OrbPanelRequests& requests) {
@@ -278,6 +286,7 @@ SavedSession ViewerApp::currentSession() const {
     return {.params = m_session.simulation().params(),
             .camera = cameraStateOf(m_camera),
             .colorMode = m_session.colorMode(),
+            .colorScale = m_session.colorScale(),
             .treeOverlay = m_treeOverlay,
             .orbOverlay = m_orbOverlay,
             .paused = m_session.paused(),
@@ -291,6 +300,7 @@ std::optional<std::string> ViewerApp::applySession(const SavedSession& session) 
         return m_session.lastError();
     m_treeOverlay = session.treeOverlay;
     m_orbOverlay = session.orbOverlay;
+    m_session.setColorScale(session.colorScale);
     m_session.setColorMode(session.colorMode); // orb-domain colours switch ORB on when it is off, as in the panel
     if (session.orbOverlay.showCells)
         m_session.showOrbDomains();

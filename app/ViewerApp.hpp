@@ -21,8 +21,9 @@
 #include "PickGesture.hpp"
 #include "ViewSettings.hpp"
 #include "WindowEvents.hpp"
-#include "panels/FilePanel.hpp"
 #include "WindowRecorder.hpp"
+#include "panels/ColorPanel.hpp"
+#include "panels/FilePanel.hpp"
 #include "panels/OrbPanel.hpp"
 #include "panels/SessionPanel.hpp"
 #include "panels/SimulationPanel.hpp"
@@ -32,6 +33,7 @@
 
 #include <gravlab/render/OrbitCamera.hpp>
 #include <gravlab/render/WindowContext.hpp>
+#include <gravlab/sim/ColorScale.hpp>
 #include <gravlab/sim/Simulation.hpp>
 
 #include <filesystem>
@@ -45,9 +47,10 @@ struct ViewerSettings {
     int height = 720;
     int stepsPerFrame = 1;
     ColorMode colorMode = ColorMode::Component;
+    ColorScaleChoice colorScale = ColorScaleChoice::Auto; ///< log, linear or auto for per-body quantities
     TreeOverlaySettings treeOverlay;
     OrbOverlaySettings orbOverlay;
-    SnapshotSaving saving; ///< snapshots while running (--save-every)
+    SnapshotSaving saving;             ///< snapshots while running (--save-every)
     std::optional<CameraState> camera; ///< a session's camera; none: fitted to the bodies
     bool startPaused = false;
     bool autoRefreshEnergy = true;

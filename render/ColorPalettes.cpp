@@ -10,6 +10,8 @@ namespace gravlab {
 namespace {
 
 glm::vec3 coolWarm(float t) {
+    if (t < 0.0f)
+        return glm::vec3(kUnsampledGrey);
     const glm::vec3 cool(0.40f, 0.58f, 1.00f);
     const glm::vec3 white(1.00f, 0.95f, 0.88f);
     const glm::vec3 warm(1.00f, 0.55f, 0.22f);

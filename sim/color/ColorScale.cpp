@@ -1,6 +1,7 @@
 // Names, units and defaults of the per-body colour quantities (ColorScale.hpp).
 #include <gravlab/sim/ColorScale.hpp>
 
+#include <cmath>
 #include <cstdio>
 
 namespace gravlab {
@@ -77,6 +78,29 @@ std::string colorUnitName(ColorMode mode, const UnitSystem& units) {
         return "";
     }
     return "";
+}
+
+std::vector<ColorTick> colorScaleTicks(const ColorScale& scale) {
+    std::vector<ColorTick> ticks;
+    const auto at = [&](double value) {
+        ticks.push_back(
+            {mapToColorScalar(float(value), float(scale.low), float(scale.high), scale.logarithmic), value});
+    };
+    if (scale.logarithmic && scale.low > 0 && scale.high > scale.low) {
+        for (double exponent = std::ceil(std::log10(scale.low)); exponent <= std::floor(std::log10(scale.high));
+             exponent += 1.0)
+            at(std::pow(10.0, exponent));
+        if (ticks.size() < 2) {
+            ticks.clear();
+            at(scale.low);
+            at(scale.high);
+        }
+        return ticks;
+    }
+    constexpr int kLinearTicks = 5;
+    for (int k = 0; k < kLinearTicks; ++k)
+        at(scale.low + (scale.high - scale.low) * k / (kLinearTicks - 1));
+    return ticks;
 }
 
 std::string describeColorScale(const ColorScale& scale) {

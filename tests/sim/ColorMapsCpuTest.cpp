@@ -84,6 +84,28 @@ TEST(ColorMapping, RangeIsTheFirstToNinetyNinthPercentileAndIgnoresAnEscaper) {
     EXPECT_EQ(log.high, 99.0f);
 }
 
+TEST(ColorMapping, TicksAreDecadesOnALogScaleAndFiveStepsOnALinearOne) {
+    ColorScale scale{ColorLegend::Scalar, "density", "", 0.05, 300.0, true, ""};
+    // Decades 0.1, 1, 10, 100 at (log10(v) - log10(0.05)) / (log10(300) - log10(0.05)).
+    const std::vector<ColorTick> decades = colorScaleTicks(scale);
+    ASSERT_EQ(decades.size(), 4u);
+    const double span = std::log10(300.0) - std::log10(0.05);
+    for (std::size_t k = 0; k < 4; ++k) {
+        const double value = std::pow(10.0, double(k) - 1.0);
+        EXPECT_DOUBLE_EQ(decades[k].value, value);
+        EXPECT_NEAR(decades[k].position, (std::log10(value) - std::log10(0.05)) / span, 1e-6);
+    }
+    scale.logarithmic = false;
+    scale.low = -1.0;
+    scale.high = 3.0;
+    const std::vector<ColorTick> steps = colorScaleTicks(scale);
+    ASSERT_EQ(steps.size(), 5u);
+    for (std::size_t k = 0; k < 5; ++k) {
+        EXPECT_DOUBLE_EQ(steps[k].value, -1.0 + double(k));
+        EXPECT_NEAR(steps[k].position, 0.25 * double(k), 1e-6);
+    }
+}
+
 TEST(ColorMapsCpu, SpeedIsTheNormOfEachVelocityOverAPercentileRange) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));

@@ -19,6 +19,7 @@
 #include <array>
 #include <cmath>
 #include <string>
+#include <vector>
 
 namespace gravlab {
 
@@ -86,6 +87,15 @@ bool usesLogarithmicScale(ColorMode mode, ColorScaleChoice choice);
 std::string colorQuantityName(ColorMode mode);
 /// The quantity's unit in units' names: velocity, velocity/time, mass/length^3, velocity^2; "" when dimensionless.
 std::string colorUnitName(ColorMode mode, const UnitSystem& units);
+/// A labelled value on a colour bar.
+struct ColorTick {
+    float position; ///< where on the bar, 0 (low end) to 1 (high end)
+    double value;
+};
+/// The values a colour bar of scale labels: for a log scale every power of ten inside the range (the ends too when
+/// fewer than two powers fall inside), for a linear one five evenly spaced values from low to high.
+std::vector<ColorTick> colorScaleTicks(const ColorScale& scale);
+
 /// One line for the headless summary: "colour: speed |v| 0.05 .. 1.9 velocity unit (linear; note)".
 std::string describeColorScale(const ColorScale& scale);
 
