@@ -7,7 +7,7 @@
 //    "params": {...SimParams, see SimParamsJson.hpp...},
 //    "camera": {"target": [0, 0, 0], "distance": 10, "yawDegrees": -90, "pitchDegrees": 30,
 //               "verticalFieldOfViewDegrees": 45},
-//    "view": {"colorMode": "component",
+//    "view": {"colorMode": "component", "colorScale": "auto",
 //             "treeOverlay": {"enabled": false, "minDepth": 0, "maxDepth": 4, "onlyPickedPath": false,
 //                             "opacity": 0.55},
 //             "orbOverlay": {"showCells": false, "innerCells": false, "opacity": 0.85}},
