@@ -32,10 +32,13 @@ void ScalarColoring::valuesComputed(std::uint64_t stateVersion, std::size_t body
     m_valuesNote = std::move(note);
 }
 
-void ScalarColoring::showScalars() {
+void ScalarColoring::showScalars(std::uint64_t stateVersion) {
     m_shownMode = m_mode;
+    std::string note = m_valuesNote;
+    if (stateVersion != m_valuesVersion)
+        note += "; from an earlier state (refreshed at most every 0.5 s while running)";
     m_shown = {ColorLegend::Scalar, colorQuantityName(m_mode), "", m_range.low, m_range.high, logarithmic(),
-               m_valuesNote};
+               std::move(note)};
 }
 
 void ScalarColoring::showLeafDepth() {

@@ -39,7 +39,8 @@ public:
     ScalarRange range() const { return m_range; }
 
     /// What the last vertex write showed.
-    void showScalars();
+    /// The current mode's values; stateVersion says whether they are the current state's (the force error may lag).
+    void showScalars(std::uint64_t stateVersion);
     void showLeafDepth();
     void showDomains();
     /// Component colours, with why when the mode asked for something else.

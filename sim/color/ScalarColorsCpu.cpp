@@ -63,7 +63,7 @@ void ScalarColorsCpu::write(const CpuColorInputs& inputs, std::span<RenderVertex
         const auto i = std::size_t(k);
         out[i].colorScalar = mapToColorScalar(m_values[i], range.low, range.high, logarithmic);
     }
-    m_coloring.showScalars();
+    m_coloring.showScalars(inputs.stateVersion);
 }
 
 } // namespace gravlab

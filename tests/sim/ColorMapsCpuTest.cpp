@@ -9,8 +9,10 @@
 #include <gravlab/sim/DirectSumCpu.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <gtest/gtest.h>
+#include <thread>
 
 namespace gravlab {
 namespace {
@@ -274,6 +276,25 @@ TEST(ColorMapsCpu, ForceErrorAboveTheLimitChecksADeterministicSampleAndGreysTheR
         }
     }
     EXPECT_NE(state.scale.note.find("sampled " + std::to_string(sampled)), std::string::npos) << state.scale.note;
+}
+
+TEST(ColorMapsCpu, ForceErrorIsRecomputedAtMostEveryHalfSecondWhileTheStateChanges) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    std::mt19937_64 random(seed);
+    CpuBackend backend;
+    backend.load(simtest::variedMassPlummer(1500, random));
+    const SimParams params = paramsFor("tree");
+    backend.step(params, 1);
+    const ColoredState first = colorIn(backend, ColorMode::ForceError);
+    backend.step(params, 1); // the bodies moved: the errors differ, but the map keeps the last one for now
+    const ColoredState soon = colorIn(backend, ColorMode::ForceError);
+    EXPECT_EQ(soon.values, first.values);
+    EXPECT_NE(soon.scale.note.find("from an earlier state"), std::string::npos) << soon.scale.note;
+    std::this_thread::sleep_for(std::chrono::duration<double>(kForceErrorRefreshSeconds + 0.05));
+    const ColoredState later = colorIn(backend, ColorMode::ForceError);
+    EXPECT_NE(later.values, first.values);
+    EXPECT_EQ(later.scale.note.find("from an earlier state"), std::string::npos) << later.scale.note;
 }
 
 TEST(ColorMapsCpu, ExactSolverAndMissingPotentialFallBackToComponentsWithAReason) {

@@ -122,7 +122,7 @@ bool ScalarColorsGpu::write(const GpuColorInputs& inputs, RenderVertex* vertices
     const ScalarRange range = m_coloring.range();
     launchWriteScalarVertices(inputs.bodies.positionMass.data(), m_values.data(), range.low, range.high,
                               m_coloring.logarithmic(), vertices, bodyCount, stream);
-    m_coloring.showScalars();
+    m_coloring.showScalars(inputs.stateVersion);
     return true;
 }
 
