@@ -21,9 +21,11 @@ bool environmentSet(const char* name) {
     return value != nullptr && value[0] != '\0';
 }
 
-/// Whether the options ask for something only the tree solver can show (the overlay, leaf-depth colours).
+/// Whether the options ask for something only the tree solver can show (the overlay, leaf-depth or force-error
+/// colours).
 bool wantsTree(const AppOptions& options) {
-    return options.treeOverlay.enabled || options.colorMode == ColorMode::LeafDepth;
+    return options.treeOverlay.enabled || options.colorMode == ColorMode::LeafDepth ||
+           options.colorMode == ColorMode::ForceError;
 }
 
 /// On a GPU the default scene is larger and uses the GPU's default solver, unless the user chose otherwise; asking
@@ -44,7 +46,9 @@ SimParams withLaunchDefaults(const AppOptions& options) {
 void noteTreeOnlyOptions(const AppOptions& options, const SolverInfo& solver, std::ostream& err) {
     if (!wantsTree(options) || solver.drawsTreeCells)
         return;
-    err << "gravlab: note: " << (options.treeOverlay.enabled ? "--overlay-depth" : "--color leaf-depth")
+    err << "gravlab: note: "
+        << (options.treeOverlay.enabled ? std::string("--overlay-depth")
+                                        : "--color " + std::string(enumName(options.colorMode)))
         << " needs --solver " << treeDrawingSolver().name << "; solver '" << solver.name << "' builds no octree, so "
         << (options.treeOverlay.enabled ? "no cells are drawn" : "bodies keep their component colours") << ".\n";
 }

@@ -5,8 +5,9 @@
 // CPU, 262144 on the GPU) every body is checked: L^2 interactions, about 0.3 s on 16 cores or 2 s on an H100. Above
 // it a deterministic sample of L^2 / N bodies (every (N / S)-th one, at least kMinForceErrorSample) keeps the cost at
 // that budget; the other bodies have no value and are drawn dim grey (kUnsampledColorScalar), so the map never
-// pretends to know an error it did not compute. The map is recomputed at most every kForceErrorRefreshSeconds while
-// the state changes, so a running simulation stays interactive.
+// pretends to know an error it did not compute. While the state changes the map is recomputed at most every
+// kForceErrorRefreshSeconds, or sooner when it is cheap (ScalarColoring.hpp), so a running simulation stays
+// interactive.
 #include "color/ScalarRange.hpp"
 
 #include <algorithm>

@@ -17,7 +17,7 @@ bool ScalarColoring::valuesStale(std::uint64_t stateVersion, std::size_t bodyCou
     if (m_mode != ColorMode::ForceError)
         return true;
     const std::chrono::duration<double> age = Clock::now() - m_valuesTime;
-    return age.count() >= kForceErrorRefreshSeconds;
+    return age.count() >= std::min(kForceErrorRefreshSeconds, 4.0 * m_valuesCostSeconds);
 }
 
 void ScalarColoring::valuesComputed(std::uint64_t stateVersion, std::size_t bodyCount, std::vector<float> sample,
@@ -28,6 +28,7 @@ void ScalarColoring::valuesComputed(std::uint64_t stateVersion, std::size_t body
     m_valuesVersion = stateVersion;
     m_valuesBodyCount = bodyCount;
     m_valuesTime = Clock::now();
+    m_valuesCostSeconds = std::chrono::duration<double>(m_valuesTime - m_computeStart).count();
     m_range = percentileRange(std::move(sample), logarithmic());
     m_valuesNote = std::move(note);
 }

@@ -5,8 +5,10 @@
 // Design note: a backend's visual source computes a colour mode's per-body values on its own device and keeps them
 // between frames; this class decides when they must be computed again: after the state changed (the backend counts
 // its state versions: steps, loads, reorders, new accelerations), when the mode, the scale choice or the body count
-// changed. The force-error map is the exception: while the state keeps changing it is recomputed at most every
-// kForceErrorRefreshSeconds (its direct sum costs up to seconds), and shows the last map until then. The legend is
+// changed. The force-error map is the exception: while the state keeps changing it is recomputed once
+// min(kForceErrorRefreshSeconds, 4 x its last computation time) has passed since the last one, and shows the last map
+// until then: a map that costs up to seconds takes at most a fifth of the time and leaves the view interactive,
+// while a cheap one (a few thousand bodies, or headless frames far apart) follows every state. The legend is
 // recorded as each vertex write decides it (the quantity, or the component colours with the reason for falling back),
 // so colorScale() costs nothing per frame and always describes what is on screen.
 #include "color/ScalarRange.hpp"
@@ -30,6 +32,8 @@ public:
     ColorScaleChoice scaleChoice() const { return m_choice; }
     bool logarithmic() const { return usesLogarithmicScale(m_mode, m_choice); }
 
+    /// The values are being computed from now on (their cost sets the force error's refresh interval).
+    void computingValues() { m_computeStart = Clock::now(); }
     /// Whether the current mode's values must be computed for stateVersion (see the design note).
     bool valuesStale(std::uint64_t stateVersion, std::size_t bodyCount) const;
     /// The current mode's values were computed for stateVersion; sample is a sample of them (sampledBodyIndex) for the
@@ -61,6 +65,8 @@ private:
     std::uint64_t m_valuesVersion = 0;
     std::size_t m_valuesBodyCount = 0;
     Clock::time_point m_valuesTime{};
+    Clock::time_point m_computeStart{};
+    double m_valuesCostSeconds = 0; ///< how long the last computation took
     ScalarRange m_range;
     std::string m_valuesNote;
     ColorScale m_shown;

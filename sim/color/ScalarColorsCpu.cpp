@@ -13,6 +13,7 @@ namespace gravlab {
 
 bool ScalarColorsCpu::computeValues(const CpuColorInputs& inputs, std::string& reason) {
     const std::size_t count = inputs.bodies.size();
+    m_coloring.computingValues();
     switch (m_coloring.mode()) {
     case ColorMode::Speed:
         computeSpeedsCpu(inputs.bodies, m_values);

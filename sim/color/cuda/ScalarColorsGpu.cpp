@@ -82,6 +82,7 @@ bool ScalarColorsGpu::computeValues(const GpuColorInputs& inputs, cudaStream_t s
     const std::size_t bodyCount = inputs.bodies.size();
     if (m_values.size() != bodyCount)
         m_values.resize(bodyCount);
+    m_coloring.computingValues();
     switch (m_coloring.mode()) {
     case ColorMode::Speed:
         launchSpeeds(inputs.bodies.velocityColor.data(), m_values.data(), bodyCount, stream);
