@@ -22,6 +22,7 @@ struct RawOptions {
     std::string solver;
     std::string backend;
     std::string color;
+    std::string colorScale;
     std::string overlayDepth;
     std::string orbBalance;
     std::string movie;
@@ -156,10 +157,14 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
         ->type_name("MODE")
         ->default_str("follow");
     app.add_option("--color", raw.color,
-                   "what colours the bodies: component (the scenario's colours), leaf-depth (depth of each body's "
-                   "octree leaf; tree solver only) or orb-domain (each body's ORB domain; implies ORB)")
+                   "what colours the bodies: " + listNames(EnumNames<ColorMode>::entries) + "; orb-domain implies ORB")
         ->type_name("MODE")
         ->default_str(std::string(toString(defaults.colorMode)) + "; orb-domain while ORB is on");
+    app.add_option("--color-scale", raw.colorScale,
+                   "how --color's per-body quantities map to colours: " +
+                       listNames(EnumNames<ColorScaleChoice>::entries))
+        ->type_name("SCALE")
+        ->default_str("auto");
     app.add_option("--overlay-depth", raw.overlayDepth,
                    "draw the octree cells of depths MIN..MAX (0 = root, at most " + std::to_string(kMaxOverlayDepth) +
                        ") as wireframe boxes, in the window and in headless frames; tree solver only")
@@ -172,6 +177,7 @@ void applySession(const SavedSession& session, AppOptions& options) {
     options.simulation = session.params;
     options.camera = session.camera;
     options.colorMode = session.colorMode;
+    options.colorScale = session.colorScale;
     options.treeOverlay = session.treeOverlay;
     options.orbOverlay = session.orbOverlay;
     options.startPaused = session.paused;
@@ -310,6 +316,8 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
         options.stepsPerFrame = raw.stepsPerFrame;
     if (app.count("--color") > 0)
         options.colorMode = parseColorMode(raw.color);
+    if (app.count("--color-scale") > 0)
+        options.colorScale = parseEnumName<ColorScaleChoice>(raw.colorScale);
     if (app.count("--overlay-depth") > 0) {
         options.treeOverlay.enabled = true;
         options.treeOverlay.depths = parseTreeDepthRange(raw.overlayDepth);

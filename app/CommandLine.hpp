@@ -27,6 +27,7 @@
 #include "session/SnapshotSaver.hpp"
 #include "session/ViewState.hpp"
 
+#include <gravlab/sim/ColorScale.hpp>
 #include <gravlab/sim/SimParams.hpp>
 
 #include <filesystem>
@@ -75,6 +76,8 @@ struct AppOptions {
     std::optional<int> stepsPerFrame;
     /// What colours the bodies (--color).
     ColorMode colorMode = ColorMode::Component;
+    /// Log, linear or auto for the per-body quantities (--color-scale).
+    ColorScaleChoice colorScale = ColorScaleChoice::Auto;
     /// The octree cells drawn as wireframe, in the window and in headless frames (--overlay-depth switches them on
     /// for its depths).
     TreeOverlaySettings treeOverlay;

@@ -91,7 +91,6 @@ struct Panels {
                          .lastError = controller.lastError(),
                          .recording = {}});
         drawTreeOverlayPanel({.settings = treeOverlay,
-                              .colorMode = controller.colorMode(),
                               .solver = findSolver(status.params.solver),
                               .picked = std::nullopt,
                               .cellCount = pipeline.treeCells().cellCount(),

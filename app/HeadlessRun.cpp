@@ -36,10 +36,14 @@ void reportProgress(std::ostream& progress, bool onOneLine, int framesWritten, i
 }
 
 /// Frame 0 shows the initial conditions, before any step has built an octree. When the frames need one (overlay or
-/// leaf-depth colours), evaluating the forces once builds it; the first step needs those accelerations anyway.
+/// leaf-depth colours), or |a| colours need forces, evaluating the forces once builds it; the first step needs those
+/// accelerations anyway.
 void buildTreeForFirstFrame(Simulation& simulation, const HeadlessSettings& settings) {
     const bool needsTree = settings.treeOverlay.enabled || settings.colorMode == ColorMode::LeafDepth;
-    if (!needsTree || !findSolver(simulation.params().solver).drawsTreeCells)
+    // |a|, the potential and the force error colour frame 0 from that evaluation too.
+    const bool needsForces = settings.colorMode == ColorMode::Acceleration ||
+                             settings.colorMode == ColorMode::Potential || settings.colorMode == ColorMode::ForceError;
+    if (!needsForces && (!needsTree || !findSolver(simulation.params().solver).drawsTreeCells))
         return;
     Vec3Arrays<float> accelerations;
     simulation.backend().readAccelerations(simulation.params(), accelerations);
@@ -49,6 +53,7 @@ SessionSettings sessionSettingsFrom(const HeadlessSettings& settings) {
     SessionSettings session;
     session.stepsPerFrame = settings.stepsPerFrame;
     session.colorMode = settings.colorMode;
+    session.colorScale = settings.colorScale;
     session.autoRefreshEnergy = false;
     session.saving = settings.saving;
     return session;
@@ -166,6 +171,7 @@ HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
     settings.width = options.width;
     settings.height = options.height;
     settings.colorMode = options.colorMode;
+    settings.colorScale = options.colorScale;
     settings.treeOverlay = options.treeOverlay;
     settings.orbOverlay = options.orbOverlay;
     settings.camera = options.camera;
@@ -261,6 +267,7 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
             << context.description() << ", positions by " << pipeline.vertexPath()
             << overlaySummary(settings, pipeline.treeCells()) << orbSummary(simulation, settings, pipeline.scene())
             << ") " << outputs.describe() << "\n";
+    summary << "gravlab: " << describeColorScale(simulation.visuals().colorScale(simulation.params().units)) << '\n';
     summary << cameraSummary(settings.cameraFollowsBodies, refits, darkFrames) << '\n';
     summary << timingSummary(frameCount, totalSeconds, stepSeconds, settings.stepsPerFrame) << '\n';
     summary << snapshotSummary(session.snapshotSaver());

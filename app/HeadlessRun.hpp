@@ -22,6 +22,7 @@
 #include "output/FrameOutputs.hpp"
 #include "session/SnapshotSaver.hpp"
 
+#include <gravlab/sim/ColorScale.hpp>
 #include <gravlab/sim/Simulation.hpp>
 
 #include <optional>
@@ -35,6 +36,7 @@ struct HeadlessSettings {
     int width = 1280; ///< pixels
     int height = 720; ///< pixels
     ColorMode colorMode = ColorMode::Component;
+    ColorScaleChoice colorScale = ColorScaleChoice::Auto; ///< log, linear or auto for per-body quantities
     TreeOverlaySettings treeOverlay;   ///< the octree cells drawn over the bodies (none with onlyPickedPath: no pick)
     OrbOverlaySettings orbOverlay;     ///< the ORB cells (the domains) drawn over the bodies
     std::optional<CameraState> camera; ///< a session's camera; none: fitted to the initial bodies

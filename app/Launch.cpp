@@ -21,9 +21,11 @@ bool environmentSet(const char* name) {
     return value != nullptr && value[0] != '\0';
 }
 
-/// Whether the options ask for something only the tree solver can show (the overlay, leaf-depth colours).
+/// Whether the options ask for something only the tree solver can show (the overlay, leaf-depth or force-error
+/// colours).
 bool wantsTree(const AppOptions& options) {
-    return options.treeOverlay.enabled || options.colorMode == ColorMode::LeafDepth;
+    return options.treeOverlay.enabled || options.colorMode == ColorMode::LeafDepth ||
+           options.colorMode == ColorMode::ForceError;
 }
 
 /// On a GPU the default scene is larger and uses the GPU's default solver, unless the user chose otherwise; asking
@@ -44,7 +46,9 @@ SimParams withLaunchDefaults(const AppOptions& options) {
 void noteTreeOnlyOptions(const AppOptions& options, const SolverInfo& solver, std::ostream& err) {
     if (!wantsTree(options) || solver.drawsTreeCells)
         return;
-    err << "gravlab: note: " << (options.treeOverlay.enabled ? "--overlay-depth" : "--color leaf-depth")
+    err << "gravlab: note: "
+        << (options.treeOverlay.enabled ? std::string("--overlay-depth")
+                                        : "--color " + std::string(enumName(options.colorMode)))
         << " needs --solver " << treeDrawingSolver().name << "; solver '" << solver.name << "' builds no octree, so "
         << (options.treeOverlay.enabled ? "no cells are drawn" : "bodies keep their component colours") << ".\n";
 }
@@ -66,6 +70,7 @@ ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     settings.stepsPerFrame = options.stepsPerFrameFor(false);
     settings.saving = options.saving;
     settings.colorMode = options.colorMode;
+    settings.colorScale = options.colorScale;
     settings.treeOverlay = options.treeOverlay;
     settings.orbOverlay = options.orbOverlay;
     settings.camera = options.camera;

@@ -25,6 +25,7 @@ SessionSettings sessionSettingsFrom(const ViewerSettings& settings) {
     session.stepsPerFrame = settings.stepsPerFrame;
     session.saving = settings.saving;
     session.colorMode = settings.colorMode;
+    session.colorScale = settings.colorScale;
     session.autoRefreshEnergy = settings.autoRefreshEnergy;
     return session;
 }
@@ -61,6 +62,7 @@ void ViewerApp::run() {
         if (m_stepper.poll().idle) { // no step in flight: the simulation may be read until the next one starts
             trackBodies();
             updateOverlays();
+            m_colorLegend = m_session.simulation().visuals().colorScale(m_session.simulation().params().units);
             m_stepper.startNextStep();
         }
         drawFrame();
@@ -190,11 +192,15 @@ void ViewerApp::drawFrame() {
     const SimulationPanelRequests requests = m_panel.draw(view);
     const TreeOverlayPanelRequests overlayRequests =
         drawTreeOverlayPanel({.settings = m_treeOverlay,
-                              .colorMode = m_session.colorMode(),
                               .solver = findSolver(status.params.solver),
                               .picked = m_picked,
                               .cellCount = m_pipeline.treeCells().cellCount(),
                               .capped = m_pipeline.treeCells().capped()});
+    const ColorPanelRequests colorRequests = drawColorPanel(
+        {.mode = m_session.colorMode(),
+         .scale = m_session.colorScale(),
+         .legend = m_colorLegend,
+         .palette = bodyPaletteFor(m_session.colorMode(), status.orb.domainCount > 0)});
     const OrbPanelRequests orbRequests = m_orbPanel.draw({.orb = status.params.orb,
                                                           .bodyCount = status.bodyCount,
                                                           .overlay = m_orbOverlay,
@@ -207,6 +213,13 @@ void ViewerApp::drawFrame() {
     drawInspectionAndWindowPanels(); // ends the ImGui frame, then takes a requested screenshot
     applyPanelRequests(requests);
     applyTreeOverlayRequests(overlayRequests);
+    if (colorRequests.mode || colorRequests.scale) // the backend's choices: it writes the vertices
+        m_stepper.whenIdle([this, colorRequests] {
+            if (colorRequests.mode)
+                m_session.setColorMode(*colorRequests.mode);
+            if (colorRequests.scale)
+                m_session.setColorScale(*colorRequests.scale);
+        });
     applyOrbPanelRequests(orbRequests);
     if (fileRequests.load || fileRequests.save)
         m_stepper.whenIdle([this, fileRequests] { applyFilePanelRequests(fileRequests); });
@@ -269,8 +282,6 @@ void ViewerApp::applyTreeOverlayRequests(const TreeOverlayPanelRequests& request
         m_treeOverlay = *requests.settings; // a changed query is noticed by the pipeline's tree feed
     if (requests.clearPick)
         m_picked.reset();
-    if (requests.colorMode) // the backend's colour mode: it writes the vertices
-        m_stepper.whenIdle([this, mode = *requests.colorMode] { m_session.setColorMode(mode); });
 }
 
 void ViewerApp::applyOrbPanelRequests(const OrbPanelRequests& requests) {
@@ -310,6 +321,7 @@ SavedSession ViewerApp::currentSession() const {
     return {.params = m_session.simulation().params(),
             .camera = cameraStateOf(m_camera),
             .colorMode = m_session.colorMode(),
+            .colorScale = m_session.colorScale(),
             .treeOverlay = m_treeOverlay,
             .orbOverlay = m_orbOverlay,
             .paused = m_session.paused(),
@@ -323,6 +335,7 @@ std::optional<std::string> ViewerApp::applySession(const SavedSession& session) 
         return m_session.lastError();
     m_treeOverlay = session.treeOverlay;
     m_orbOverlay = session.orbOverlay;
+    m_session.setColorScale(session.colorScale);
     m_session.setColorMode(session.colorMode); // orb-domain colours switch ORB on when it is off, as in the panel
     if (session.orbOverlay.showCells)
         m_session.showOrbDomains();

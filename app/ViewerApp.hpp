@@ -33,6 +33,7 @@
 #include "ViewSettings.hpp"
 #include "WindowEvents.hpp"
 #include "WindowRecorder.hpp"
+#include "panels/ColorPanel.hpp"
 #include "panels/ErrorBanner.hpp"
 #include "panels/FilePanel.hpp"
 #include "panels/InspectorPanel.hpp"
@@ -49,6 +50,7 @@
 #include <gravlab/render/OrbitCamera.hpp>
 #include <gravlab/render/TrailRenderer.hpp>
 #include <gravlab/render/WindowContext.hpp>
+#include <gravlab/sim/ColorScale.hpp>
 #include <gravlab/sim/Simulation.hpp>
 
 #include <filesystem>
@@ -64,6 +66,7 @@ struct ViewerSettings {
     bool fullscreen = false;
     int stepsPerFrame = 1;
     ColorMode colorMode = ColorMode::Component;
+    ColorScaleChoice colorScale = ColorScaleChoice::Auto; ///< log, linear or auto for per-body quantities
     TreeOverlaySettings treeOverlay;
     OrbOverlaySettings orbOverlay;
     SnapshotSaving saving;             ///< snapshots while running (--save-every)
@@ -139,6 +142,7 @@ private:
     TreeOverlaySettings m_treeOverlay;
     OrbOverlaySettings m_orbOverlay;
     std::optional<PickedPoint> m_picked;
+    ColorScale m_colorLegend; ///< the colour map's scale, read while no step is in flight
     std::string m_sessionOutcome; ///< what the Session panel's last save or load did
     bool m_sessionOutcomeIsError = false;
 

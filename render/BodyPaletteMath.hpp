@@ -11,9 +11,15 @@ struct PaletteRgb {
     float r, g, b;
 };
 
-/// Cool blue (t = 0) through white (0.5) to warm orange (1), for ordered scalars; t is clamped to [0, 1].
+/// Grey of a body a colour map has no value for (a negative colour scalar; see ColorScale.hpp).
+inline constexpr float kUnsampledGreyLevel = 0.25f;
+
+/// Cool blue (t = 0) through white (0.5) to warm orange (1), for ordered scalars; t above 1 is clamped, a negative t
+/// is the grey of a body without a value.
 GRAVLAB_HOST_DEVICE PaletteRgb coolWarmRgb(float t) {
-    t = t < 0.0f ? 0.0f : (t > 1.0f ? 1.0f : t);
+    if (t < 0.0f)
+        return {kUnsampledGreyLevel, kUnsampledGreyLevel, kUnsampledGreyLevel};
+    t = t > 1.0f ? 1.0f : t;
     const PaletteRgb cool{0.40f, 0.58f, 1.00f};
     const PaletteRgb white{1.00f, 0.95f, 0.88f};
     const PaletteRgb warm{1.00f, 0.55f, 0.22f};

@@ -5,6 +5,8 @@
 
 namespace gravlab {
 
+static_assert(kUnsampledGrey == kUnsampledGreyLevel, "the host and device palettes draw unsampled bodies alike");
+
 glm::vec3 paletteColor(BodyPalette palette, float t) {
     const PaletteRgb rgb = bodyPaletteRgb(static_cast<int>(palette), t);
     return {rgb.r, rgb.g, rgb.b};

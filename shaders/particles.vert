@@ -2,7 +2,8 @@
 // One body -> one point sprite. Size: a world-size sprite projected with perspective, clamped to a pixel range;
 // sprites below the minimum keep their total light by dimming with the area ratio. Colour: colorScalar through the
 // palette u_palette selects: 0, cool to warm (0 blue, 0.5 white, 1 orange), for ordered scalars; 1, a cyclic hue wheel
-// for ORB domains, whose neighbours' scalars lie 0.38 or 0.62 apart. render/ColorPalettes.cpp mirrors both for the
+// for ORB domains, whose neighbours' scalars lie 0.38 or 0.62 apart. A negative scalar (kUnsampledColorScalar,
+// ColorScale.hpp: a body the colour map has no value for) is drawn dim grey by the cool-warm palette. render/ColorPalettes.cpp mirrors both for the
 // overlays, and a render test checks that the two agree.
 
 layout(location = 0) in vec4 a_positionAndColor; // xyz: position, w: colorScalar in [0, 1]
@@ -19,6 +20,8 @@ uniform int u_palette; // BodyPalette: 0 cool-warm, 1 domain hues
 out vec3 v_light;
 
 vec3 coolWarm(float t) {
+    if (t < 0.0)
+        return vec3(0.25);
     const vec3 cool = vec3(0.40, 0.58, 1.00);
     const vec3 white = vec3(1.00, 0.95, 0.88);
     const vec3 warm = vec3(1.00, 0.55, 0.22);

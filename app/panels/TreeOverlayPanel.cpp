@@ -12,27 +12,6 @@ namespace {
 /// Width at which the panel's notes wrap, in multiples of the font size: about the width of the sliders and labels.
 constexpr float kTextWidthInFontSizes = 24.0f;
 
-std::optional<ColorMode> drawColorMode(const TreeOverlayPanelView& view) {
-    std::optional<ColorMode> chosen;
-    if (ImGui::BeginCombo("colour", std::string(toString(view.colorMode)).c_str())) {
-        for (const EnumName<ColorMode>& mode : EnumNames<ColorMode>::entries)
-            if (ImGui::Selectable(std::string(mode.name).c_str(), mode.value == view.colorMode) &&
-                mode.value != view.colorMode)
-                chosen = mode.value;
-        ImGui::EndCombo();
-    }
-    if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("component: the scenario's colours (which galaxy or component)\n"
-                          "leaf-depth: depth of each body's octree leaf, shallow blue to deep orange\n"
-                          "orb-domain: each body's ORB domain, neighbouring domains in clearly different hues\n"
-                          "(switches ORB on with %u domains when it is off; see the ORB domains panel)",
-                          kDefaultOrbDomainCount);
-    if (view.colorMode == ColorMode::LeafDepth && !view.solver.drawsTreeCells)
-        ImGui::TextDisabled("solver '%s' builds no tree: bodies keep their component colours",
-                            std::string(view.solver.name).c_str());
-    return chosen;
-}
-
 /// Min and max depth sliders that keep min <= max by moving the other end.
 bool drawDepthRange(TreeDepthRange& depths) {
     bool changed = false;
@@ -91,8 +70,6 @@ TreeOverlayPanelRequests drawTreeOverlayPanel(const TreeOverlayPanelView& view) 
     ImGui::Begin("Octree", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kTextWidthInFontSizes * ImGui::GetFontSize());
 
-    requests.colorMode = drawColorMode(view);
-    ImGui::Separator();
     TreeOverlaySettings edited = view.settings;
     bool changed = false;
     changed |= ImGui::Checkbox("show octree cells", &edited.enabled);

@@ -1,6 +1,6 @@
 #pragma once
-// The octree panel: what colours the bodies (component, leaf depth or ORB domain), which octree cells are drawn, and
-// the picked body whose path is shown.
+// The octree panel: which octree cells are drawn, and the picked body whose path is shown (the colour mode, leaf
+// depth among them, is chosen in the colours panel, ColorPanel.hpp).
 //
 // Design note: a second ImGui window beside the simulation panel, display and edit only: it shows a read-only view
 // and returns the edited settings; the viewer applies them (a changed depth range or pick changes the overlay's
@@ -26,7 +26,6 @@ struct PickedPoint {
 
 struct TreeOverlayPanelView {
     const TreeOverlaySettings& settings;
-    ColorMode colorMode = ColorMode::Component;
     const SolverInfo& solver;
     std::optional<PickedPoint> picked;
     std::size_t cellCount = 0; ///< cells the last query returned
@@ -35,7 +34,6 @@ struct TreeOverlayPanelView {
 
 struct TreeOverlayPanelRequests {
     std::optional<TreeOverlaySettings> settings; ///< edited overlay settings
-    std::optional<ColorMode> colorMode;          ///< a newly chosen colour mode
     bool clearPick = false;
 };
 

@@ -17,11 +17,12 @@ double steadyClockSeconds() {
 SessionController::SessionController(Simulation& simulation, FrameSink& sink, const SessionSettings& settings,
                                      SessionEnvironment environment)
     : m_simulation(simulation), m_sink(sink), m_environment(std::move(environment)),
-      m_stepsPerFrame(settings.stepsPerFrame), m_colorMode(settings.colorMode),
+      m_stepsPerFrame(settings.stepsPerFrame), m_colorMode(settings.colorMode), m_colorScale(settings.colorScale),
       m_autoRefreshEnergy(settings.autoRefreshEnergy), m_saver(settings.saving),
       m_energy(settings.energyHistoryCapacity) {
     m_onCudaBackend = m_environment.probeCudaBackend(m_simulation.params());
     m_simulation.visuals().setColorMode(m_colorMode);
+    m_simulation.visuals().setColorScaleChoice(m_colorScale);
     pushVerticesIfStale();
     restartEnergyHistory();
 }
@@ -144,8 +145,10 @@ ParamsChange SessionController::applyParams(const SimParams& requested) {
 }
 
 void SessionController::follow(const ParamsChange& change, bool pushNewBodies) {
-    if (change.backendReplaced) // a new backend starts in its default colour mode
+    if (change.backendReplaced) { // a new backend starts in its default colour mode and scale
         m_simulation.visuals().setColorMode(m_colorMode);
+        m_simulation.visuals().setColorScaleChoice(m_colorScale);
+    }
     if (change.backendChoiceMayHaveChanged)
         m_onCudaBackend = m_environment.probeCudaBackend(m_simulation.params());
     if (change.treeOverlayInvalidated)
@@ -168,6 +171,12 @@ void SessionController::setColorMode(ColorMode mode) {
     m_verticesStale = true;
     if (mode == ColorMode::OrbDomain)
         showOrbDomains();
+}
+
+void SessionController::setColorScale(ColorScaleChoice choice) {
+    m_colorScale = choice;
+    m_simulation.visuals().setColorScaleChoice(choice);
+    m_verticesStale = true;
 }
 
 void SessionController::showOrbDomains() {

@@ -35,6 +35,7 @@
 #include "FrameSink.hpp"
 #include "SnapshotSaver.hpp"
 
+#include <gravlab/sim/ColorScale.hpp>
 #include <gravlab/sim/Simulation.hpp>
 #include <gravlab/sim/TreeView.hpp>
 
@@ -48,6 +49,7 @@ namespace gravlab {
 struct SessionSettings {
     int stepsPerFrame = 1; ///< simulation steps per advanceFrame() while running
     ColorMode colorMode = ColorMode::Component;
+    ColorScaleChoice colorScale = ColorScaleChoice::Auto; ///< log, linear or auto for per-body quantities
     /// Measure energy every kEnergyRefreshSeconds while running, when a measurement is quick: on in the window, off
     /// headless, where nothing shows it.
     bool autoRefreshEnergy = true;
@@ -123,7 +125,7 @@ public:
     /// The scenario's initial conditions again; time and step count return to zero.
     void reset();
     /// Reverses every velocity, so the run retraces its steps and the clock runs backwards (Simulation::reverseTime).
-    /// Positions do not move, and no colour mode reads velocities, so nothing drawn goes stale.
+    /// Positions do not move and speeds keep their size, so nothing drawn goes stale.
     void reverseTime() { m_simulation.reverseTime(); }
 
     /// Applies an edit (not yet validated); an invalid or impossible one leaves everything as it was and its reason
@@ -131,6 +133,8 @@ public:
     ParamsChange applyParams(const SimParams& requested);
     /// What colours the bodies; orb-domain switches ORB on when it is off.
     void setColorMode(ColorMode mode);
+    /// Linear, log or auto colour scale of the per-body quantities.
+    void setColorScale(ColorScaleChoice choice);
     /// The user wants to see the ORB domains (their cells): switches ORB on when it is off.
     void showOrbDomains();
 
@@ -144,6 +148,7 @@ public:
     bool paused() const { return m_paused; }
     int stepsPerFrame() const { return m_stepsPerFrame; }
     ColorMode colorMode() const { return m_colorMode; }
+    ColorScaleChoice colorScale() const { return m_colorScale; }
     /// Whether the CUDA backend runs (the pair-once solver is offered only then); probed, not asked every frame.
     bool onCudaBackend() const { return m_onCudaBackend; }
     bool autoRefreshEnergy() const { return m_autoRefreshEnergy; }
@@ -176,6 +181,7 @@ private:
     SessionEnvironment m_environment;
     int m_stepsPerFrame;
     ColorMode m_colorMode;
+    ColorScaleChoice m_colorScale;
     bool m_paused = false;
     bool m_verticesStale = true;
     bool m_onCudaBackend = false;

@@ -36,6 +36,7 @@ Json sessionToJson(const SavedSession& session) {
     if (session.camera)
         json["camera"] = cameraToJson(*session.camera);
     json["view"] = {{"colorMode", std::string(enumName(session.colorMode))},
+                    {"colorScale", std::string(enumName(session.colorScale))},
                     {"treeOverlay", treeOverlayToJson(session.treeOverlay)},
                     {"orbOverlay", orbOverlayToJson(session.orbOverlay)}};
     json["run"] = runToJson(session);
@@ -54,6 +55,7 @@ void checkVersion(JsonObjectReader& reader) {
 
 void readView(JsonObjectReader& reader, SavedSession& session) {
     reader.readName("colorMode", session.colorMode);
+    reader.readName("colorScale", session.colorScale);
     reader.readObject("treeOverlay", [&](JsonObjectReader& tree) { session.treeOverlay = readTreeOverlay(tree); });
     reader.readObject("orbOverlay", [&](JsonObjectReader& orb) { session.orbOverlay = readOrbOverlay(orb); });
 }

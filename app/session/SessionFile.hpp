@@ -7,7 +7,7 @@
 //    "params": {...SimParams, see SimParamsJson.hpp...},
 //    "camera": {"target": [0, 0, 0], "distance": 10, "yawDegrees": -90, "pitchDegrees": 30,
 //               "verticalFieldOfViewDegrees": 45},
-//    "view": {"colorMode": "component",
+//    "view": {"colorMode": "component", "colorScale": "auto",
 //             "treeOverlay": {"enabled": false, "minDepth": 0, "maxDepth": 4, "onlyPickedPath": false,
 //                             "opacity": 0.55},
 //             "orbOverlay": {"showCells": false, "innerCells": false, "opacity": 0.85}},
@@ -27,6 +27,7 @@
 // leaves the previous file, or none, never a partial one. GL-free: it lives in the session library.
 #include "ViewState.hpp"
 
+#include <gravlab/sim/ColorScale.hpp>
 #include <gravlab/sim/SimParams.hpp>
 #include <gravlab/sim/TreeView.hpp>
 
@@ -44,6 +45,7 @@ struct SavedSession {
     /// The camera's pose; none: the camera is fitted to the bodies.
     std::optional<CameraState> camera;
     ColorMode colorMode = ColorMode::Component;
+    ColorScaleChoice colorScale = ColorScaleChoice::Auto; ///< log, linear or auto for per-body quantities
     TreeOverlaySettings treeOverlay;
     OrbOverlaySettings orbOverlay;
     /// The window starts paused; headless runs step regardless.

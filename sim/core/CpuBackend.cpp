@@ -94,6 +94,7 @@ CpuBackend::ForceSettings CpuBackend::forceSettingsOf(const SimParams& params) {
 }
 
 void CpuBackend::dropCachedForces() {
+    ++m_stateVersion;
     m_accelerationsValid = false;
     if (m_solver)
         m_solver->invalidate();
@@ -106,6 +107,7 @@ void CpuBackend::ensureAccelerations(const ForceSettings& settings, std::vector<
 
 void CpuBackend::computeAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times) {
     m_accelerationsValid = false; // until they are complete: a throwing solver must not leave stale ones "valid"
+    ++m_stateVersion;
     if (m_solverInfo != settings.solver) {
         m_solver = findSolverRegistration(settings.solver->name).makeCpu();
         m_solverInfo = settings.solver;
@@ -245,13 +247,37 @@ void CpuBackend::Visuals::writeVertices(std::span<RenderVertex> out) const {
         const auto i = std::size_t(k);
         out[i] = {bodies.x[i], bodies.y[i], bodies.z[i], bodies.colorKey[i]};
     }
+    writeModeColors(out);
+}
+
+void CpuBackend::Visuals::writeModeColors(std::span<RenderVertex> out) const {
+    const ColorMode mode = colorMode();
+    ScalarColoring& coloring = m_scalars.coloring();
     std::vector<std::uint8_t> leafDepth;
-    if (m_colorMode == ColorMode::LeafDepth && m_backend.m_solver && m_backend.m_solver->leafDepths(leafDepth)) {
+    if (isScalarColorMode(mode)) {
+        const CpuBackend& b = m_backend;
+        m_scalars.write({b.m_bodies, b.m_accelerationsValid ? &b.m_accelerations : nullptr,
+                         b.m_accelerationsSettings.forces.gravity, b.m_accelerationsSettings.solver, b.m_stateVersion},
+                        out);
+    } else if (mode == ColorMode::LeafDepth && m_backend.m_solver && m_backend.m_solver->leafDepths(leafDepth)) {
         for (std::size_t i = 0; i < leafDepth.size(); ++i)
             out[i].colorScalar = std::min(float(leafDepth[i]) / float(kMaxTreeDepthForColor), 1.0f);
-    } else if (m_colorMode == ColorMode::OrbDomain && m_backend.m_orb.active()) {
+        coloring.showLeafDepth();
+    } else if (mode == ColorMode::OrbDomain && m_backend.m_orb.active()) {
         m_backend.m_orb.writeDomainColors(out);
+        coloring.showDomains();
+    } else {
+        coloring.showComponents(mode == ColorMode::LeafDepth   ? "the solver builds no tree, or none is built yet"
+                                : mode == ColorMode::OrbDomain ? "ORB is off"
+                                                               : "");
     }
+}
+
+void CpuBackend::Visuals::readColorValues(std::vector<float>& out) const {
+    if (m_scalars.coloring().showsValues())
+        out = m_scalars.values();
+    else
+        out.clear();
 }
 
 void CpuBackend::Visuals::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out) const {

@@ -13,6 +13,7 @@
 // the solver's (SolverInfo::cpuPhases), then "integrate", then "orb" while ORB is on. Non-finite positions are never
 // handed to a solver: the evaluation then yields NaN accelerations, so the step's finiteness check reports and rolls
 // back.
+#include "color/ScalarColorsCpu.hpp"
 #include "orb/OrbDomainsCpu.hpp"
 #include "solvers/CpuForceSolver.hpp"
 
@@ -88,8 +89,12 @@ private:
         std::size_t vertexCount() const override { return m_backend.m_bodies.size(); }
         /// out must hold exactly vertexCount() vertices.
         void writeVertices(std::span<RenderVertex> out) const override;
-        void setColorMode(ColorMode mode) override { m_colorMode = mode; }
-        ColorMode colorMode() const override { return m_colorMode; }
+        void setColorMode(ColorMode mode) override { m_scalars.coloring().setMode(mode); }
+        ColorMode colorMode() const override { return m_scalars.coloring().mode(); }
+        void setColorScaleChoice(ColorScaleChoice choice) override { m_scalars.coloring().setScaleChoice(choice); }
+        ColorScaleChoice colorScaleChoice() const override { return m_scalars.coloring().scaleChoice(); }
+        ColorScale colorScale(const UnitSystem& units) const override { return m_scalars.coloring().scale(units); }
+        void readColorValues(std::vector<float>& out) const override;
         bool drawsTreeCells() const override {
             return m_backend.m_solverInfo && m_backend.m_solverInfo->drawsTreeCells && m_backend.m_accelerationsValid;
         }
@@ -99,8 +104,12 @@ private:
         OrbStatus orbStatus() const override { return m_backend.m_orbStatus; }
 
     private:
+        /// Leaf depths, ORB domains or a per-body quantity into out's colour scalars, as the colour mode says.
+        void writeModeColors(std::span<RenderVertex> out) const;
+
         const CpuBackend& m_backend;
-        ColorMode m_colorMode = ColorMode::Component;
+        /// The colour mode and its per-body values, kept between frames (a vertex write is logically const).
+        mutable ScalarColorsCpu m_scalars;
     };
 
     std::string m_why;
@@ -114,6 +123,8 @@ private:
     OrbDomainsCpu m_orb;
     OrbStatus m_orbStatus; ///< m_orb.status(m_work) when the domains or the work last changed
     std::uint64_t m_stepsSinceLoad = 0;
+    /// Counts changes of the state or of the accelerations, so the colour quantities know when they are stale.
+    std::uint64_t m_stateVersion = 0;
     std::vector<PhaseTiming> m_lastTimings;
     Visuals m_visuals{*this};
 };

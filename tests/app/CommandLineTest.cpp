@@ -89,6 +89,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadValue{{"--theta", "nan"}, "--theta", "nan"}, BadValue{{"--theta", "wide"}, "--theta", "wide"},
         BadValue{{"--color", "rainbow"}, "--color", "rainbow"},
         BadValue{{"--color", "Leaf-Depth"}, "--color", "Leaf-Depth"},
+        BadValue{{"--color-scale", "cubic"}, "--color-scale", "cubic"},
         BadValue{{"--overlay-depth", "3"}, "--overlay-depth", "'3'"},
         BadValue{{"--overlay-depth", "4:2"}, "--overlay-depth", "4:2"},
         BadValue{{"--overlay-depth", "0:25"}, "--overlay-depth", "0:25"},
@@ -203,6 +204,21 @@ TEST(CommandLine, ThetaAndOverlayDepthRangeEndsAreAcceptedAndDefaultsDrawNoOverl
     ASSERT_TRUE(defaults.options.has_value());
     EXPECT_FALSE(defaults.options->treeOverlay.enabled);
     EXPECT_EQ(defaults.options->colorMode, ColorMode::Component);
+}
+
+TEST(CommandLine, EveryColourModeAndScaleIsAcceptedByName) {
+    for (const EnumName<ColorMode>& mode : EnumNames<ColorMode>::entries) {
+        const CommandLineOutcome outcome = parse({"--color", std::string(mode.name), "--color-scale", "log"});
+        ASSERT_TRUE(outcome.options.has_value()) << outcome.message;
+        EXPECT_EQ(outcome.options->colorMode, mode.value);
+        EXPECT_EQ(outcome.options->colorScale, ColorScaleChoice::Logarithmic);
+    }
+    const CommandLineOutcome defaults = parse({"--color", "density"});
+    ASSERT_TRUE(defaults.options.has_value()) << defaults.message;
+    EXPECT_EQ(defaults.options->colorScale, ColorScaleChoice::Auto);
+    const CommandLineOutcome linear = parse({"--color", "speed", "--color-scale", "linear"});
+    ASSERT_TRUE(linear.options.has_value()) << linear.message;
+    EXPECT_EQ(linear.options->colorScale, ColorScaleChoice::Linear);
 }
 
 TEST(CommandLine, ScientificNotationCountsAndTheRangeEndsAreAccepted) {

@@ -59,6 +59,7 @@ SavedSession changedSession(std::mt19937_64& random, const std::filesystem::path
                                  .pitch = uniformFloat(-1.5, 1.5),
                                  .verticalFieldOfView = uniformFloat(0.05, 2.5)};
     session.colorMode = ColorMode::LeafDepth;
+    session.colorScale = ColorScaleChoice::Logarithmic;
     session.treeOverlay = {
         .enabled = true, .depths = {3, 11}, .onlyPickedPath = true, .opacity = uniformFloat(0.05, 1)};
     session.orbOverlay = {.showCells = true, .innerCells = true, .opacity = uniformFloat(0.05, 1)};
@@ -90,6 +91,7 @@ TEST(SessionFile, AChangedSessionSavesAndLoadsBackEqual) {
         EXPECT_EQ(json["params"]["initialFileFormat"], "hdf5");
         EXPECT_EQ(json["params"]["units"]["massName"], "ten billion suns");
         EXPECT_EQ(json["view"]["colorMode"], "leaf-depth");
+        EXPECT_EQ(json["view"]["colorScale"], "log");
         EXPECT_EQ(json["run"]["stepsPerFrame"], *original.stepsPerFrame);
         // Degrees within a float's resolution of the radians saved.
         EXPECT_NEAR(json["camera"]["yawDegrees"].get<double>(), original.camera->yaw * 180.0 / std::numbers::pi, 1e-5);
@@ -201,6 +203,7 @@ TEST(SessionFile, EachBadFileIsRefusedWithOneLineNamingTheFileAndTheKey) {
         {R"({"version": 1, "camera": {"target": [1, 2]}})", "camera.target", "expected an array of three numbers"},
         {R"({"version": 1, "camera": {"pitchDegrees": 120}})", "camera.pitchDegrees", "120 is out of range"},
         {R"({"version": 1, "view": {"colorMode": "rainbow"}})", "view.colorMode", "'rainbow' is not known"},
+        {R"({"version": 1, "view": {"colorScale": "cubic"}})", "view.colorScale", "'cubic' is not known"},
         {R"({"version": 1, "view": {"treeOverlay": {"minDepth": 5, "maxDepth": 2}}})", "view.treeOverlay.maxDepth",
          "2 is less than minDepth 5"},
         {R"({"version": 1, "run": {"stepsPerFrame": 0}})", "run.stepsPerFrame", "0 is out of range"},

@@ -6,6 +6,7 @@
 
 #include <gravlab/render/ColorPalettes.hpp>
 #include <gravlab/render/ParticleRenderer.hpp>
+#include <gravlab/sim/ColorScale.hpp>
 #include <gravlab/sim/Orb.hpp>
 #include <gravlab/sim/SimParams.hpp>
 
@@ -98,7 +99,10 @@ TEST_F(ShaderPalettes, LightOfOneBodyIsThePaletteColourOfItsScalar) {
     std::uniform_real_distribution<float> unit(0.0f, 1.0f);
     for (const BodyPalette palette : {BodyPalette::CoolWarm, BodyPalette::DomainHues}) {
         for (int i = 0; i < 12; ++i) {
-            const float t = i < 4 ? orbDomainColorScalar(std::uint32_t(i)) : unit(random);
+            const bool unsampled = i == 11 && palette == BodyPalette::CoolWarm;
+            const float t = i < 4       ? orbDomainColorScalar(std::uint32_t(i))
+                            : unsampled ? kUnsampledColorScalar
+                                        : unit(random);
             const RenderVertex body{0.0f, 0.0f, -0.5f, t};
             particles.upload(std::span(&body, 1));
             const float clear[4] = {0, 0, 0, 0};

@@ -1,5 +1,6 @@
 // The enum name tables (EnumNames.hpp): every entry round-trips through its name, unknown names and values are
 // refused with the sentence the command line prints, naming the field and every allowed name.
+#include <gravlab/sim/ColorScale.hpp>
 #include <gravlab/sim/EnumNames.hpp>
 #include <gravlab/sim/SimParams.hpp>
 #include <gravlab/sim/TreeView.hpp>
@@ -33,14 +34,15 @@ TEST(EnumNames, EveryEntryRoundTrips) {
     expectRoundTrips<BackendKind>();
     expectRoundTrips<OrbBalance>();
     expectRoundTrips<ColorMode>();
+    expectRoundTrips<ColorScaleChoice>();
 }
 
 TEST(EnumNames, UnknownNamesListTheAllowedOnesWithTheirDescriptions) {
     EXPECT_EQ(parseFailure<BackendKind>("gpu"), "backend = 'gpu' is not known: allowed 'auto', 'cuda' or 'cpu'");
     EXPECT_EQ(parseFailure<OrbBalance>("memory"), "orb-balance = 'memory' is not known: allowed 'count' or 'work'");
-    EXPECT_EQ(parseFailure<ColorMode>("Component"),
-              "color = 'Component' is not known: allowed 'component' (the scenario's colours), 'leaf-depth' (depth of "
-              "each body's octree leaf, tree solver only) or 'orb-domain' (each body's ORB domain)");
+    EXPECT_EQ(parseFailure<ColorScaleChoice>("Log"),
+              "color-scale = 'Log' is not known: allowed 'auto' (log for density, |a| and error, else linear), "
+              "'linear' (linear colour scale) or 'log' (logarithmic colour scale)");
 }
 
 TEST(EnumNames, ValuesOutsideTheTableAreNamedAsNumbers) {

@@ -6,7 +6,8 @@
 // body's leaf: a point, not a body index, since the body moves on and ORB may reorder the body arrays, while the point
 // names one leaf of whatever tree is current). Solvers that build no tree
 // return no cells. ColorMode chooses what a body's colour scalar means; LeafDepth maps the depth of the body's leaf
-// to [0, 1] (depth / kMaxTreeDepthForColor, clamped).
+// to [0, 1] (depth / kMaxTreeDepthForColor, clamped); the per-body quantities (speed to force error) are mapped
+// through a ColorScale (ColorScale.hpp).
 #include <gravlab/sim/EnumNames.hpp>
 
 #include <array>
@@ -32,9 +33,14 @@ struct TreeCellQuery {
 };
 
 enum class ColorMode {
-    Component, ///< the scenario's colour key (which galaxy or component)
-    LeafDepth, ///< depth of the body's octree leaf (tree solver only; others fall back to Component)
-    OrbDomain, ///< the body's ORB domain, through orbDomainColorScalar() (falls back to Component when ORB is off)
+    Component,    ///< the scenario's colour key (which galaxy or component)
+    LeafDepth,    ///< depth of the body's octree leaf (tree solver only; others fall back to Component)
+    OrbDomain,    ///< the body's ORB domain, through orbDomainColorScalar() (falls back to Component when ORB is off)
+    Speed,        ///< |v|
+    Acceleration, ///< |a| of the last force evaluation
+    Density,      ///< local mass density, from a uniform grid over the bodies (DensityGrid.hpp)
+    Potential,    ///< gravitational potential per body (falls back to Component while no potential source is wired in)
+    ForceError,   ///< |a_tree - a_direct| / |a_direct| (tree solver only; others fall back to Component)
 };
 
 template <> struct EnumNames<ColorMode> {
@@ -42,7 +48,13 @@ template <> struct EnumNames<ColorMode> {
     static constexpr std::array entries{
         EnumName<ColorMode>{ColorMode::Component, "component", "the scenario's colours"},
         EnumName<ColorMode>{ColorMode::LeafDepth, "leaf-depth", "depth of each body's octree leaf, tree solver only"},
-        EnumName<ColorMode>{ColorMode::OrbDomain, "orb-domain", "each body's ORB domain"}};
+        EnumName<ColorMode>{ColorMode::OrbDomain, "orb-domain", "each body's ORB domain"},
+        EnumName<ColorMode>{ColorMode::Speed, "speed", "each body's speed |v|"},
+        EnumName<ColorMode>{ColorMode::Acceleration, "acceleration", "|a| of the last force evaluation"},
+        EnumName<ColorMode>{ColorMode::Density, "density", "local mass density (mass per cell of a uniform grid)"},
+        EnumName<ColorMode>{ColorMode::Potential, "potential", "gravitational potential of each body"},
+        EnumName<ColorMode>{ColorMode::ForceError, "force-error",
+                            "relative error of the tree force against the direct sum, tree solver only"}};
 };
 
 /// Leaf depth that maps to colour scalar 1 in ColorMode::LeafDepth: typical leaves (depth 6 to 12 for 10^4 to 10^7

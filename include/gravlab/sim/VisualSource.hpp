@@ -8,8 +8,11 @@
 // (writeVertices) or, where the state lives on a device, a write straight into a device pointer such as a mapped GL
 // buffer (writeVerticesOnDevice). The device path names no CUDA type: the stream travels as an opaque StreamHandle,
 // so render/ includes no CUDA backend header and casts to no CUDA type. Colour mode is a drawing choice and lives
-// here, not in the physics state.
+// here, not in the physics state. The per-body quantities of the colour modes (speed, density, ...) are computed on
+// the backend's own device and only when the mode or the state changed; colorScale() says what the colours of the last
+// vertex write mean, for the viewer's colour bar.
 #include <gravlab/sim/Bodies.hpp>
+#include <gravlab/sim/ColorScale.hpp>
 #include <gravlab/sim/Orb.hpp>
 #include <gravlab/sim/TreeView.hpp>
 
@@ -49,6 +52,18 @@ public:
     /// tree is drawn (drawsTreeCells()), OrbDomain while ORB is off.
     virtual void setColorMode(ColorMode mode) = 0;
     virtual ColorMode colorMode() const = 0;
+    /// Linear, log or the mode's default for the per-body quantities; sources without them ignore it.
+    virtual void setColorScaleChoice(ColorScaleChoice choice) { (void)choice; }
+    virtual ColorScaleChoice colorScaleChoice() const { return ColorScaleChoice::Auto; }
+    /// What the colours of the last vertex write mean (quantity, unit named in units, range, log or linear, or the
+    /// component colours with the reason a mode fell back to them).
+    virtual ColorScale colorScale(const UnitSystem& units) const {
+        (void)units;
+        return {};
+    }
+    /// The colour mode's per-body values of the last vertex write, in body order (NaN where a body has none: the
+    /// force error outside its sample), into out; empty unless that write showed a per-body quantity.
+    virtual void readColorValues(std::vector<float>& out) const { out.clear(); }
 
     /// Whether the solver of the last force evaluation built an octree, so collectTreeCells can return cells and leaf
     /// depths can colour the bodies. False for solvers that build no tree, and before the first force evaluation.

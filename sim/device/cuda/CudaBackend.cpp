@@ -75,7 +75,7 @@ std::uint64_t CudaBackend::allocatedBytes() const {
     return m_bodies.positionMass.bytes() + m_bodies.velocityColor.bytes() + m_bodies.acceleration.bytes() +
            m_bodies.loadOrder.bytes() + m_savedPositionMass.bytes() + m_savedVelocityColor.bytes() +
            m_savedLoadOrder.bytes() + m_bodyScratch.bytes() + m_nonFiniteCounts.bytes() +
-           (m_solver ? m_solver->allocatedBytes() : 0);
+           (m_solver ? m_solver->allocatedBytes() : 0) + m_visuals.allocatedBytes();
 }
 
 void CudaBackend::load(const Bodies& bodies) {
@@ -89,6 +89,7 @@ void CudaBackend::load(const Bodies& bodies) {
     m_savedLoadOrder.resize(count);
     m_bodyScratch.resize(count);
     m_accelerationsCurrent = false;
+    ++m_stateVersion;
     m_orbDomains.invalidate();
     m_stepsTaken = 0;
     m_lastTimings.clear();
@@ -101,6 +102,7 @@ bool CudaBackend::accelerationsCurrentFor(const ForceSettings& settings) const {
 
 unsigned CudaBackend::refreshAccelerations(const ForceSettings& settings) {
     m_accelerationsCurrent = false;
+    ++m_stateVersion;
     const ForceParams forces{settings.gravity, float(settings.openingAngle)};
     if (const unsigned nonFinite =
             m_solver->computeAccelerations(m_bodies, m_bodyScratch, forces, m_stream.get(), m_timeline);
@@ -177,6 +179,7 @@ void CudaBackend::updateOrbDomains(const SimParams& params) {
     try {
         if (m_orbDomains.refresh(m_bodies, m_bodyScratch, params.orb, m_stream.get())) {
             m_accelerationsCurrent = false; // cached per-body results belong to the old order
+            ++m_stateVersion;
             if (m_solver)
                 m_solver->invalidate();
         }
@@ -207,6 +210,7 @@ void CudaBackend::restoreState() {
     m_bodies.velocityColor.copyFrom(m_savedVelocityColor, m_stream.get());
     m_bodies.loadOrder.copyFrom(m_savedLoadOrder, m_stream.get());
     m_accelerationsCurrent = false;
+    ++m_stateVersion;
     if (m_solver)
         m_solver->invalidate();
     m_orbDomains.invalidate(); // migration may have reordered the bodies since the saved copy
@@ -323,16 +327,45 @@ Diagnostics CudaBackend::diagnostics(const SimParams& params) const {
                                     gravityOf(params), m_stream.get());
 }
 
-void CudaBackend::Visuals::writeOnStream(RenderVertex* vertices, cudaStream_t stream) const {
+bool CudaBackend::Visuals::writeTreeOrDomainColors(RenderVertex* vertices, cudaStream_t stream) const {
     const DeviceBodies& bodies = m_backend.m_bodies;
-    if (m_colorMode == ColorMode::OrbDomain && m_backend.m_orbDomains.active())
+    const ColorMode mode = colorMode();
+    ScalarColoring& coloring = m_scalars.coloring();
+    if (mode == ColorMode::OrbDomain && m_backend.m_orbDomains.active()) {
         m_backend.m_orbDomains.writeDomainVertices(bodies, vertices, stream);
-    else if (m_colorMode == ColorMode::LeafDepth && m_backend.m_solver &&
-             m_backend.m_solver->writeLeafDepthVertices(bodies.positionMass.data(), vertices, bodies.size(), stream))
+        coloring.showDomains();
+        return true;
+    }
+    if (mode == ColorMode::LeafDepth && m_backend.m_solver &&
+        m_backend.m_solver->writeLeafDepthVertices(bodies.positionMass.data(), vertices, bodies.size(), stream)) {
+        coloring.showLeafDepth();
+        return true;
+    }
+    coloring.showComponents(mode == ColorMode::LeafDepth   ? "the solver builds no tree, or none is built yet"
+                            : mode == ColorMode::OrbDomain ? "ORB is off"
+                                                           : "");
+    return false;
+}
+
+void CudaBackend::Visuals::writeOnStream(RenderVertex* vertices, cudaStream_t stream) const {
+    const CudaBackend& b = m_backend;
+    if (isScalarColorMode(colorMode())) {
+        if (m_scalars.write({b.m_bodies, b.m_accelerationsCurrent, b.m_accelerationSettings.gravity,
+                             b.m_accelerationSettings.solver, b.m_stateVersion},
+                            vertices, stream))
+            return;
+    } else if (writeTreeOrDomainColors(vertices, stream)) {
         return;
+    }
+    launchWriteRenderVertices(b.m_bodies.positionMass.data(), b.m_bodies.velocityColor.data(), vertices,
+                              b.m_bodies.size(), stream);
+}
+
+void CudaBackend::Visuals::readColorValues(std::vector<float>& out) const {
+    if (m_scalars.coloring().showsValues())
+        m_scalars.readValues(out, m_backend.m_stream.get());
     else
-        launchWriteRenderVertices(bodies.positionMass.data(), bodies.velocityColor.data(), vertices, bodies.size(),
-                                  stream);
+        out.clear();
 }
 
 void CudaBackend::Visuals::writeVertices(std::span<RenderVertex> out) const {

@@ -17,6 +17,7 @@
 // re-partitions. What is drawn is offered by visuals(): a host copy of the vertices (writeVertices, staged in the
 // scratch array the tree uses for its permutation) or, through CUDA-GL interop, a write into a device pointer to the
 // mapped GL buffer (writeVerticesOnDevice), which never leaves the GPU.
+#include "color/cuda/ScalarColorsGpu.hpp"
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
 #include "device/cuda/DeviceBodyInspection.hpp"
@@ -102,8 +103,13 @@ private:
         /// The backend's stream.
         StreamHandle deviceStream() const override { return {m_backend.m_stream.get()}; }
         void writeVerticesOnDevice(RenderVertex* vertices, std::size_t capacity, StreamHandle stream) const override;
-        void setColorMode(ColorMode mode) override { m_colorMode = mode; }
-        ColorMode colorMode() const override { return m_colorMode; }
+        void setColorMode(ColorMode mode) override { m_scalars.coloring().setMode(mode); }
+        ColorMode colorMode() const override { return m_scalars.coloring().mode(); }
+        void setColorScaleChoice(ColorScaleChoice choice) override { m_scalars.coloring().setScaleChoice(choice); }
+        ColorScaleChoice colorScaleChoice() const override { return m_scalars.coloring().scaleChoice(); }
+        ColorScale colorScale(const UnitSystem& units) const override { return m_scalars.coloring().scale(units); }
+        void readColorValues(std::vector<float>& out) const override;
+        std::uint64_t allocatedBytes() const { return m_scalars.allocatedBytes(); }
         bool drawsTreeCells() const override {
             return m_backend.m_solverInfo && m_backend.m_solverInfo->drawsTreeCells && m_backend.m_accelerationsCurrent;
         }
@@ -115,8 +121,12 @@ private:
         /// bodyCount vertices in the colour mode's colours into vertices (a device pointer), queued on stream.
         void writeOnStream(RenderVertex* vertices, cudaStream_t stream) const;
 
+        /// Leaf depths or ORB domains into vertices when the mode asks for them and they exist; false otherwise.
+        bool writeTreeOrDomainColors(RenderVertex* vertices, cudaStream_t stream) const;
+
         const CudaBackend& m_backend;
-        ColorMode m_colorMode = ColorMode::Component;
+        /// The colour mode and its per-body values, kept between frames (a vertex write is logically const).
+        mutable ScalarColorsGpu m_scalars;
     };
 
     struct ForceSettings {
@@ -171,6 +181,8 @@ private:
     /// cost O(N) on the host each time.
     mutable std::unordered_map<std::uint64_t, std::optional<std::uint32_t>> m_loadIndexOfId;
     mutable BodySearchScratch m_bodySearch; ///< inspections and position lookups, allocated once
+    /// Counts changes of the state or of the accelerations, so the colour quantities know when they are stale.
+    std::uint64_t m_stateVersion = 0;
     Visuals m_visuals{*this};
 };
 
