@@ -46,6 +46,7 @@ bool SimulationPanel::drawScenarioAndBodies(const SimulationPanelView& view, Sim
             const bool selected = !fromFile && scenario.name == edited.scenario;
             if (ImGui::Selectable(std::string(scenario.name).c_str(), selected) && !selected) {
                 edited.scenario = std::string(scenario.name);
+                edited.scenarioParams.clear(); // parameters belong to the scenario they were chosen for
                 edited.initialFile.clear(); // a scenario replaces the loaded file's bodies
                 changed = true;
             }

@@ -84,7 +84,7 @@ void checkInRange(const ParamRange& range, double value) {
 }
 
 void validateSimParams(const SimParams& params) {
-    checkScenarioName(params.scenario);
+    checkScenarioParams(params.scenario, params.scenarioParams);
     checkBodyCount(params.bodyCount);
     checkInRange(kGravitationalConstantRange, params.gravitationalConstant);
     checkInRange(kTimeStepRange, params.timeStep);
