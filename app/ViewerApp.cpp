@@ -231,6 +231,8 @@ void ViewerApp::applyPanelRequests(const SimulationPanelRequests& requests) {
         m_session.setAutoRefreshEnergy(*requests.autoRefreshEnergy);
     if (requests.refreshEnergy)
         m_session.measureEnergyNow();
+    if (requests.stepsPerFrame)
+        m_session.setStepsPerFrame(*requests.stepsPerFrame);
 }
 
 void ViewerApp::applyTreeOverlayRequests(const TreeOverlayPanelRequests& requests) {

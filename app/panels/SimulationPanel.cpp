@@ -150,6 +150,24 @@ void SimulationPanel::drawNumbers(const SimulationPanelView& view, SimulationPan
     ImGui::TextWrapped("Positions: %.*s", static_cast<int>(view.vertexPath.size()), view.vertexPath.data());
 }
 
+bool SimulationPanel::drawGallery(const SimulationPanelView& view, SimParams& edited,
+                                  SimulationPanelRequests& requests) {
+    const Scenario* scenario = findScenario(edited.scenario);
+    if (!edited.initialFile.empty() || scenario == nullptr || edited.scenario != view.params.scenario)
+        return false;
+    const ScenarioGalleryRequests gallery = m_gallery.draw({.scenario = *scenario, .chosen = view.params.scenarioParams});
+    if (gallery.suggested) {
+        edited.bodyCount = gallery.suggested->bodyCount;
+        edited.timeStep = gallery.suggested->timeStep;
+        edited.softeningLength = gallery.suggested->softeningLength;
+        edited.solver = std::string(gallery.suggested->solver);
+        requests.stepsPerFrame = gallery.suggested->stepsPerFrame;
+    }
+    if (gallery.scenarioParams)
+        edited.scenarioParams = *gallery.scenarioParams;
+    return gallery.suggested.has_value() || gallery.scenarioParams.has_value();
+}
+
 SimulationPanelRequests SimulationPanel::draw(const SimulationPanelView& view) {
     SimulationPanelRequests requests;
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
@@ -159,6 +177,7 @@ SimulationPanelRequests SimulationPanel::draw(const SimulationPanelView& view) {
     SimParams edited = view.params;
     bool changed = false;
     changed |= drawScenarioAndBodies(view, edited);
+    changed |= drawGallery(view, edited, requests);
     changed |= drawPhysics(view, edited);
     if (changed)
         requests.params = edited;
