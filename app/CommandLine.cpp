@@ -150,7 +150,9 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
                    "draw the octree cells of depths MIN..MAX (0 = root, at most " + std::to_string(kMaxOverlayDepth) +
                        ") as wireframe boxes, in the window and in headless frames; tree solver only")
         ->type_name("MIN:MAX");
-    app.add_flag("--list-scenarios", raw.listScenarios, "print the scenario gallery (what each shows, what to look for, time scales, suggested settings, parameters) and exit");
+    app.add_flag("--list-scenarios", raw.listScenarios,
+                 "print the scenario gallery (what each shows, what to look for, time scales, suggested settings, "
+                 "parameters) and exit");
 }
 
 /// The session's values as the base of options (see the design note on sessions).

@@ -16,8 +16,8 @@ std::string parameterLines(const Scenario& scenario, const std::string& indent) 
     std::string text;
     for (const ScenarioParameter& parameter : scenario.parameters)
         text += indent + std::string(parameter.name) + " = " + formatNumber(parameter.defaultValue) + " (" +
-                formatNumber(parameter.min) + " to " + formatNumber(parameter.max) + "): " +
-                std::string(parameter.meaning) + "\n";
+                formatNumber(parameter.min) + " to " + formatNumber(parameter.max) +
+                "): " + std::string(parameter.meaning) + "\n";
     return text;
 }
 
@@ -62,14 +62,14 @@ std::string scenarioGalleryText() {
 void parseScenarioParamAssignment(const std::string& text, ScenarioParams& params) {
     const std::size_t equals = text.find('=');
     if (equals == std::string::npos || equals == 0)
-        throw InvalidParameterError("scenario-param", "scenario-param '" + text +
-                                                          "' is not of the form NAME=VALUE, e.g. toomre-q=1.5");
+        throw InvalidParameterError("scenario-param",
+                                    "scenario-param '" + text + "' is not of the form NAME=VALUE, e.g. toomre-q=1.5");
     const std::string valueText = text.substr(equals + 1);
     char* end = nullptr;
     const double value = std::strtod(valueText.c_str(), &end);
     if (valueText.empty() || end != valueText.c_str() + valueText.size() || !std::isfinite(value))
-        throw InvalidParameterError("scenario-param", "scenario-param '" + text + "': '" + valueText +
-                                                          "' is not a finite number");
+        throw InvalidParameterError("scenario-param",
+                                    "scenario-param '" + text + "': '" + valueText + "' is not a finite number");
     params[text.substr(0, equals)] = value;
 }
 

@@ -72,7 +72,8 @@ ScenarioParams scenarioParamsValue(py::handle value) {
         throw py::type_error("scenario_params must be a dict of parameter names and numbers, got " + typeName(value));
     ScenarioParams params;
     for (const auto& [key, number] : py::reinterpret_borrow<py::dict>(value))
-        params[textValue(key, "a scenario_params name")] = floatValue(number, "scenario_params['" + py::str(key).cast<std::string>() + "']");
+        params[textValue(key, "a scenario_params name")] =
+            floatValue(number, "scenario_params['" + py::str(key).cast<std::string>() + "']");
     return params;
 }
 

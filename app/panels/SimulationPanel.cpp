@@ -47,7 +47,7 @@ bool SimulationPanel::drawScenarioAndBodies(const SimulationPanelView& view, Sim
             if (ImGui::Selectable(std::string(scenario.name).c_str(), selected) && !selected) {
                 edited.scenario = std::string(scenario.name);
                 edited.scenarioParams.clear(); // parameters belong to the scenario they were chosen for
-                edited.initialFile.clear(); // a scenario replaces the loaded file's bodies
+                edited.initialFile.clear();    // a scenario replaces the loaded file's bodies
                 changed = true;
             }
             if (ImGui::IsItemHovered())
@@ -155,7 +155,8 @@ bool SimulationPanel::drawGallery(const SimulationPanelView& view, SimParams& ed
     const Scenario* scenario = findScenario(edited.scenario);
     if (!edited.initialFile.empty() || scenario == nullptr || edited.scenario != view.params.scenario)
         return false;
-    const ScenarioGalleryRequests gallery = m_gallery.draw({.scenario = *scenario, .chosen = view.params.scenarioParams});
+    const ScenarioGalleryRequests gallery =
+        m_gallery.draw({.scenario = *scenario, .chosen = view.params.scenarioParams});
     if (gallery.suggested) {
         edited.bodyCount = gallery.suggested->bodyCount;
         edited.timeStep = gallery.suggested->timeStep;

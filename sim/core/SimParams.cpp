@@ -18,7 +18,6 @@
 namespace gravlab {
 namespace {
 
-
 std::string formatValue(double value) {
     if (std::isnan(value))
         return "nan";

@@ -164,7 +164,9 @@ ParamsChange Simulation::setParams(const SimParams& requested) {
         requireSolverRunsOn(findSolver(params.solver), m_backend->device(), m_backend->description());
     SimulationBackend& target = replacement ? *replacement : *m_backend;
     if (reinitialise) {
-        target.load(newInitial ? newInitial->bodies : generateScenario(params.scenario, params.bodyCount, params.seed, params.scenarioParams));
+        target.load(newInitial
+                        ? newInitial->bodies
+                        : generateScenario(params.scenario, params.bodyCount, params.seed, params.scenarioParams));
     } else if (replacement) {
         Bodies current;
         m_backend->readBodies(current);
@@ -188,8 +190,9 @@ ParamsChange Simulation::setParams(const SimParams& requested) {
 }
 
 void Simulation::reset() {
-    m_backend->load(m_initial ? m_initial->bodies
-                              : generateScenario(m_params.scenario, m_params.bodyCount, m_params.seed, m_params.scenarioParams));
+    m_backend->load(
+        m_initial ? m_initial->bodies
+                  : generateScenario(m_params.scenario, m_params.bodyCount, m_params.seed, m_params.scenarioParams));
     restartClockAndEnergy();
 }
 

@@ -190,10 +190,10 @@ double DiskGalaxyKinematics::meanRotationSpeed(double radius, double height) con
     // d ln sigma_R^2 / d ln R by a central difference in ln R.
     const double step = 1e-3;
     const double inner = radialDispersion(radius * std::exp(-step)), outer = radialDispersion(radius * std::exp(step));
-    const double logSlope = inner > 0 && outer > 0 ? (std::log(outer * outer) - std::log(inner * inner)) / (2 * step)
-                                                   : 0.0;
-    const double drift = sigmaR * sigmaR *
-                         (1.0 - sigmaPhi * sigmaPhi / (sigmaR * sigmaR) - radius / m_model.diskScaleLength + logSlope);
+    const double logSlope =
+        inner > 0 && outer > 0 ? (std::log(outer * outer) - std::log(inner * inner)) / (2 * step) : 0.0;
+    const double drift =
+        sigmaR * sigmaR * (1.0 - sigmaPhi * sigmaPhi / (sigmaR * sigmaR) - radius / m_model.diskScaleLength + logSlope);
     return std::sqrt(std::max(0.0, circularSpeedSquared(radius, height) + drift));
 }
 

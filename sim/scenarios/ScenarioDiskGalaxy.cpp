@@ -101,7 +101,8 @@ std::size_t bulgeBodyCount(const DiskGalaxyModel& model, std::size_t bodyCount) 
 namespace {
 
 constexpr ScenarioParameter kParameters[]{
-    {"toomre-q", 1.5, 0.3, 4.0, "Toomre Q of the disk: below 1 it fragments, 1-2 grows spiral arms, above 2 stays smooth"},
+    {"toomre-q", 1.5, 0.3, 4.0,
+     "Toomre Q of the disk: below 1 it fragments, 1-2 grows spiral arms, above 2 stays smooth"},
     {"bulge-fraction", 0.2, 0.0, 0.8, "fraction of the galaxy's mass (1) in the Plummer bulge"},
 };
 

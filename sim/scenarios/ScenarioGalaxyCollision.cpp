@@ -108,8 +108,8 @@ void generateGalaxyCollision(Bodies& out, std::size_t bodyCount, std::uint64_t s
     };
     transformBodies(out, 0, countA, diskOrientation(kInclinationA, 0.0), scaled(orbit.separation, shareA),
                     scaled(orbit.velocity, shareA));
-    transformBodies(out, countA, countB, diskOrientation(parameterValue(values, "inclination") * kDegree, kNodeB), scaled(orbit.separation, shareB),
-                    scaled(orbit.velocity, shareB));
+    transformBodies(out, countA, countB, diskOrientation(parameterValue(values, "inclination") * kDegree, kNodeB),
+                    scaled(orbit.separation, shareB), scaled(orbit.velocity, shareB));
     removeCentreOfMassMotion(out, 0, bodyCount);
 }
 

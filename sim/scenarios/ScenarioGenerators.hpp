@@ -2,9 +2,9 @@
 // Internal to the scenario registry: the generator functions and the helpers they share.
 //
 // Design note: each scenario's file holds its generator, which fills all of `out` (resized to bodyCount), and its
-// gallery entry (a function returning its Scenario row); the registry in Scenarios.cpp only lists them. Generators give every body its own RandomStream, so a body's sample depends only on
-// (seed, body index) and loops may run in parallel. Positions and velocities are computed in double and stored as
-// float.
+// gallery entry (a function returning its Scenario row); the registry in Scenarios.cpp only lists them. Generators give
+// every body its own RandomStream, so a body's sample depends only on (seed, body index) and loops may run in parallel.
+// Positions and velocities are computed in double and stored as float.
 #include "core/Random.hpp"
 
 #include <gravlab/sim/Bodies.hpp>

@@ -6,9 +6,9 @@
 // a = (T / 2 pi)^(2/3) (Kepler's third law). Each star sits at its share of the separation from the centre of mass,
 // which is at the origin and at rest. Bodies beyond the first two are tracers on circular orbits about the centre of
 // mass, together kTracerMass = 1e-6 of the total (the stars hold the rest; every body keeps a positive mass, which
-// the solvers and files assume), uniform in radius from 2.5 to 5 times the apocentre distance a (1 + e), in the orbital plane: they
-// show the binary's time-varying quadrupole field without disturbing it measurably (a circumbinary ring). With fewer than two
-// bodies only the primary is placed. colorKey: the stars 0.1 and 0.9, the tracers 0.5.
+// the solvers and files assume), uniform in radius from 2.5 to 5 times the apocentre distance a (1 + e), in the orbital
+// plane: they show the binary's time-varying quadrupole field without disturbing it measurably (a circumbinary ring).
+// With fewer than two bodies only the primary is placed. colorKey: the stars 0.1 and 0.9, the tracers 0.5.
 #include "scenarios/ScenarioGenerators.hpp"
 
 #include <algorithm>

@@ -8,9 +8,9 @@
 //   directions of position and velocity isotropic and independent.
 // The parameter virial-ratio Q = 2K/|W| scales every velocity by sqrt(Q) (K scales by Q, W stays): Q = 1 is the
 // equilibrium sample, Q < 1 a cold start that collapses and virialises, Q > 1 a hot one that expands and loses its
-// unbound bodies. Masses are equal (1/N); the centre of mass and its velocity are removed. The sphere is truncated at 99.9% of its mass
-// (38.7 a, kPlummerMassTruncation): inside that radius the sample follows the analytic profile scaled by 1 / 0.999.
-// colorKey is the enclosed mass fraction X, so colour runs from the core (0) to the halo (1).
+// unbound bodies. Masses are equal (1/N); the centre of mass and its velocity are removed. The sphere is truncated
+// at 99.9% of its mass (38.7 a, kPlummerMassTruncation): inside that radius the sample follows the analytic profile
+// scaled by 1 / 0.999. colorKey is the enclosed mass fraction X, so colour runs from the core (0) to the halo (1).
 #include "core/Parallel.hpp"
 #include "scenarios/ScenarioGenerators.hpp"
 
@@ -30,8 +30,9 @@ constexpr ScenarioParameter kParameters[]{
 std::vector<NamedTime> plummerTimeScales(const ScenarioParams& values) {
     // Henon units: crossing time G M^(5/2) / (2|E|)^(3/2) = 2 sqrt(2); central density 3 M / (4 pi a^3).
     const double centralDensity = 3.0 / (4.0 * std::numbers::pi * std::pow(kScaleRadius, 3));
-    std::vector<NamedTime> times{{"crossing time", 2.0 * std::sqrt(2.0)},
-                                 {"central free-fall time", std::sqrt(3.0 * std::numbers::pi / (32.0 * centralDensity))}};
+    std::vector<NamedTime> times{
+        {"crossing time", 2.0 * std::sqrt(2.0)},
+        {"central free-fall time", std::sqrt(3.0 * std::numbers::pi / (32.0 * centralDensity))}};
     if (parameterValue(values, "virial-ratio") < 1.0)
         times.push_back({"free-fall time at the half-mass radius (the cold collapse)",
                          std::numbers::pi / 2.0 * std::sqrt(std::pow(1.305 * kScaleRadius, 3) / (2.0 * 0.5))});
@@ -45,8 +46,7 @@ void generatePlummer(Bodies& out, std::size_t bodyCount, std::uint64_t seed, con
     const double mass = 1.0 / double(bodyCount);
     const auto count = std::int64_t(bodyCount);
 #pragma omp parallel for schedule(static) if (parallel : count >= kMinBodiesForParallelSampling)
-    for (std::int64_t i = 0; i < count; ++i)
-        {
+    for (std::int64_t i = 0; i < count; ++i) {
         RandomStream random(plummerSeed, std::uint64_t(i));
         storeBody(out, std::size_t(i), samplePlummerBody(random, {kScaleRadius, 1.0}, mass, speedScale));
     }

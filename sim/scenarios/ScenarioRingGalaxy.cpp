@@ -22,8 +22,8 @@ namespace {
 
 constexpr double kStartHeight = 6.0;
 constexpr double kCompanionRadius = 0.2;
-constexpr std::uint64_t kTargetTag = 0x746172676574ull;       // "target"
-constexpr std::uint64_t kCompanionTag = 0x636f6d70616eull;    // "compan"
+constexpr std::uint64_t kTargetTag = 0x746172676574ull;    // "target"
+constexpr std::uint64_t kCompanionTag = 0x636f6d70616eull; // "compan"
 
 constexpr ScenarioParameter kParameters[]{
     {"companion-mass", 0.5, 0.05, 1.0, "mass of the companion over the disk galaxy's (1)"},

@@ -22,7 +22,7 @@ namespace {
 
 constexpr double kHostRadius = 1.0;
 constexpr double kSatelliteRadius = 0.1;
-constexpr std::uint64_t kHostTag = 0x686f7374ull;         // "host"
+constexpr std::uint64_t kHostTag = 0x686f7374ull;        // "host"
 constexpr std::uint64_t kSatelliteTag = 0x736174656cull; // "satel"
 
 constexpr ScenarioParameter kParameters[]{
@@ -60,8 +60,8 @@ double radialPeriod(const SatelliteOrbit& orbit) {
     for (int k = 0; k < kSteps; ++k) {
         const double theta = std::numbers::pi * (k + 0.5) / kSteps;
         const double radius = mean - half * std::cos(theta);
-        const double radialSpeedSquared = 2.0 * (energy - hostPotential(radius)) -
-                                          orbit.angularMomentum * orbit.angularMomentum / (radius * radius);
+        const double radialSpeedSquared =
+            2.0 * (energy - hostPotential(radius)) - orbit.angularMomentum * orbit.angularMomentum / (radius * radius);
         sum += half * std::sin(theta) / std::sqrt(std::max(radialSpeedSquared, 1e-300));
     }
     return 2.0 * sum * std::numbers::pi / kSteps;

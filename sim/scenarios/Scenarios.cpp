@@ -19,9 +19,9 @@ namespace {
 
 const std::array<Scenario, 9>& scenarioTable() {
     static const std::array<Scenario, 9> table{
-        scenario::galaxyCollisionScenario(), scenario::diskGalaxyScenario(),      scenario::ringGalaxyScenario(),
-        scenario::satelliteStreamScenario(), scenario::plummerScenario(),         scenario::coldSphereScenario(),
-        scenario::coldCubeScenario(),        scenario::keplerBinaryScenario(),    scenario::planetarySystemScenario(),
+        scenario::galaxyCollisionScenario(), scenario::diskGalaxyScenario(),   scenario::ringGalaxyScenario(),
+        scenario::satelliteStreamScenario(), scenario::plummerScenario(),      scenario::coldSphereScenario(),
+        scenario::coldCubeScenario(),        scenario::keplerBinaryScenario(), scenario::planetarySystemScenario(),
     };
     return table;
 }
@@ -87,11 +87,11 @@ void checkScenarioParams(std::string_view scenarioName, const ScenarioParams& ch
         const ScenarioParameter& parameter = findParameter(entry, name);
         if (value >= parameter.min && value <= parameter.max)
             continue; // NaN fails both comparisons and falls through
-        throw InvalidParameterError(
-            "scenario-param", "scenario '" + std::string(entry.name) + "' parameter " + name + " = " +
-                                  formatNumber(value) + " is out of range: allowed " + formatNumber(parameter.min) +
-                                  " <= " + name + " <= " + formatNumber(parameter.max) + " (" +
-                                  std::string(parameter.meaning) + ")");
+        throw InvalidParameterError("scenario-param", "scenario '" + std::string(entry.name) + "' parameter " + name +
+                                                          " = " + formatNumber(value) + " is out of range: allowed " +
+                                                          formatNumber(parameter.min) + " <= " + name +
+                                                          " <= " + formatNumber(parameter.max) + " (" +
+                                                          std::string(parameter.meaning) + ")");
     }
 }
 

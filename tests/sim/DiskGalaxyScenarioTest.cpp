@@ -57,7 +57,8 @@ std::vector<RadialBin> binDiskBodies(const Bodies& bodies, std::mt19937_64& rand
         for (RadialBin& bin : bins) {
             if (bodies.colorKey[i] > kLargestDiskColour || radius < bin.inner || radius >= bin.outer)
                 continue;
-            const double tangential = (double(bodies.x[i]) * bodies.vy[i] - double(bodies.y[i]) * bodies.vx[i]) / radius;
+            const double tangential =
+                (double(bodies.x[i]) * bodies.vy[i] - double(bodies.y[i]) * bodies.vx[i]) / radius;
             const double radial = (double(bodies.x[i]) * bodies.vx[i] + double(bodies.y[i]) * bodies.vy[i]) / radius;
             bin.tangentialSpeedSum += tangential;
             bin.tangentialSquareSum += tangential * tangential;
@@ -142,11 +143,13 @@ std::vector<double> measuredToomreQ(const Bodies& bodies, std::uint64_t seed, st
     std::vector<double> toomre;
     for (std::size_t k = 1; k + 1 < bins.size(); ++k) {
         const double radius = bins[k].middle();
-        const double slope = (circularSquare[k + 1] - circularSquare[k - 1]) / (bins[k + 1].middle() - bins[k - 1].middle());
+        const double slope =
+            (circularSquare[k + 1] - circularSquare[k - 1]) / (bins[k + 1].middle() - bins[k - 1].middle());
         const double kappa = std::sqrt(slope / radius + 2.0 * circularSquare[k] / (radius * radius));
         toomre.push_back(std::sqrt(bins[k].radialVariance()) * kappa / (3.36 * bins[k].surfaceDensity()));
-        table << "R in [" << bins[k].inner << ", " << bins[k].outer << "): sigma_R " << std::sqrt(bins[k].radialVariance())
-              << ", kappa " << kappa << ", Sigma " << bins[k].surfaceDensity() << ", Q " << toomre.back() << "\n";
+        table << "R in [" << bins[k].inner << ", " << bins[k].outer << "): sigma_R "
+              << std::sqrt(bins[k].radialVariance()) << ", kappa " << kappa << ", Sigma " << bins[k].surfaceDensity()
+              << ", Q " << toomre.back() << "\n";
     }
     return toomre;
 }

@@ -73,8 +73,8 @@ TEST(DiskStability, DefaultDiskStaysADiskForThreeRotations) {
     // unstable disks spread further: Q = 0.8 by 51%, Q = 0.4 by 47% (they clump and heat in the plane). Bounds:
     // 35% on the radius, and the disk stays thin, median |z| under 0.15 of the half-mass radius (measured 0.09; a
     // spheroid has 0.4 or more).
-    EXPECT_LT(std::abs(radiusChange), 0.35) << "half-mass radius " << start.halfMassRadius << " -> "
-                                            << end.halfMassRadius;
+    EXPECT_LT(std::abs(radiusChange), 0.35)
+        << "half-mass radius " << start.halfMassRadius << " -> " << end.halfMassRadius;
     EXPECT_LT(end.thickness / end.halfMassRadius, 0.15) << "thickness " << start.thickness << " -> " << end.thickness;
 }
 
