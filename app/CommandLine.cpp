@@ -2,6 +2,7 @@
 #include "CommandLine.hpp"
 
 #include "OptionParsing.hpp"
+#include "ScenarioGalleryText.hpp"
 #include "session/SessionFile.hpp"
 
 #include <gravlab/sim/Scenarios.hpp>
@@ -17,6 +18,7 @@ namespace {
 /// Flags converted after parsing through the sim's name parsers, and --steps-per-frame before it becomes optional.
 struct RawOptions {
     std::string scenario;
+    std::vector<std::string> scenarioParams;
     std::string loadFormat;
     std::string saveFormat;
     std::string solver;
@@ -31,21 +33,15 @@ struct RawOptions {
     bool listScenarios = false;
 };
 
-std::string scenarioList() {
-    std::string list;
-    for (const Scenario& scenario : scenarios()) {
-        std::string name(scenario.name);
-        name.resize(std::max<std::size_t>(name.size(), 18), ' ');
-        list += "  " + name + std::string(scenario.description) + "\n";
-    }
-    return list;
-}
-
 void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
     const SimParams defaults;
     app.add_option("--scenario", raw.scenario, "initial conditions (see the list below)")
         ->type_name("NAME")
         ->default_str(defaults.scenario);
+    app.add_option("--scenario-param", raw.scenarioParams,
+                   "a parameter of the scenario, NAME=VALUE; repeat for several (each scenario's are listed below)")
+        ->type_name("NAME=VALUE")
+        ->allow_extra_args(false);
     addNumberOption(app, kBodyCountRange, NumberKind::Whole, params.bodyCount, "number of bodies")
         ->type_name("N")
         ->default_str(std::to_string(defaults.bodyCount) + " on the CPU, " + std::to_string(kDefaultCudaBodyCount) +
@@ -104,7 +100,7 @@ void addFileOptions(CLI::App& app, AppOptions& options, RawOptions& raw) {
 void completeFileOptions(const CLI::App& app, const RawOptions& raw, AppOptions& options) {
     SimParams& params = options.simulation;
     const bool loading = !params.initialFile.empty();
-    for (const char* scenarioFlag : {"--scenario", "--bodies", "--seed"})
+    for (const char* scenarioFlag : {"--scenario", "--scenario-param", "--bodies", "--seed"})
         if (loading && app.count(scenarioFlag) > 0)
             throw UsageError(std::string(scenarioFlag) + " has no effect with --load: the file's bodies are the "
                                                          "initial conditions. Drop one of the two.");
@@ -169,7 +165,9 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
                    "draw the octree cells of depths MIN..MAX (0 = root, at most " + std::to_string(kMaxOverlayDepth) +
                        ") as wireframe boxes, in the window and in headless frames; tree solver only")
         ->type_name("MIN:MAX");
-    app.add_flag("--list-scenarios", raw.listScenarios, "print the scenarios with a one-line description and exit");
+    app.add_flag("--list-scenarios", raw.listScenarios,
+                 "print the scenario gallery (what each shows, what to look for, time scales, suggested settings, "
+                 "parameters) and exit");
 }
 
 /// The session's values as the base of options (see the design note on sessions).
@@ -306,6 +304,8 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
     SimParams& params = options.simulation;
     if (app.count("--scenario") > 0)
         params.scenario = raw.scenario;
+    for (const std::string& assignment : raw.scenarioParams)
+        parseScenarioParamAssignment(assignment, params.scenarioParams);
     options.bodyCountGiven = app.count("--bodies") > 0 || options.sessionFile.has_value();
     options.solverGiven = app.count("--solver") > 0 || options.sessionFile.has_value();
     if (app.count("--solver") > 0)
@@ -381,7 +381,7 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
     const CLI::App* accuracyCommand = addAccuracyCommand(app, accuracy);
     ConvertOptions convert;
     const CLI::App* convertCommand = addConvertCommand(app, convert);
-    app.footer("Scenarios:\n" + scenarioList() +
+    app.footer("Scenarios (gravlab --list-scenarios describes each):\n" + scenarioSummaryText() +
                "\nWith no flags, gravlab opens a window when a display is available; otherwise it renders " +
                std::to_string(defaults.frameCount) + " frames of the default scene to ./" +
                defaults.outputFolder.string() + " and says so.\n");
@@ -400,7 +400,7 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
     if (*convertCommand)
         return running([&](CommandLineOutcome& outcome) { outcome.convert = convert; });
     if (raw.listScenarios)
-        return finished(0, scenarioList());
+        return finished(0, scenarioGalleryText());
     try {
         completeOptions(app, raw, options);
     } catch (const InvalidParameterError& error) {

@@ -275,6 +275,8 @@ void ViewerApp::applyPanelRequests(const SimulationPanelRequests& requests) {
         m_session.setAutoRefreshEnergy(*requests.autoRefreshEnergy);
     if (requests.refreshEnergy)
         m_stepper.measureEnergySoon();
+    if (requests.stepsPerFrame)
+        m_stepper.whenIdle([this, steps = *requests.stepsPerFrame] { m_session.setStepsPerFrame(steps); });
 }
 
 void ViewerApp::applyTreeOverlayRequests(const TreeOverlayPanelRequests& requests) {

@@ -66,6 +66,17 @@ std::string textValue(py::handle value, std::string_view name) {
     return value.cast<std::string>();
 }
 
+/// A dict of parameter names (str) and numbers; names and ranges are checked with the scenario (validateSimParams).
+ScenarioParams scenarioParamsValue(py::handle value) {
+    if (!PyDict_Check(value.ptr()))
+        throw py::type_error("scenario_params must be a dict of parameter names and numbers, got " + typeName(value));
+    ScenarioParams params;
+    for (const auto& [key, number] : py::reinterpret_borrow<py::dict>(value))
+        params[textValue(key, "a scenario_params name")] =
+            floatValue(number, "scenario_params['" + py::str(key).cast<std::string>() + "']");
+    return params;
+}
+
 /// "time step in N-body time units, 0 < dt <= 1", with the keyword's spelling (orb_domains, not orb-domains).
 std::string describeRange(const ParamRange& range, std::string_view keyword) {
     std::ostringstream text;
@@ -155,6 +166,15 @@ const std::array kKeywords{
     Keyword{"scenario", KeywordScope::All, "str", nullptr, "scenario name, one of gravlab.scenarios()",
             [](SimParams& p, py::handle v) { p.scenario = textValue(v, "scenario"); },
             [](const SimParams& p) -> py::object { return py::str(p.scenario); }},
+    Keyword{"scenario_params", KeywordScope::All, "dict[str, float]", nullptr,
+            "the scenario's own parameters by name, e.g. {'toomre-q': 1.2}; see gravlab --list-scenarios",
+            [](SimParams& p, py::handle v) { p.scenarioParams = scenarioParamsValue(v); },
+            [](const SimParams& p) -> py::object {
+                py::dict values;
+                for (const auto& [name, value] : p.scenarioParams)
+                    values[py::str(name)] = py::float_(value);
+                return values;
+            }},
     Keyword{"bodies",
             KeywordScope::All,
             "int",

@@ -46,7 +46,8 @@ bool SimulationPanel::drawScenarioAndBodies(const SimulationPanelView& view, Sim
             const bool selected = !fromFile && scenario.name == edited.scenario;
             if (ImGui::Selectable(std::string(scenario.name).c_str(), selected) && !selected) {
                 edited.scenario = std::string(scenario.name);
-                edited.initialFile.clear(); // a scenario replaces the loaded file's bodies
+                edited.scenarioParams.clear(); // parameters belong to the scenario they were chosen for
+                edited.initialFile.clear();    // a scenario replaces the loaded file's bodies
                 changed = true;
             }
             if (ImGui::IsItemHovered())
@@ -149,6 +150,25 @@ void SimulationPanel::drawNumbers(const SimulationPanelView& view, SimulationPan
     ImGui::TextWrapped("Positions: %.*s", static_cast<int>(view.vertexPath.size()), view.vertexPath.data());
 }
 
+bool SimulationPanel::drawGallery(const SimulationPanelView& view, SimParams& edited,
+                                  SimulationPanelRequests& requests) {
+    const Scenario* scenario = findScenario(edited.scenario);
+    if (!edited.initialFile.empty() || scenario == nullptr || edited.scenario != view.params.scenario)
+        return false;
+    const ScenarioGalleryRequests gallery =
+        m_gallery.draw({.scenario = *scenario, .chosen = view.params.scenarioParams});
+    if (gallery.suggested) {
+        edited.bodyCount = gallery.suggested->bodyCount;
+        edited.timeStep = gallery.suggested->timeStep;
+        edited.softeningLength = gallery.suggested->softeningLength;
+        edited.solver = std::string(gallery.suggested->solver);
+        requests.stepsPerFrame = gallery.suggested->stepsPerFrame;
+    }
+    if (gallery.scenarioParams)
+        edited.scenarioParams = *gallery.scenarioParams;
+    return gallery.suggested.has_value() || gallery.scenarioParams.has_value();
+}
+
 SimulationPanelRequests SimulationPanel::draw(const SimulationPanelView& view) {
     SimulationPanelRequests requests;
     ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
@@ -158,6 +178,7 @@ SimulationPanelRequests SimulationPanel::draw(const SimulationPanelView& view) {
     SimParams edited = view.params;
     bool changed = false;
     changed |= drawScenarioAndBodies(view, edited);
+    changed |= drawGallery(view, edited, requests);
     changed |= drawPhysics(view, edited);
     if (changed)
         requests.params = edited;

@@ -7,6 +7,7 @@
 // passes to Simulation::setParams, where validation happens. Fields that re-initialise the scenario (body count,
 // seed) are committed only when their input loses focus or Enter is pressed, not on every keystroke.
 #include "RecordingControls.hpp"
+#include "ScenarioGallery.hpp"
 
 #include <gravlab/sim/SimParams.hpp>
 #include <gravlab/sim/SimulationBackend.hpp>
@@ -56,6 +57,7 @@ struct SimulationPanelRequests {
     bool toggleRecording = false;
     bool refreshEnergy = false;
     std::optional<bool> autoRefreshEnergy;
+    std::optional<int> stepsPerFrame; ///< from the scenario's suggested settings
 };
 
 class SimulationPanel {
@@ -64,6 +66,8 @@ public:
 
 private:
     bool drawScenarioAndBodies(const SimulationPanelView& view, SimParams& edited);
+    /// The gallery of the chosen scenario (none for a loaded file); folds its requests into edited and requests.
+    bool drawGallery(const SimulationPanelView& view, SimParams& edited, SimulationPanelRequests& requests);
     bool drawPhysics(const SimulationPanelView& view, SimParams& edited);
     void drawRunControls(const SimulationPanelView& view, SimulationPanelRequests& requests);
     void drawNumbers(const SimulationPanelView& view, SimulationPanelRequests& requests);
@@ -71,6 +75,7 @@ private:
     /// Drafts of the fields that commit on focus loss; they follow the simulation while not being edited.
     std::uint64_t m_bodyCountDraft = 0;
     std::uint64_t m_seedDraft = 0;
+    ScenarioGallery m_gallery;
 };
 
 } // namespace gravlab

@@ -14,8 +14,9 @@ inline constexpr ParamRange kUnitScaleRange{"scale", 0.0, std::numeric_limits<do
                                             "in cgs; 0 in all three for N-body units"};
 
 /// The key of each field as validateSimParams names it (the command line's spelling), for its cross-field refusals.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 12> kKeyOfParameter{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 13> kKeyOfParameter{{
     {"scenario", "scenario"},
+    {"scenario-param", "scenarioParams"},
     {"bodies", "bodyCount"},
     {"G", "gravitationalConstant"},
     {"dt", "timeStep"},
@@ -83,6 +84,28 @@ template <typename Check> void checkAs(const JsonObjectReader& reader, std::stri
     }
 }
 
+/// "scenarioParams": {"toomre-q": 1.2, ...}, checked against the scenario's parameter table.
+void readScenarioParams(JsonObjectReader& reader, SimParams& params) {
+    const Json* object = reader.find("scenarioParams");
+    if (object == nullptr)
+        return;
+    if (!object->is_object())
+        reader.fail("scenarioParams", "an object of parameter names and numbers was expected, found " + object->dump());
+    for (const auto& [name, value] : object->items()) {
+        if (!value.is_number())
+            reader.fail("scenarioParams", "parameter '" + name + "' must be a number, found " + value.dump());
+        params.scenarioParams[name] = value.get<double>();
+    }
+    checkAs(reader, "scenarioParams", [&] { checkScenarioParams(params.scenario, params.scenarioParams); });
+}
+
+Json scenarioParamsToJson(const ScenarioParams& values) {
+    Json object = Json::object();
+    for (const auto& [name, value] : values)
+        object[name] = value;
+    return object;
+}
+
 void readInitialConditions(JsonObjectReader& reader, SimParams& params) {
     reader.read("scenario", params.scenario);
     checkAs(reader, "scenario", [&] { checkScenarioName(params.scenario); });
@@ -93,6 +116,7 @@ void readInitialConditions(JsonObjectReader& reader, SimParams& params) {
         params.initialFileFormat = reader.parseName<SnapshotFormat>("initialFileFormat", *format);
     reader.read("recentre", params.recentre);
     reader.readObject("units", [&](JsonObjectReader& units) { params.units = readUnits(units); });
+    readScenarioParams(reader, params);
 }
 
 void readPhysicsAndSolver(JsonObjectReader& reader, SimParams& params) {
@@ -110,6 +134,7 @@ void readPhysicsAndSolver(JsonObjectReader& reader, SimParams& params) {
 
 Json simParamsToJson(const SimParams& params) {
     return {{"scenario", params.scenario},
+            {"scenarioParams", scenarioParamsToJson(params.scenarioParams)},
             {"bodyCount", params.bodyCount},
             {"seed", params.seed},
             {"initialFile", params.initialFile},

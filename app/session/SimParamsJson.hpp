@@ -3,16 +3,17 @@
 //
 // Design note: keys are the struct's field names (so a message's key path, "params.orb.domainCount", points at the
 // field), enum values and solvers are their command-line names, units are the UnitSystem's six fields:
-//   {"scenario": "plummer", "bodyCount": 8192, "seed": 42, "initialFile": "", "initialFileFormat": null,
-//    "recentre": false, "units": {"lengthInCm": 0, ...}, "gravitationalConstant": 1, "timeStep": 0.01,
-//    "softeningLength": 0.05, "openingAngle": 0.5, "solver": "direct", "backend": "auto",
-//    "orb": {"domainCount": 0, "balance": "count", "rebuildInterval": 16, "imbalanceLimit": 1.25}}
+//   {"scenario": "plummer", "scenarioParams": {"virial-ratio": 0.5}, "bodyCount": 8192, "seed": 42,
+//    "initialFile": "", "initialFileFormat": null, "recentre": false, "units": {"lengthInCm": 0, ...},
+//    "gravitationalConstant": 1, "timeStep": 0.01, "softeningLength": 0.05, "openingAngle": 0.5, "solver": "direct",
+//    "backend": "auto", "orb": {"domainCount": 0, "balance": "count", "rebuildInterval": 16, "imbalanceLimit": 1.25}}
 // Reading starts from SimParams' defaults, so any key may be left out. Each value is checked as it is read against
-// the same ParamRange, EnumNames table, scenario and solver registries the command line uses, then
-// validateSimParams() checks what no single field can (domains against bodies, a solver against the backend); every
-// refusal is a JsonFieldError naming the key path. Units: the three scales are all 0 (N-body units) or all positive;
-// names left out follow from the scales as for a file's units (unitSystemFromCgs). It lives in the GL-free session
-// library, which links gravlab_sim alone, so other front ends (a Python module) can reuse it without the window.
+// the same ParamRange, EnumNames table, scenario (with its parameter table) and solver registries the command line
+// uses, then validateSimParams() checks what no single field can (domains against bodies, a solver against the
+// backend); every refusal is a JsonFieldError naming the key path. Units: the three scales are all 0 (N-body units)
+// or all positive; names left out follow from the scales as for a file's units (unitSystemFromCgs). It lives in the
+// GL-free session library, which links gravlab_sim alone, so other front ends (a Python module) can reuse it without
+// the window.
 #include "JsonReader.hpp"
 
 #include <gravlab/sim/SimParams.hpp>

@@ -14,7 +14,7 @@ def test_params_report_what_was_asked_and_round_trip_through_set():
     assert simulation.params == {
         "dt": 0.002, "softening": 0.02, "G": 2.5, "theta": 0.7, "solver": "tree", "backend": "cpu",
         "orb_domains": 4, "orb_balance": "work", "orb_every": 8, "orb_imbalance": 1.5, "scenario": "cold-cube",
-        "bodies": 200, "seed": 3, "file": None, "format": None, "recentre": False,
+        "scenario_params": {}, "bodies": 200, "seed": 3, "file": None, "format": None, "recentre": False,
     }
     simulation.step(3)
     simulation.set(**simulation.params)  # nothing changes: the bodies are not regenerated
@@ -37,6 +37,22 @@ def test_a_new_scenario_or_body_count_regenerates_the_bodies():
     simulation.set(scenario="disk-galaxy", bodies=300)
     assert simulation.body_count == 300 and simulation.step_count == 0
     assert np.array_equal(simulation.positions, gravlab.Simulation("disk-galaxy", bodies=300).positions)
+
+
+def test_scenario_params_regenerate_and_are_checked_against_the_scenario():
+    simulation = gravlab.Simulation("plummer", bodies=500, seed=5, backend="cpu")
+    simulation.step(2)
+    simulation.set(scenario_params={"virial-ratio": 0.5})
+    assert simulation.step_count == 0 and simulation.params["scenario_params"] == {"virial-ratio": 0.5}
+    # The virial ratio scales every velocity by sqrt(ratio) (the centre-of-mass drift removed after it scales alike).
+    equilibrium = gravlab.Simulation("plummer", bodies=500, seed=5, backend="cpu")
+    assert np.allclose(simulation.velocities, equilibrium.velocities * np.sqrt(0.5), rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="'mass' is not one of scenario 'plummer': allowed 'virial-ratio'"):
+        simulation.set(scenario_params={"mass": 1.0})
+    with pytest.raises(ValueError, match="allowed 0 <= virial-ratio <= 3"):
+        simulation.set(scenario_params={"virial-ratio": 4})
+    with pytest.raises(TypeError, match="scenario_params must be a dict"):
+        simulation.set(scenario_params=0.5)
 
 
 def test_solver_none_picks_the_devices_default():

@@ -18,7 +18,6 @@
 namespace gravlab {
 namespace {
 
-
 std::string formatValue(double value) {
     if (std::isnan(value))
         return "nan";
@@ -84,7 +83,7 @@ void checkInRange(const ParamRange& range, double value) {
 }
 
 void validateSimParams(const SimParams& params) {
-    checkScenarioName(params.scenario);
+    checkScenarioParams(params.scenario, params.scenarioParams);
     checkBodyCount(params.bodyCount);
     checkInRange(kGravitationalConstantRange, params.gravitationalConstant);
     checkInRange(kTimeStepRange, params.timeStep);

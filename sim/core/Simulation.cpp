@@ -28,13 +28,14 @@ const SimParams& validated(const SimParams& params) {
 }
 
 /// Whether going from a to b asks for other initial conditions: another file (or its format or recentring) while a
-/// file is named, another scenario, count or seed while none is, or a switch between the two.
+/// file is named, another scenario, scenario parameters, count or seed while none is, or a switch between the two.
 bool definesInitialConditions(const SimParams& a, const SimParams& b) {
     if (a.initialFile != b.initialFile)
         return true;
     if (!b.initialFile.empty())
         return a.initialFileFormat != b.initialFileFormat || a.recentre != b.recentre;
-    return a.scenario != b.scenario || a.bodyCount != b.bodyCount || a.seed != b.seed;
+    return a.scenario != b.scenario || a.scenarioParams != b.scenarioParams || a.bodyCount != b.bodyCount ||
+           a.seed != b.seed;
 }
 
 /// What replacing before by after implies downstream (see ParamsChange).
@@ -163,7 +164,9 @@ ParamsChange Simulation::setParams(const SimParams& requested) {
         requireSolverRunsOn(findSolver(params.solver), m_backend->device(), m_backend->description());
     SimulationBackend& target = replacement ? *replacement : *m_backend;
     if (reinitialise) {
-        target.load(newInitial ? newInitial->bodies : generateScenario(params.scenario, params.bodyCount, params.seed));
+        target.load(newInitial
+                        ? newInitial->bodies
+                        : generateScenario(params.scenario, params.bodyCount, params.seed, params.scenarioParams));
     } else if (replacement) {
         Bodies current;
         m_backend->readBodies(current);
@@ -187,8 +190,9 @@ ParamsChange Simulation::setParams(const SimParams& requested) {
 }
 
 void Simulation::reset() {
-    m_backend->load(m_initial ? m_initial->bodies
-                              : generateScenario(m_params.scenario, m_params.bodyCount, m_params.seed));
+    m_backend->load(
+        m_initial ? m_initial->bodies
+                  : generateScenario(m_params.scenario, m_params.bodyCount, m_params.seed, m_params.scenarioParams));
     restartClockAndEnergy();
 }
 

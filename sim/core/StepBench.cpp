@@ -21,7 +21,7 @@ StepTimes timeSteps(const SimParams& params, int warmupStepCount, int stepCount)
     const std::unique_ptr<SimulationBackend> backend = createBackend(params);
     StepTimes times;
     times.device = backend->device();
-    backend->load(generateScenario(params.scenario, params.bodyCount, params.seed));
+    backend->load(generateScenario(params.scenario, params.bodyCount, params.seed, params.scenarioParams));
     backend->step(params, warmupStepCount);
     for (int step = 0; step < stepCount; ++step) {
         backend->step(params, 1);

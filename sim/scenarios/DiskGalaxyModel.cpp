@@ -142,7 +142,7 @@ double DiskGalaxyKinematics::circularSpeedSquared(double radius, double height) 
     return diskCircularSpeedSquared(radius, height) + bulge;
 }
 
-double DiskGalaxyKinematics::diskDispersion(double radius) const {
+double DiskGalaxyKinematics::verticalDispersion(double radius) const {
     const double selfGravity = std::numbers::pi * surfaceDensity(radius) * m_sheetPairSeparation;
     const double b2 = m_model.bulgeScaleRadius * m_model.bulgeScaleRadius + kEps2;
     const double bulge = m_bulgeVerticalTerm.covers(radius)
@@ -155,6 +155,46 @@ double DiskGalaxyKinematics::diskDispersion(double radius) const {
     const double restOfDisk =
         -(thinDiskCircularSpeedSquared(at + h) - thinDiskCircularSpeedSquared(at - h)) / (2.0 * h * at);
     return std::sqrt(std::max(0.0, selfGravity + bulge + restOfDisk * m_meanSquareHeight));
+}
+
+double DiskGalaxyKinematics::angularSpeedSquared(double radius) const {
+    return circularSpeedSquared(radius, 0.0) / (radius * radius);
+}
+
+double DiskGalaxyKinematics::epicyclicFrequency(double radius) const {
+    const double at = std::max(radius, 0.25 * m_model.diskScaleLength);
+    const double h = 1e-3 * m_model.diskScaleLength;
+    const double slope = (circularSpeedSquared(at + h, 0.0) - circularSpeedSquared(at - h, 0.0)) / (2.0 * h);
+    return std::sqrt(std::max(0.0, slope / at + 2.0 * angularSpeedSquared(at)));
+}
+
+double DiskGalaxyKinematics::radialDispersion(double radius) const {
+    constexpr double kToomreStellarFactor = 3.36; // 2 pi / 1.87: the stellar disk's critical density factor
+    const double kappa = epicyclicFrequency(radius);
+    if (kappa <= 0)
+        return 0.0;
+    return m_model.toomreQ * kToomreStellarFactor * surfaceDensity(radius) / kappa;
+}
+
+double DiskGalaxyKinematics::azimuthalDispersion(double radius) const {
+    const double at = std::max(radius, 0.25 * m_model.diskScaleLength);
+    const double omega = std::sqrt(angularSpeedSquared(at));
+    return omega > 0 ? radialDispersion(radius) * epicyclicFrequency(radius) / (2.0 * omega) : 0.0;
+}
+
+double DiskGalaxyKinematics::meanRotationSpeed(double radius, double height) const {
+    const double sigmaR = radialDispersion(radius);
+    if (sigmaR <= 0)
+        return std::sqrt(circularSpeedSquared(radius, height));
+    const double sigmaPhi = azimuthalDispersion(radius);
+    // d ln sigma_R^2 / d ln R by a central difference in ln R.
+    const double step = 1e-3;
+    const double inner = radialDispersion(radius * std::exp(-step)), outer = radialDispersion(radius * std::exp(step));
+    const double logSlope =
+        inner > 0 && outer > 0 ? (std::log(outer * outer) - std::log(inner * inner)) / (2 * step) : 0.0;
+    const double drift =
+        sigmaR * sigmaR * (1.0 - sigmaPhi * sigmaPhi / (sigmaR * sigmaR) - radius / m_model.diskScaleLength + logSlope);
+    return std::sqrt(std::max(0.0, circularSpeedSquared(radius, height) + drift));
 }
 
 double DiskGalaxyKinematics::bulgeDispersion(double radius) const {

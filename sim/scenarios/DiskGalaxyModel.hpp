@@ -15,14 +15,20 @@
 //                     where the bulge dominates;
 //   bulge rotation    the Plummer sphere at the body's (R, z), with softening folded into the scale radius (exact
 //                     for a point, a close approximation for b >~ eps): R a_R = G Mb R^2 / (r^2 + b^2 + eps^2)^(3/2);
-//   disk dispersion   vertical equilibrium of each column by the virial theorem, Sigma sigma_z^2 = -int rho z a_z dz,
+//   disk dispersion   radial: sigma_R = Q 3.36 G Sigma / kappa (Toomre 1964) for the model's Toomre Q, with
+//                     kappa^2 = (1/R) d(v_c^2)/dR + 2 v_c^2 / R^2 from the softened rotation curve (taken no further in
+//                     than R = Rd / 4, where the softened cusp would send kappa to zero without a bulge); azimuthal:
+//                     the epicyclic ratio sigma_phi = sigma_R kappa / (2 Omega); vertical: equilibrium of each column
+//                     by the virial theorem, Sigma sigma_z^2 = -int rho z a_z dz,
 //                     with three parts of a_z: the local sheet's self-gravity, softened, pi G Sigma(R) times
 //                     D = < (z - z')^2 / sqrt((z - z')^2 + eps^2) > over pairs of layers (D = z0 unsoftened); the
 //                     bulge, < G Mb z^2 / (R^2 + z^2 + b^2 + eps^2)^(3/2) > over the layers (tabulated in R); and the
 //                     rest of the disk, whose radial field's divergence leaves nu^2 = -(1/R) d(v_disk^2)/dR
-//                     (cylindrical Poisson equation), times <z^2> = pi^2 z0^2 / 12. The same sigma is used for all
-//                     three components (a cool disk: Toomre Q ~ 0.5-1, so it grows flocculent spiral structure); the
-//                     mean rotation is v_c itself, without an asymmetric-drift correction (which would lower it ~4%);
+//                     (cylindrical Poisson equation), times <z^2> = pi^2 z0^2 / 12. The default Q = 1.5 keeps the disk
+//                     stable against axisymmetric collapse (Q > 1) with a margin for the swing amplifier;
+//   mean rotation     the asymmetric-drift equation (Binney & Tremaine 2008, eq. 4.228) with the density of the
+//                     exponential disk: vbar_phi^2 = v_c^2 + sigma_R^2 (1 - sigma_phi^2 / sigma_R^2 - R / Rd
+//                     + d ln sigma_R^2 / d ln R), so the warmer disk does not start with too much rotation;
 //   bulge dispersion  isotropic Jeans equation in the bulge plus the disk mass within radius r (taken as if it were
 //                     spherical): sigma^2(r) = (1 / rho_b) int_r^inf rho_b G M(r') / r'^2 dr', tabulated in ln r.
 #include <gravlab/sim/Bodies.hpp>
@@ -43,6 +49,7 @@ struct DiskGalaxyModel {
     double diskScaleHeight = 0.1;  ///< z0 of the sech^2(z / z0) vertical profile, length units
     double bulgeMass = 0.2;        ///< Mb, mass units
     double bulgeScaleRadius = 0.2; ///< Plummer scale radius b of the bulge, length units
+    double toomreQ = 1.5;          ///< Toomre Q of the disk, which sets its radial velocity dispersion; > 1 stable
 };
 
 /// Values of a function at start + k step, k = 0 .. values.size() - 1, interpolated linearly.
@@ -63,8 +70,16 @@ public:
 
     /// v_c^2 = R |a_R| at cylindrical radius R and height z in the model's total (disk + bulge) potential.
     double circularSpeedSquared(double radius, double height) const;
-    /// One-dimensional velocity dispersion of the disk at cylindrical radius R.
-    double diskDispersion(double radius) const;
+    /// Epicyclic frequency kappa of the midplane rotation curve at cylindrical radius R.
+    double epicyclicFrequency(double radius) const;
+    /// Radial velocity dispersion sigma_R of the disk at R, from its Toomre Q.
+    double radialDispersion(double radius) const;
+    /// Azimuthal velocity dispersion of the disk at R (epicyclic ratio).
+    double azimuthalDispersion(double radius) const;
+    /// Mean rotation speed of the disk at R (asymmetric drift below v_c).
+    double meanRotationSpeed(double radius, double height) const;
+    /// Vertical velocity dispersion of the disk at R (vertical equilibrium).
+    double verticalDispersion(double radius) const;
     /// One-dimensional (isotropic) velocity dispersion of the bulge at spherical radius r.
     double bulgeDispersion(double radius) const;
 
@@ -72,6 +87,7 @@ private:
     double diskCircularSpeedSquared(double radius, double height) const;
     double thinDiskCircularSpeedSquared(double radius) const;
     double surfaceDensity(double radius) const;
+    double angularSpeedSquared(double radius) const;
 
     DiskGalaxyModel m_model;
     double m_sheetPairSeparation = 0;     ///< D, see the design note

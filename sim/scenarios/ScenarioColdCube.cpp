@@ -7,6 +7,7 @@
 #include "scenarios/ScenarioGenerators.hpp"
 
 #include <cmath>
+#include <numbers>
 
 namespace gravlab::scenario {
 namespace {
@@ -14,9 +15,12 @@ namespace {
 constexpr double kHalfSide = 1.0;
 constexpr std::uint64_t kColdCubeTag = 0x636f6c642d63756bull; // "cold-cub"
 
-} // namespace
+std::vector<NamedTime> coldCubeTimeScales(const ScenarioParams&) {
+    const double density = 1.0 / std::pow(2.0 * kHalfSide, 3);
+    return {{"free-fall time of the mean density", std::sqrt(3.0 * std::numbers::pi / (32.0 * density))}};
+}
 
-void generateColdCube(Bodies& out, std::size_t bodyCount, std::uint64_t seed) {
+void generateColdCube(Bodies& out, std::size_t bodyCount, std::uint64_t seed, const ScenarioParams&) {
     out.resize(bodyCount);
     const std::uint64_t cubeSeed = deriveSeed(seed, kColdCubeTag);
     const double mass = 1.0 / double(bodyCount);
@@ -31,6 +35,21 @@ void generateColdCube(Bodies& out, std::size_t bodyCount, std::uint64_t seed) {
         storeBody(out, std::size_t(i), {position, {0, 0, 0}, mass, distance / (std::sqrt(3.0) * kHalfSide)});
     }
     removeCentreOfMassMotion(out, 0, bodyCount);
+}
+
+} // namespace
+
+Scenario coldCubeScenario() {
+    return {"cold-cube",
+            "uniform cube of bodies at rest that collapses",
+            "A cube of equal-mass bodies at rest. Nothing holds it up, so it falls in on itself; its corners, "
+            "farther from the centre, arrive later than its faces.",
+            "The cube turns into a rounded, flattened cloud and then a star-shaped collapse along the diagonals; "
+            "after the bounce the layers (colours) mix and a roughly spherical, hot remnant forms.",
+            {},
+            {8192, 0.005, 0.05, "tree", 2},
+            coldCubeTimeScales,
+            generateColdCube};
 }
 
 } // namespace gravlab::scenario

@@ -1,24 +1,34 @@
 #pragma once
 // Internal to the scenario registry: the generator functions and the helpers they share.
 //
-// Design note: each generator fills all of `out` (resized to bodyCount) in its own file; the registry in
-// Scenarios.cpp only lists them. Generators give every body its own RandomStream, so a body's sample depends only on
-// (seed, body index) and loops may run in parallel. Positions and velocities are computed in double and stored as
-// float.
+// Design note: each scenario's file holds its generator, which fills all of `out` (resized to bodyCount), and its
+// gallery entry (a function returning its Scenario row); the registry in Scenarios.cpp only lists them. Generators give
+// every body its own RandomStream, so a body's sample depends only on (seed, body index) and loops may run in parallel.
+// Positions and velocities are computed in double and stored as float.
 #include "core/Random.hpp"
 
 #include <gravlab/sim/Bodies.hpp>
+#include <gravlab/sim/Scenarios.hpp>
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace gravlab::scenario {
 
-void generatePlummer(Bodies& out, std::size_t bodyCount, std::uint64_t seed);
-void generateColdCube(Bodies& out, std::size_t bodyCount, std::uint64_t seed);
-void generateDiskGalaxy(Bodies& out, std::size_t bodyCount, std::uint64_t seed);
-void generateGalaxyCollision(Bodies& out, std::size_t bodyCount, std::uint64_t seed);
+Scenario galaxyCollisionScenario();
+Scenario diskGalaxyScenario();
+Scenario ringGalaxyScenario();
+Scenario satelliteStreamScenario();
+Scenario plummerScenario();
+Scenario coldSphereScenario();
+Scenario coldCubeScenario();
+Scenario keplerBinaryScenario();
+Scenario planetarySystemScenario();
+
+/// The value of a parameter in complete values (Scenarios.hpp); a missing one is a programming error.
+double parameterValue(const ScenarioParams& values, std::string_view name);
 
 using Vec3d = std::array<double, 3>;
 
@@ -46,6 +56,26 @@ double samplePlummerMassFraction(RandomStream& random);
 /// The radius enclosing massFraction of a Plummer sphere of this scale radius a: M(r) = r^3 / (r^2 + a^2)^(3/2)
 /// inverted.
 double plummerRadius(double scaleRadius, double massFraction);
+
+struct PlummerSphere {
+    double scaleRadius;
+    double mass;
+};
+/// One body of a Plummer sphere sampled from its distribution function (Aarseth, Henon & Wielen 1974: radius from
+/// the inverted mass profile, speed q v_esc with q from g(q) = q^2 (1 - q^2)^(7/2), isotropic directions), velocity
+/// scaled by speedScale (1: equilibrium); colorKey is the enclosed mass fraction.
+BodyState samplePlummerBody(RandomStream& random, const PlummerSphere& sphere, double bodyMass, double speedScale);
+
+/// Relative position and velocity of two bodies.
+struct RelativeState {
+    Vec3d position;
+    Vec3d velocity;
+};
+/// The pericentre of a Keplerian ellipse (G = 1) in the x-y plane, angular momentum along +z, the pericentre in the
+/// direction at angle `direction` (radians) from the x axis: r_p = a (1 - e), v_p = sqrt(M (1 + e) / r_p).
+RelativeState keplerPericentre(double totalMass, double semiMajorAxis, double eccentricity, double direction);
+/// Semi-major axis of the Kepler orbit with this period about this total mass (G = 1): a = (M (T / 2 pi)^2)^(1/3).
+double keplerSemiMajorAxis(double totalMass, double period);
 
 /// Shifts bodies [first, first + count) so that their centre of mass is at the origin and at rest.
 void removeCentreOfMassMotion(Bodies& bodies, std::size_t first, std::size_t count);

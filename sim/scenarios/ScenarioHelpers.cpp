@@ -29,6 +29,47 @@ double plummerRadius(double scaleRadius, double massFraction) {
     return scaleRadius / std::sqrt(std::pow(massFraction, -2.0 / 3.0) - 1.0);
 }
 
+namespace {
+
+/// Speed in units of the local escape speed, from g(q) = q^2 (1 - q^2)^(7/2) (rejection sampling under the bound 0.1;
+/// max g = 0.0922 at q^2 = 2/9).
+double samplePlummerSpeedFraction(RandomStream& random) {
+    for (;;) {
+        const double q = random.uniform();
+        const double height = 0.1 * random.uniform();
+        if (height < q * q * std::pow(1.0 - q * q, 3.5))
+            return q;
+    }
+}
+
+} // namespace
+
+BodyState samplePlummerBody(RandomStream& random, const PlummerSphere& sphere, double bodyMass, double speedScale) {
+    const double massFraction = samplePlummerMassFraction(random);
+    const double radius = plummerRadius(sphere.scaleRadius, massFraction);
+    const double escapeSpeed =
+        std::sqrt(2.0 * sphere.mass) * std::pow(radius * radius + sphere.scaleRadius * sphere.scaleRadius, -0.25);
+    const double speed = speedScale * samplePlummerSpeedFraction(random) * escapeSpeed;
+    const Vec3d where = isotropicDirection(random);
+    const Vec3d heading = isotropicDirection(random);
+    return {{radius * where[0], radius * where[1], radius * where[2]},
+            {speed * heading[0], speed * heading[1], speed * heading[2]},
+            bodyMass,
+            massFraction};
+}
+
+RelativeState keplerPericentre(double totalMass, double semiMajorAxis, double eccentricity, double direction) {
+    const double pericentre = semiMajorAxis * (1.0 - eccentricity);
+    const double speed = std::sqrt(totalMass * (1.0 + eccentricity) / pericentre);
+    const double c = std::cos(direction), s = std::sin(direction);
+    return {{pericentre * c, pericentre * s, 0.0}, {-speed * s, speed * c, 0.0}};
+}
+
+double keplerSemiMajorAxis(double totalMass, double period) {
+    const double meanMotionInverse = period / (2.0 * std::numbers::pi);
+    return std::cbrt(totalMass * meanMotionInverse * meanMotionInverse);
+}
+
 Vec3d isotropicDirection(RandomStream& random) {
     const double cosTheta = random.uniform(-1.0, 1.0);
     const double sinTheta = std::sqrt(std::max(0.0, 1.0 - cosTheta * cosTheta));

@@ -1,7 +1,8 @@
-// The scenario registry: one table of name, one-line description and generator.
+// The scenario registry: one table of gallery entries, and the checks of scenario names and parameters.
 //
 // Design note: the table is the single list the command line, the panel and the tests read; adding a scenario means
-// writing its generator (one file, declared in ScenarioGenerators.hpp) and adding one row here.
+// writing one file with its generator and gallery entry (declared in ScenarioGenerators.hpp) and adding one row
+// here. The table is built on first use from functions, so it never depends on the order in which files initialise.
 #include "scenarios/ScenarioGenerators.hpp"
 
 #include <gravlab/sim/Scenarios.hpp>
@@ -9,29 +10,62 @@
 
 #include <array>
 #include <new>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 namespace gravlab {
 namespace {
 
-constexpr std::array kScenarios{
-    Scenario{"galaxy-collision", "two disk galaxies (mass 1 each) on a parabolic collision course",
-             scenario::generateGalaxyCollision},
-    Scenario{"disk-galaxy", "exponential disk with a Plummer bulge, near-circular rotation",
-             scenario::generateDiskGalaxy},
-    Scenario{"plummer", "Plummer sphere in virial equilibrium (Henon units)", scenario::generatePlummer},
-    Scenario{"cold-cube", "uniform cube of bodies at rest that collapses", scenario::generateColdCube},
-};
+const std::array<Scenario, 9>& scenarioTable() {
+    static const std::array<Scenario, 9> table{
+        scenario::galaxyCollisionScenario(), scenario::diskGalaxyScenario(),   scenario::ringGalaxyScenario(),
+        scenario::satelliteStreamScenario(), scenario::plummerScenario(),      scenario::coldSphereScenario(),
+        scenario::coldCubeScenario(),        scenario::keplerBinaryScenario(), scenario::planetarySystemScenario(),
+    };
+    return table;
+}
+
+template <typename Range, typename Name> std::string quotedList(const Range& entries, Name name) {
+    std::string list;
+    std::size_t index = 0;
+    for (const auto& entry : entries) {
+        if (index > 0)
+            list += index + 1 == std::size(entries) ? " or " : ", ";
+        list.append("'").append(name(entry)).append("'");
+        ++index;
+    }
+    return list;
+}
+
+std::string formatNumber(double value) {
+    std::ostringstream text;
+    text.precision(10);
+    text << value;
+    return text.str();
+}
+
+const ScenarioParameter& findParameter(const Scenario& entry, std::string_view name) {
+    for (const ScenarioParameter& parameter : entry.parameters)
+        if (parameter.name == name)
+            return parameter;
+    std::string message = "scenario parameter '";
+    message.append(name).append("' is not one of scenario '").append(entry.name).append("': ");
+    if (entry.parameters.empty())
+        message += "it has no parameters";
+    else
+        message += "allowed " + quotedList(entry.parameters, [](const ScenarioParameter& p) { return p.name; });
+    throw InvalidParameterError("scenario-param", message);
+}
 
 } // namespace
 
 std::span<const Scenario> scenarios() {
-    return kScenarios;
+    return scenarioTable();
 }
 
 const Scenario* findScenario(std::string_view name) {
-    for (const Scenario& entry : kScenarios)
+    for (const Scenario& entry : scenarioTable())
         if (entry.name == name)
             return &entry;
     return nullptr;
@@ -40,22 +74,46 @@ const Scenario* findScenario(std::string_view name) {
 void checkScenarioName(std::string_view name) {
     if (findScenario(name) != nullptr)
         return;
-    std::string known;
-    for (std::size_t i = 0; i < kScenarios.size(); ++i) {
-        if (i > 0)
-            known += i + 1 == kScenarios.size() ? " or " : ", ";
-        known.append("'").append(kScenarios[i].name).append("'");
-    }
     std::string message = "scenario = '";
-    message.append(name).append("' is not known: allowed ").append(known);
+    message.append(name).append("' is not known: allowed ");
+    message += quotedList(scenarioTable(), [](const Scenario& s) { return s.name; });
     throw InvalidParameterError("scenario", message);
 }
 
-Bodies generateScenario(std::string_view name, std::size_t bodyCount, std::uint64_t seed) {
-    checkScenarioName(name);
+void checkScenarioParams(std::string_view scenarioName, const ScenarioParams& chosen) {
+    checkScenarioName(scenarioName);
+    const Scenario& entry = *findScenario(scenarioName);
+    for (const auto& [name, value] : chosen) {
+        const ScenarioParameter& parameter = findParameter(entry, name);
+        if (value >= parameter.min && value <= parameter.max)
+            continue; // NaN fails both comparisons and falls through
+        throw InvalidParameterError("scenario-param", "scenario '" + std::string(entry.name) + "' parameter " + name +
+                                                          " = " + formatNumber(value) + " is out of range: allowed " +
+                                                          formatNumber(parameter.min) + " <= " + name +
+                                                          " <= " + formatNumber(parameter.max) + " (" +
+                                                          std::string(parameter.meaning) + ")");
+    }
+}
+
+ScenarioParams completeScenarioParams(std::string_view scenarioName, const ScenarioParams& chosen) {
+    checkScenarioParams(scenarioName, chosen);
+    ScenarioParams values = chosen;
+    for (const ScenarioParameter& parameter : findScenario(scenarioName)->parameters)
+        values.try_emplace(std::string(parameter.name), parameter.defaultValue);
+    return values;
+}
+
+std::vector<NamedTime> scenarioTimeScales(std::string_view scenarioName, const ScenarioParams& chosen) {
+    const ScenarioParams values = completeScenarioParams(scenarioName, chosen);
+    return findScenario(scenarioName)->timeScales(values);
+}
+
+Bodies generateScenario(std::string_view name, std::size_t bodyCount, std::uint64_t seed,
+                        const ScenarioParams& chosen) {
+    const ScenarioParams values = completeScenarioParams(name, chosen);
     Bodies bodies;
     try {
-        findScenario(name)->generate(bodies, bodyCount, seed);
+        findScenario(name)->generate(bodies, bodyCount, seed, values);
         bodies.numberSequentially();
     } catch (const std::bad_alloc&) {
         constexpr double kBytesPerBody = Bodies::kBytesPerBody;
@@ -67,3 +125,14 @@ Bodies generateScenario(std::string_view name, std::size_t bodyCount, std::uint6
 }
 
 } // namespace gravlab
+
+namespace gravlab::scenario {
+
+double parameterValue(const ScenarioParams& values, std::string_view name) {
+    const auto found = values.find(name);
+    if (found == values.end())
+        throw std::logic_error("scenario parameter '" + std::string(name) + "' was not completed with its default");
+    return found->second;
+}
+
+} // namespace gravlab::scenario

@@ -232,14 +232,36 @@ TEST(CommandLine, ScientificNotationCountsAndTheRangeEndsAreAccepted) {
     EXPECT_TRUE(outcome.options->headless);
 }
 
-TEST(CommandLine, ListScenariosExitsZeroWithOneLinePerScenario) {
+TEST(CommandLine, ListScenariosExitsZeroWithTheGalleryOfEveryScenario) {
     const CommandLineOutcome outcome = parse({"--list-scenarios"});
     EXPECT_FALSE(outcome.options.has_value());
     EXPECT_EQ(outcome.exitCode, 0);
-    std::size_t lines = 0;
-    for (const char c : outcome.message)
-        lines += c == '\n';
-    EXPECT_EQ(lines, scenarios().size());
+    for (const Scenario& scenario : scenarios()) {
+        EXPECT_NE(outcome.message.find(std::string(scenario.name) + ": "), std::string::npos) << scenario.name;
+        EXPECT_NE(outcome.message.find(std::string(scenario.whatToLookFor)), std::string::npos) << scenario.name;
+        for (const ScenarioParameter& parameter : scenario.parameters)
+            EXPECT_NE(outcome.message.find("    " + std::string(parameter.name) + " = "), std::string::npos)
+                << scenario.name << " " << parameter.name;
+    }
+    // The cold sphere's free-fall time, (pi / 2) sqrt(R^3 / 2GM) with R = M = G = 1, to three decimals.
+    EXPECT_NE(outcome.message.find("free-fall time: 1.111\n"), std::string::npos) << outcome.message;
+}
+
+TEST(CommandLine, ScenarioParamsAreReadAsNameEqualsValue) {
+    const CommandLineOutcome outcome = parse({"--headless", "--scenario", "kepler-binary", "--scenario-param",
+                                              "eccentricity=0.25", "--scenario-param", "period=1e1"});
+    ASSERT_TRUE(outcome.options.has_value()) << outcome.message;
+    const ScenarioParams expected{{"eccentricity", 0.25}, {"period", 10.0}};
+    EXPECT_EQ(outcome.options->simulation.scenarioParams, expected);
+    for (const char* bad : {"eccentricity", "eccentricity=", "=0.2", "eccentricity=high", "eccentricity=nan"}) {
+        const CommandLineOutcome refused =
+            parse({"--headless", "--scenario", "kepler-binary", "--scenario-param", bad});
+        EXPECT_EQ(refused.exitCode, 2) << bad;
+        EXPECT_NE(refused.message.find("--scenario-param"), std::string::npos) << refused.message;
+    }
+    const CommandLineOutcome withLoad = parse({"--load", "x.csv", "--scenario-param", "eccentricity=0.2"});
+    EXPECT_EQ(withLoad.exitCode, 2);
+    EXPECT_NE(withLoad.message.find("has no effect with --load"), std::string::npos) << withLoad.message;
 }
 
 TEST(CommandLine, CameraModeFollowsByDefaultAndFixedOnlyWhenAsked) {

@@ -36,6 +36,7 @@ SavedSession changedSession(std::mt19937_64& random, const std::filesystem::path
     SavedSession session;
     SimParams& params = session.params;
     params.scenario = "plummer";
+    params.scenarioParams = {{"virial-ratio", uniform(0.1, 2.9)}};
     params.bodyCount = std::uniform_int_distribution<std::uint64_t>(2000, 100000)(random);
     params.seed = random(); // any 64-bit value, most above 2^53
     params.initialFile = (folder / "snapshots" / "ics.hdf5").string();
@@ -192,6 +193,12 @@ TEST(SessionFile, EachBadFileIsRefusedWithOneLineNamingTheFileAndTheKey) {
         {R"({"version": 1, "params": {"solver": "warp"}})", "params.solver", "solver = 'warp' is not known: allowed"},
         {R"({"version": 1, "params": {"scenario": "nebula"}})", "params.scenario",
          "scenario = 'nebula' is not known: allowed"},
+        {R"({"version": 1, "params": {"scenario": "plummer", "scenarioParams": {"mass": 2}}})", "params.scenarioParams",
+         "'mass' is not one of scenario 'plummer': allowed 'virial-ratio'"},
+        {R"({"version": 1, "params": {"scenario": "plummer", "scenarioParams": {"virial-ratio": "hot"}}})",
+         "params.scenarioParams", "parameter 'virial-ratio' must be a number, found \"hot\""},
+        {R"({"version": 1, "params": {"scenario": "plummer", "scenarioParams": {"virial-ratio": 5}}})",
+         "params.scenarioParams", "allowed 0 <= virial-ratio <= 3"},
         {R"({"version": 1, "params": {"backend": "gpu"}})", "params.backend",
          "'gpu' is not known: allowed 'auto', 'cuda' or 'cpu'"},
         {R"({"version": 1, "params": {"initialFileFormat": "fits"}})", "params.initialFileFormat",

@@ -4,6 +4,7 @@
 
 #include <gravlab/sim/Scenarios.hpp>
 
+#include <cmath>
 #include <gtest/gtest.h>
 #include <numbers>
 
@@ -73,6 +74,32 @@ TEST(GalaxyCollisionScenario, TwoGalaxiesOfUnitMassApproachOnAParabola) {
     const simtest::Moments all = simtest::momentsOf(bodies, 0, count);
     EXPECT_LT(simtest::norm(all.massPosition), 1e-5);
     EXPECT_LT(simtest::norm(all.momentum), 1e-5);
+}
+
+TEST(GalaxyCollisionScenario, MassRatioAndPericentreParametersShapeTheOrbit) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const double massRatio = std::uniform_real_distribution<double>(0.1, 1.0)(random);
+    const double pericentre = std::uniform_real_distribution<double>(0.5, 8.0)(random);
+    constexpr std::size_t kCount = 6000;
+    const Bodies bodies =
+        generateScenario("galaxy-collision", kCount, seed, {{"mass-ratio", massRatio}, {"pericentre", pericentre}});
+    const GalaxySplit split = splitByColour(bodies);
+    // Bodies in proportion to mass, B getting floor(N q / (1 + q)).
+    EXPECT_EQ(split.b.size(), std::size_t(std::floor(double(kCount) * massRatio / (1.0 + massRatio))));
+    const simtest::Moments a = momentsOfSet(bodies, split.a), b = momentsOfSet(bodies, split.b);
+    EXPECT_NEAR(a.mass, 1.0, 1e-5);
+    EXPECT_NEAR(b.mass, massRatio, 1e-5);
+    const simtest::Vec3 separation =
+        simtest::sub(simtest::scale(b.massPosition, 1.0 / b.mass), simtest::scale(a.massPosition, 1.0 / a.mass));
+    const simtest::Vec3 relativeVelocity =
+        simtest::sub(simtest::scale(b.momentum, 1.0 / b.mass), simtest::scale(a.momentum, 1.0 / a.mass));
+    // Parabolic in the total mass 1 + q, with r_p = h^2 / (2 G M): tolerances as for the default orbit.
+    const double kinetic = 0.5 * simtest::dot(relativeVelocity, relativeVelocity);
+    EXPECT_NEAR(kinetic * simtest::norm(separation) / (a.mass + b.mass), 1.0, 1e-3);
+    const double h = simtest::norm(simtest::cross(separation, relativeVelocity));
+    EXPECT_NEAR(h * h / (2.0 * (a.mass + b.mass)) / pericentre, 1.0, 3e-3);
 }
 
 TEST(GalaxyCollisionScenario, GalaxiesSpinInDifferentPlanes) {

@@ -13,9 +13,17 @@
 namespace gravlab {
 namespace {
 
-/// Total mass each scenario promises: 1 per stellar system (the collision has two once N >= 2).
+/// Total mass each scenario promises at its default parameters: 1 per stellar system, plus its companions once they
+/// have bodies (the collision's second galaxy of mass 1 from N = 2, the ring galaxy's companion of mass 0.5, which
+/// gets floor(N / 3) bodies, the stream's satellite of mass 0.01, which gets floor(N / 4)).
 double expectedTotalMass(std::string_view scenario, std::size_t count) {
-    return scenario == "galaxy-collision" && count >= 2 ? 2.0 : 1.0;
+    if (scenario == "galaxy-collision" && count >= 2)
+        return 2.0;
+    if (scenario == "ring-galaxy" && count >= 3)
+        return 1.5;
+    if (scenario == "satellite-stream" && count >= 4)
+        return 1.01;
+    return 1.0;
 }
 
 void expectWellFormed(const Bodies& bodies, std::size_t count, double totalMass) {

@@ -10,6 +10,7 @@
 // so one time unit is about one crossing time. The initial conditions come from the scenario (scenario, bodyCount,
 // seed) or, when initialFile names one, from a snapshot file, whose bodies then set the body count.
 #include <gravlab/sim/EnumNames.hpp>
+#include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/Snapshot.hpp>
 #include <gravlab/sim/SolverRegistry.hpp>
 #include <gravlab/sim/Units.hpp>
@@ -66,6 +67,9 @@ struct OrbParams {
 struct SimParams {
     /// Scenario name from the registry (see Scenarios.hpp).
     std::string scenario = "galaxy-collision";
+    /// Values of the scenario's own parameters (Scenarios.hpp), by name; one left out takes its default. Each must be
+    /// one of the scenario's parameters and within its range. Re-initialises the scenario when changed.
+    ScenarioParams scenarioParams;
     /// Number of bodies; range [1, kMaxBodyCount]. Re-initialises the scenario when changed.
     std::uint64_t bodyCount = 8192;
     /// Seed of the scenario's random sampling; any value. Same seed and N give the same bodies.
@@ -134,7 +138,8 @@ private:
     std::string m_field;
 };
 
-/// Throws InvalidParameterError for the first field that is out of range, NaN, infinite or unknown (scenario).
+/// Throws InvalidParameterError for the first field that is out of range, NaN, infinite or unknown (scenario, a
+/// scenario parameter).
 void validateSimParams(const SimParams& params);
 
 /// Checks one value against its range; throws InvalidParameterError naming range.name.

@@ -73,7 +73,7 @@ template <typename BuildOnce> std::vector<double> timeBuilds(const DeviceOrbBenc
 
 StepTimes timeDeviceSteps(const SimParams& params, int warmupStepCount, int stepCount) {
     requireDeviceMemoryForBodies(params.bodyCount, CudaBackend::kDeviceBytesPerBody);
-    const Bodies bodies = generateScenario(params.scenario, params.bodyCount, params.seed);
+    const Bodies bodies = generateScenario(params.scenario, params.bodyCount, params.seed, params.scenarioParams);
     const std::uint64_t freeBefore = freeDeviceBytes();
     StepTimes times;
     CudaBackend backend;
