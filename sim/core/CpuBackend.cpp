@@ -55,8 +55,7 @@ CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& param
         // migration's order, gather buffer (as wide as the widest body array, the 64-bit ids), arrivals and leaver
         // bits (rounded up to a byte).
         bytes.resident += sizeof(float) + sizeof(std::uint32_t);
-        stepScratch =
-            std::max<std::uint64_t>(stepScratch, 2 * sizeof(std::uint32_t) + sizeof(std::uint64_t) + 1);
+        stepScratch = std::max<std::uint64_t>(stepScratch, 2 * sizeof(std::uint32_t) + sizeof(std::uint64_t) + 1);
     }
     // A step copies the state for its rollback, then allocates the solver's or ORB's scratch; a load first copies
     // the bodies it is given, which is no more than that.
@@ -217,6 +216,18 @@ void CpuBackend::readBodies(Bodies& out) const {
 
 Diagnostics CpuBackend::diagnostics(const SimParams& params) const {
     return computeDiagnosticsCpu(m_bodies, {params.gravitationalConstant, params.softeningLength});
+}
+
+Diagnostics CpuBackend::measureDiagnostics(const SimParams& params, PotentialMethod method) {
+    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    if (method == PotentialMethod::DirectFp64)
+        return computeDiagnosticsCpu(m_bodies, gravity);
+    return computeTreeDiagnosticsCpu(m_bodies, gravity, params.openingAngle);
+}
+
+void CpuBackend::readPotentials(const SimParams& params, std::vector<float>& out) {
+    computeTreePotentialsCpu(m_bodies, {params.gravitationalConstant, params.softeningLength}, params.openingAngle,
+                             out);
 }
 
 void CpuBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {

@@ -48,6 +48,9 @@ public:
     void readBodies(Bodies& out) const override;
     BodyIdentity bodyIdentity(std::size_t index) const override;
     Diagnostics diagnostics(const SimParams& params) const override;
+    /// The tree potential of the host state, without copying it.
+    Diagnostics measureDiagnostics(const SimParams& params, PotentialMethod method) override;
+    void readPotentials(const SimParams& params, std::vector<float>& out) override;
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     std::vector<PhaseTiming> lastStepTimings() const override;
     void updateOrbDomains(const SimParams& params) override;

@@ -1,5 +1,5 @@
 // What every backend shares: the wording of the non-finite-state error, phase-time bookkeeping, and the fallback
-// body lookup.
+// body lookup and tree potentials (through a host copy of the bodies).
 #include <gravlab/sim/SimulationBackend.hpp>
 
 namespace gravlab {
@@ -34,6 +34,21 @@ BodyIdentity SimulationBackend::bodyIdentity(std::size_t index) const {
     if (index >= bodies.size())
         throw std::out_of_range("bodyIdentity: body " + std::to_string(index) + " of " + std::to_string(bodies.size()));
     return {bodies.id[index], bodies.component[index]};
+}
+
+Diagnostics SimulationBackend::measureDiagnostics(const SimParams& params, PotentialMethod method) {
+    if (method == PotentialMethod::DirectFp64)
+        return diagnostics(params);
+    Bodies bodies;
+    readBodies(bodies);
+    return computeTreeDiagnosticsCpu(bodies, {params.gravitationalConstant, params.softeningLength},
+                                     params.openingAngle);
+}
+
+void SimulationBackend::readPotentials(const SimParams& params, std::vector<float>& out) {
+    Bodies bodies;
+    readBodies(bodies);
+    computeTreePotentialsCpu(bodies, {params.gravitationalConstant, params.softeningLength}, params.openingAngle, out);
 }
 
 } // namespace gravlab

@@ -82,6 +82,8 @@ void CudaBackend::load(const Bodies& bodies) {
     requireDeviceMemoryForBodies(count, kDeviceBytesPerBody, allocatedBytes());
     if (m_solver)
         m_solver->release(); // scratch only: the next evaluation sizes it for the new bodies
+    m_potentialTree.reset();
+    m_potential = DeviceBuffer<float>();
     uploadBodies(bodies, m_bodies, m_stream.get());
     m_savedPositionMass.resize(count);
     m_savedVelocityColor.resize(count);

@@ -22,6 +22,7 @@
 #include "device/cuda/PhaseTimeline.hpp"
 #include "orb/cuda/OrbDomainsGpu.hpp"
 #include "solvers/cuda/CudaForceSolver.hpp"
+#include "tree/cuda/DeviceTree.hpp"
 
 #include <gravlab/sim/DeviceInfo.hpp>
 #include <gravlab/sim/SimulationBackend.hpp>
@@ -59,6 +60,14 @@ public:
     /// out follows the order readBodies() returns (only ORB re-partitions and migrations reorder the bodies).
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     Diagnostics diagnostics(const SimParams& params) const override;
+    /// Tree: the potentials of computePotentialsOnDevice(), reduced on the device in fp64.
+    Diagnostics measureDiagnostics(const SimParams& params, PotentialMethod method) override;
+    void readPotentials(const SimParams& params, std::vector<float>& out) override;
+    /// Computes phi_i (with G) of every body by the tree at params.openingAngle into a device buffer the backend owns,
+    /// in body order (the order of the vertices and of readBodies()), queued on stream(); the pointer stays valid until
+    /// the next call, load() or the backend's end. Reuses the tree solver's octree when it is current for params,
+    /// else builds a separate one (CudaBackendPotentials.cpp). For the potential colour map and the energy plots.
+    const float* computePotentialsOnDevice(const SimParams& params);
     std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
     void updateOrbDomains(const SimParams& params) override;
     VisualSource& visuals() override { return m_visuals; }
@@ -157,6 +166,8 @@ private:
     bool m_accelerationsCurrent = false;
     ForceSettings m_accelerationSettings{};
     std::uint64_t m_stepsTaken = 0;
+    DeviceBuffer<float> m_potential;             ///< per body, computePotentialsOnDevice()
+    std::unique_ptr<DeviceTree> m_potentialTree; ///< built on request while the stepping solver has no current tree
     Visuals m_visuals{*this};
 };
 
