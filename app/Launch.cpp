@@ -8,8 +8,8 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <string>
 #include <optional>
+#include <string>
 #include <unistd.h>
 
 namespace gravlab {
@@ -68,6 +68,8 @@ ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     settings.camera = options.camera;
     settings.startPaused = options.startPaused;
     settings.autoRefreshEnergy = options.autoRefreshEnergy;
+    if (options.plotsCsv)
+        settings.plotsCsv = *options.plotsCsv;
     if (options.sessionFile)
         settings.sessionFile = *options.sessionFile;
     settings.recording = {options.outputFolder, options.framesPerSecond, options.movieEncoder};

@@ -1,6 +1,8 @@
 // The interactive viewer: input, the pick, the camera, and the panels' requests handed to the session.
 #include "ViewerApp.hpp"
 
+#include "session/DiagnosticsCsv.hpp"
+
 #include <gravlab/render/BodyPicking.hpp>
 
 #include <GLFW/glfw3.h>
@@ -36,8 +38,9 @@ constexpr float kPickMarkerScale = 0.015f;
 ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     : m_window(windowSettingsFrom(settings)), m_events(m_window.handle()), m_imgui(m_window.handle()),
       m_pipeline(std::cerr), m_session(simulation, m_pipeline, sessionSettingsFrom(settings)),
-      m_sessionPanel(settings.sessionFile), m_recorder(settings.recording, std::cerr),
-      m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay) {
+      m_sessionPanel(settings.sessionFile), m_plotsPanel(settings.plotsCsv.string()),
+      m_recorder(settings.recording, std::cerr), m_treeOverlay(settings.treeOverlay),
+      m_orbOverlay(settings.orbOverlay) {
     refitCamera(); // also sizes the particles, so a session's camera replaces the pose afterwards
     if (settings.camera)
         applyCameraState(*settings.camera, m_camera);
@@ -179,12 +182,48 @@ void ViewerApp::drawFrame() {
                                                              .messageIsError = m_fileMessageIsError});
     const SessionPanelRequests sessionRequests =
         m_sessionPanel.draw({.outcome = m_sessionOutcome, .outcomeIsError = m_sessionOutcomeIsError});
+    const PlotsPanelRequests plotsRequests = drawPlotsPanel();
     m_imgui.endFrame();
     applyPanelRequests(requests);
     applyTreeOverlayRequests(overlayRequests);
     applyOrbPanelRequests(orbRequests);
     applyFilePanelRequests(fileRequests);
     applySessionPanelRequests(sessionRequests);
+    applyPlotsPanelRequests(plotsRequests);
+}
+
+PlotsPanelRequests ViewerApp::drawPlotsPanel() {
+    std::optional<DirectEnergyReading> direct;
+    if (const EnergyHistory& history = m_session.energyHistory(); !history.empty())
+        direct = DirectEnergyReading{history.latest().relativeDrift, history.latest().simulationTime,
+                                     history.latest().computeSeconds};
+    return m_plotsPanel.draw({.history = m_session.plotHistory(),
+                              .samplingEnabled = m_session.plotSampling().enabled,
+                              .direct = direct,
+                              .exportMessage = m_plotsMessage,
+                              .exportMessageIsError = m_plotsMessageIsError});
+}
+
+void ViewerApp::applyPlotsPanelRequests(const PlotsPanelRequests& requests) {
+    if (requests.samplingEnabled)
+        m_session.setPlotSampling(*requests.samplingEnabled);
+    if (requests.reset)
+        m_session.restartPlots();
+    if (requests.sampleNow)
+        m_session.samplePlotsNow();
+    if (requests.measureDirectNow)
+        m_session.measureEnergyNow();
+    if (requests.exportCsv) {
+        try {
+            writeDiagnosticsCsv(m_session.plotHistory(), *requests.exportCsv);
+            m_plotsMessage =
+                "wrote " + std::to_string(m_session.plotHistory().size()) + " samples to " + *requests.exportCsv;
+            m_plotsMessageIsError = false;
+        } catch (const std::exception& error) {
+            m_plotsMessage = std::string("not exported: ") + error.what();
+            m_plotsMessageIsError = true;
+        }
+    }
 }
 
 void ViewerApp::applyFilePanelRequests(const FilePanelRequests& requests) {

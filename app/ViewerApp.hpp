@@ -21,9 +21,10 @@
 #include "PickGesture.hpp"
 #include "ViewSettings.hpp"
 #include "WindowEvents.hpp"
-#include "panels/FilePanel.hpp"
 #include "WindowRecorder.hpp"
+#include "panels/FilePanel.hpp"
 #include "panels/OrbPanel.hpp"
+#include "panels/PlotsPanel.hpp"
 #include "panels/SessionPanel.hpp"
 #include "panels/SimulationPanel.hpp"
 #include "panels/TreeOverlayPanel.hpp"
@@ -47,13 +48,15 @@ struct ViewerSettings {
     ColorMode colorMode = ColorMode::Component;
     TreeOverlaySettings treeOverlay;
     OrbOverlaySettings orbOverlay;
-    SnapshotSaving saving; ///< snapshots while running (--save-every)
+    SnapshotSaving saving;             ///< snapshots while running (--save-every)
     std::optional<CameraState> camera; ///< a session's camera; none: fitted to the bodies
     bool startPaused = false;
     bool autoRefreshEnergy = true;
     /// What the Session panel's path field shows first.
     std::filesystem::path sessionFile = "gravlab_session.json";
     RecordingSettings recording;
+    /// What the Plots panel's CSV field shows first (--plots-csv); empty for its default.
+    std::filesystem::path plotsCsv;
 };
 
 class ViewerApp {
@@ -76,6 +79,8 @@ private:
     void applyFilePanelRequests(const FilePanelRequests& requests);
     void applyOrbPanelRequests(const OrbPanelRequests& requests);
     void applySessionPanelRequests(const SessionPanelRequests& requests);
+    PlotsPanelRequests drawPlotsPanel();
+    void applyPlotsPanelRequests(const PlotsPanelRequests& requests);
     /// The session as it stands: parameters running, camera, view and run settings.
     SavedSession currentSession() const;
     /// Applies a loaded session: parameters through the controller like a panel edit, then (when they were taken)
@@ -100,6 +105,9 @@ private:
     std::string m_fileMessage; ///< outcome of the file panel's last load or save
     bool m_fileMessageIsError = false;
     SessionPanel m_sessionPanel;
+    PlotsPanel m_plotsPanel;
+    std::string m_plotsMessage; ///< outcome of the Plots panel's last export
+    bool m_plotsMessageIsError = false;
     WindowRecorder m_recorder;
 
     float m_sceneRadius = 1.0f; ///< of the last camera fit; sizes the picked body's marker

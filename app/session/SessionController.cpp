@@ -19,11 +19,12 @@ SessionController::SessionController(Simulation& simulation, FrameSink& sink, co
     : m_simulation(simulation), m_sink(sink), m_environment(std::move(environment)),
       m_stepsPerFrame(settings.stepsPerFrame), m_colorMode(settings.colorMode),
       m_autoRefreshEnergy(settings.autoRefreshEnergy), m_saver(settings.saving),
-      m_energy(settings.energyHistoryCapacity) {
+      m_energy(settings.energyHistoryCapacity), m_plots(settings.plots, m_environment.wallSeconds) {
     m_onCudaBackend = m_environment.probeCudaBackend(m_simulation.params());
     m_simulation.visuals().setColorMode(m_colorMode);
     pushVerticesIfStale();
     restartEnergyHistory();
+    restartPlots();
 }
 
 FrameAdvance SessionController::advanceFrame() {
@@ -31,6 +32,8 @@ FrameAdvance SessionController::advanceFrame() {
     saveSnapshotIfDue(advance); // the initial state, and the step reached before a pause
     if (!m_paused)
         stepFrame(advance);
+    if (advance.stepped)
+        m_plots.sampleIfDue(m_simulation, m_onCudaBackend);
     refreshEnergyIfDue();
     pushVerticesIfStale();
     return advance;
@@ -85,6 +88,7 @@ void SessionController::reset() {
     m_sink.invalidateTreeOverlay();
     m_sink.invalidateOrbOverlay();
     restartEnergyHistory();
+    restartPlots();
 }
 
 void SessionController::afterStep() {
@@ -136,6 +140,8 @@ void SessionController::follow(const ParamsChange& change, bool pushNewBodies) {
         m_lastMeasureCost.reset(); // the cost of the last measurement says nothing about another N or backend
     if (change.reinitialised || change.energyFunctionChanged)
         restartEnergyHistory();
+    if (change.reinitialised || change.energyFunctionChanged || change.backendReplaced)
+        restartPlots();
 }
 
 void SessionController::setColorMode(ColorMode mode) {
