@@ -13,8 +13,6 @@ namespace gravlab {
 namespace {
 
 constexpr float kPlotHeight = 60.0f;
-/// Floor of the log-scaled energy error: a drift of exactly 0 (the baseline sample) is drawn at this level.
-constexpr double kSmallestPlottedError = 1e-16;
 
 /// One series of the history as floats for ImGui::PlotLines; NaN samples are left out.
 std::vector<float> seriesOf(const DiagnosticsHistory& history,
@@ -83,10 +81,12 @@ PlotsPanelRequests PlotsPanel::draw(const PlotsPanelView& view) {
 }
 
 void PlotsPanel::drawSeries(const DiagnosticsHistory& history) {
+    // The baseline's error is exactly 0 (no logarithm): it is left out, as is any other exact 0.
     plot("log10 energy error |E-E0|/|E0|",
          seriesOf(history,
                   [](const DiagnosticsSample& s) {
-                      return std::log10(std::max(s.relativeEnergyError, kSmallestPlottedError));
+                      return s.relativeEnergyError > 0 ? std::log10(s.relativeEnergyError)
+                                                       : std::numeric_limits<double>::quiet_NaN();
                   }),
          "%.2f");
     plot("momentum drift |P-P0|/sqrt(M(2K0+|W0|))",
