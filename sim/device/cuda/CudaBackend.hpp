@@ -66,8 +66,9 @@ public:
     /// Computes phi_i (with G) of every body by the tree at params.openingAngle into a device buffer the backend owns,
     /// in body order (the order of the vertices and of readBodies()), queued on stream(); the pointer stays valid until
     /// the next call, load() or the backend's end. Reuses the tree solver's octree when it is current for params,
-    /// else builds a separate one (CudaBackendPotentials.cpp). For the potential colour map and the energy plots.
-    const float* computePotentialsOnDevice(const SimParams& params);
+    /// else builds a separate one (CudaBackendPotentials.cpp). For the potential colour map and the energy plots; const
+    /// (the buffer and the separate octree are caches, like the scratch array) so that visuals() can call it.
+    const float* computePotentialsOnDevice(const SimParams& params) const;
     std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
     void updateOrbDomains(const SimParams& params) override;
     VisualSource& visuals() override { return m_visuals; }
@@ -166,8 +167,9 @@ private:
     bool m_accelerationsCurrent = false;
     ForceSettings m_accelerationSettings{};
     std::uint64_t m_stepsTaken = 0;
-    DeviceBuffer<float> m_potential;             ///< per body, computePotentialsOnDevice()
-    std::unique_ptr<DeviceTree> m_potentialTree; ///< built on request while the stepping solver has no current tree
+    mutable DeviceBuffer<float> m_potential; ///< per body, computePotentialsOnDevice()
+    /// Built on request while the stepping solver has no current tree.
+    mutable std::unique_ptr<DeviceTree> m_potentialTree;
     Visuals m_visuals{*this};
 };
 

@@ -13,7 +13,7 @@
 
 namespace gravlab {
 
-const float* CudaBackend::computePotentialsOnDevice(const SimParams& params) {
+const float* CudaBackend::computePotentialsOnDevice(const SimParams& params) const {
     const std::size_t count = m_bodies.size();
     if (m_potential.size() != count)
         m_potential.resize(count);
