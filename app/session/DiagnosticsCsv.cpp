@@ -25,7 +25,8 @@ const std::vector<std::string> kFixedColumns{
     "lagrangian_radius_50 [N-body length]",
     "lagrangian_radius_90 [N-body length]",
     "measure_seconds [s]",
-    "potential_method [text]",
+    "potential_method [tree or direct-fp64]",
+    "opening_angle [theta; 0 for direct-fp64]",
 };
 
 std::vector<std::string> phaseNames(const DiagnosticsHistory& history) {
@@ -57,7 +58,8 @@ std::string rowOf(const DiagnosticsSample& sample, const std::vector<std::string
         appendNumber(line, value);
         line += ',';
     }
-    line += describePotentialMethod(d);
+    line += d.potentialMethod == PotentialMethod::Tree ? "tree," : "direct-fp64,";
+    appendNumber(line, d.potentialOpeningAngle);
     for (const std::string& phase : phases) {
         line += ',';
         for (const PhaseTiming& timing : sample.stepTimings)

@@ -3,7 +3,8 @@
 //
 // Design note: the header names each column with its unit in brackets ("simulation_time [N-body time]"), no commas
 // or quotes inside, so a plain split on commas reads it. Fixed columns first (time, step, energies, drifts, virial
-// ratio, Lagrangian radii, measurement cost, potential method), then one "step_ms_<phase> [ms]" column per step phase
+// ratio, Lagrangian radii, measurement cost, potential method as a word and its theta in a column of its own, so no
+// field needs quoting), then one "step_ms_<phase> [ms]" column per step phase
 // in the order the phases first appear (a solver switch mid-run adds columns; rows without that phase leave it
 // empty). Numbers are written with the shortest round-trip form (std::to_chars), NaN as "nan". Written through
 // AtomicFile, so a failed write leaves the previous file or none, never half a table.

@@ -224,8 +224,9 @@ TEST(PlotSampling, CsvReadsBackColumnByColumn) {
     EXPECT_EQ(header[0], "simulation_time [N-body time]");
     EXPECT_EQ(header[5], "relative_energy_error [|E-E0|/|E0|]");
     EXPECT_EQ(header[10], "lagrangian_radius_50 [N-body length]");
-    EXPECT_EQ(header[13], "potential_method [text]");
-    EXPECT_EQ(header[14], "step_ms_force [ms]");
+    EXPECT_EQ(header[13], "potential_method [tree or direct-fp64]");
+    EXPECT_EQ(header[14], "opening_angle [theta; 0 for direct-fp64]");
+    EXPECT_EQ(header[15], "step_ms_force [ms]");
     std::size_t row = 0;
     while (std::getline(in, line)) {
         const std::vector<std::string> fields = splitCommas(line);
@@ -237,15 +238,39 @@ TEST(PlotSampling, CsvReadsBackColumnByColumn) {
         EXPECT_EQ(std::stod(fields[5]), sample.relativeEnergyError);
         EXPECT_EQ(std::stod(fields[8]), sample.virialRatio);
         EXPECT_EQ(std::stod(fields[10]), sample.lagrangianRadii[1]);
-        EXPECT_EQ(fields[13], "fp64 direct sum");
+        EXPECT_EQ(fields[13], "direct-fp64");
+        EXPECT_EQ(std::stod(fields[14]), 0.0);
         if (row == 0)
-            EXPECT_EQ(fields[14], "") << "no step before the baseline";
+            EXPECT_EQ(fields[15], "") << "no step before the baseline";
         else
-            EXPECT_EQ(std::stod(fields[14]), sample.stepTimings[0].milliseconds);
+            EXPECT_EQ(std::stod(fields[15]), sample.stepTimings[0].milliseconds);
         ++row;
     }
     EXPECT_EQ(row, history.size());
     EXPECT_EQ(row, 4u) << "steps 0, 2, 4 and 6";
+}
+
+TEST(PlotSampling, CsvOfATreeRunNamesTheMethodAndThetaInTheirOwnColumns) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    SimParams params = smallRun(seed, "tree");
+    params.openingAngle = 0.7;
+    CountedSession session(params, sampleEvery(1));
+    session.controller.advanceFrame();
+    const TemporaryFolder folder;
+    const std::filesystem::path file = folder.path() / "tree.csv";
+    writeDiagnosticsCsv(session.controller.plotHistory(), file);
+    std::ifstream in(file);
+    std::string line;
+    ASSERT_TRUE(std::getline(in, line));
+    const std::size_t columns = splitCommas(line).size();
+    EXPECT_EQ(columns, 15u + 4u) << "fixed columns, then build, summary, force and integrate";
+    while (std::getline(in, line)) {
+        const std::vector<std::string> fields = splitCommas(line);
+        ASSERT_EQ(fields.size(), columns) << line;
+        EXPECT_EQ(fields[13], "tree");
+        EXPECT_EQ(std::stod(fields[14]), 0.7);
+    }
 }
 
 } // namespace
