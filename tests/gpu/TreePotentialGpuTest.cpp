@@ -11,8 +11,9 @@
 namespace gravlab::gputest {
 namespace {
 
-/// Tolerances as in tests/sim/TreePotentialTest.cpp (theta 0.5, the same expansion and criterion): W within 1e-3,
-/// per-body potentials within 2e-4, 5e-4 and 1e-3 at the 50th, 90th and 99th percentiles. The GPU walk applies the CPU
+/// Tolerances as in tests/sim/TreePotentialTest.cpp (theta 0.5, the same expansion and criterion; the CPU tree reaches
+/// W within 6e-6 and 1.4e-4 at the 99th percentile): W within 1e-4, per-body potentials within 1e-4, 2.5e-4 and 5e-4 at
+/// the 50th, 90th and 99th percentiles. The GPU walk applies the CPU
 /// tree's per-body criterion to its own octree, so these bounds hold for it as for the CPU tree; a counted self term
 /// (-m / eps), a missing quadrupole or a wrong permutation misses them by orders of magnitude.
 void expectPotentialsMatchFp64(CudaBackend& backend, const SimParams& params, const char* what) {
@@ -24,7 +25,7 @@ void expectPotentialsMatchFp64(CudaBackend& backend, const SimParams& params, co
     const Diagnostics tree = backend.measureDiagnostics(params, PotentialMethod::Tree);
     EXPECT_EQ(tree.potentialMethod, PotentialMethod::Tree);
     EXPECT_EQ(tree.potentialOpeningAngle, params.openingAngle);
-    EXPECT_NEAR(tree.potentialEnergy, direct.potentialEnergy, 1e-3 * std::abs(direct.potentialEnergy));
+    EXPECT_NEAR(tree.potentialEnergy, direct.potentialEnergy, 1e-4 * std::abs(direct.potentialEnergy));
     EXPECT_NEAR(tree.kineticEnergy, direct.kineticEnergy, 1e-12 * direct.kineticEnergy);
 
     std::vector<float> potentials;
@@ -38,9 +39,9 @@ void expectPotentialsMatchFp64(CudaBackend& backend, const SimParams& params, co
     std::cout << what << ": potential errors p50 " << quantile(errors, 0.5) << ", p99 " << quantile(errors, 0.99)
               << "; W relative error "
               << std::abs(tree.potentialEnergy - direct.potentialEnergy) / std::abs(direct.potentialEnergy) << "\n";
-    EXPECT_LT(quantile(errors, 0.5), 2e-4);
-    EXPECT_LT(quantile(errors, 0.9), 5e-4);
-    EXPECT_LT(quantile(errors, 0.99), 1e-3);
+    EXPECT_LT(quantile(errors, 0.5), 1e-4);
+    EXPECT_LT(quantile(errors, 0.9), 2.5e-4);
+    EXPECT_LT(quantile(errors, 0.99), 5e-4);
 }
 
 TEST_F(CudaDeviceTest, TreePotentialsOfAPlummerSphereMatchFp64) {

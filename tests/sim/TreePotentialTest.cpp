@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <gtest/gtest.h>
+#include <iostream>
 
 namespace gravlab {
 namespace {
@@ -21,15 +22,14 @@ std::vector<double> relativePotentialErrors(const std::vector<float>& tree, cons
     return errors;
 }
 
-/// Tree W and per-body potentials against the fp64 pair sums at theta 0.5. Tolerances: the quadrupole expansion's
-/// relative force error at theta 0.5 is ~1e-4 at the median and below 1e-3 at the 99th percentile (TreeMath.hpp); the
-/// potential, one power of r smoother than the force, errs less, and W, a sum of terms of one sign, less again. The
-/// bounds below sit a few times above what the walk reaches so that only a wrong term (a missing quadrupole, a
-/// counted self term of -m / eps, a cell's mass counted twice) fails them.
+/// Tree W and per-body potentials against the fp64 pair sums at theta 0.5. Measured on 8000-body Plummer spheres and
+/// galaxy collisions (2026-11-24): W within 4e-7 to 6e-6, per-body errors 3e-5 at the median, 7e-5 at the 90th and
+/// 1.1e-4 to 1.4e-4 at the 99th percentile. The bounds sit three to twenty times above that, so that only a wrong term
+/// fails them (a counted self term of -m / eps, a cell counted twice, the quadrupole or its softening term missing).
 void expectTreeMatchesDirect(const Bodies& bodies) {
     const Diagnostics direct = computeDiagnosticsCpu(bodies, kGravity);
     const Diagnostics tree = computeTreeDiagnosticsCpu(bodies, kGravity, 0.5);
-    EXPECT_NEAR(tree.potentialEnergy, direct.potentialEnergy, 1e-3 * std::abs(direct.potentialEnergy));
+    EXPECT_NEAR(tree.potentialEnergy, direct.potentialEnergy, 1e-4 * std::abs(direct.potentialEnergy));
     EXPECT_EQ(tree.kineticEnergy, direct.kineticEnergy);
     EXPECT_EQ(tree.angularMomentum, direct.angularMomentum);
     EXPECT_EQ(tree.potentialMethod, PotentialMethod::Tree);
@@ -42,9 +42,13 @@ void expectTreeMatchesDirect(const Bodies& bodies) {
     computeDirectPotentialsFp64(bodies, kGravity, reference);
     ASSERT_EQ(potentials.size(), bodies.size());
     const std::vector<double> errors = relativePotentialErrors(potentials, reference);
-    EXPECT_LT(treetest::percentile(errors, 50), 2e-4);
-    EXPECT_LT(treetest::percentile(errors, 90), 5e-4);
-    EXPECT_LT(treetest::percentile(errors, 99), 1e-3);
+    std::cout << "theta 0.5: W relative error "
+              << std::abs(tree.potentialEnergy - direct.potentialEnergy) / std::abs(direct.potentialEnergy)
+              << ", per-body p50 " << treetest::percentile(errors, 50) << ", p90 " << treetest::percentile(errors, 90)
+              << ", p99 " << treetest::percentile(errors, 99) << "\n";
+    EXPECT_LT(treetest::percentile(errors, 50), 1e-4);
+    EXPECT_LT(treetest::percentile(errors, 90), 2.5e-4);
+    EXPECT_LT(treetest::percentile(errors, 99), 5e-4);
     // The fp64 reduction of the reference per-body sums is W itself: 1/2 sum m phi over ordered pairs.
     double referenceEnergy = 0;
     for (std::size_t i = 0; i < bodies.size(); ++i)
@@ -104,7 +108,7 @@ TEST(TreePotential, CpuBackendMeasuresByTheChosenMethod) {
     std::vector<double> reference;
     computeDirectPotentialsFp64(bodies, gravity, reference);
     ASSERT_EQ(potentials.size(), bodies.size());
-    EXPECT_LT(treetest::percentile(relativePotentialErrors(potentials, reference), 99), 1e-3);
+    EXPECT_LT(treetest::percentile(relativePotentialErrors(potentials, reference), 99), 5e-4);
 }
 
 } // namespace

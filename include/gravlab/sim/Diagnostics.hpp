@@ -6,8 +6,10 @@
 // (OpenMP); call it on demand, not every frame.
 // The potential may instead come from the Barnes-Hut tree, O(N log N): per-body potentials phi_i = -G sum_{j != i}
 // m_j / sqrt(r_ij^2 + eps^2) by the tree's softened monopole + quadrupole expansion (TreeMath.hpp), reduced in fp64 to
-// W = 1/2 sum m_i phi_i. Its relative error follows theta like the forces' (about 1e-4 at theta 0.5), far below what
-// a plot of the energy drift of a float integration needs, and it is cheap enough to measure live. Diagnostics say
+// W = 1/2 sum m_i phi_i. At theta 0.5 W is within about 1e-5 of the pair sum and per-body potentials within 3e-5
+// (median) and 1.4e-4 (99th percentile) on Plummer spheres and galaxy collisions, so the plotted energy error reads
+// true down to ~1e-5 (a tree-measured series is compared with its own tree-measured E0, which removes most of even
+// that), and it is cheap enough to measure live. Diagnostics say
 // which method measured their W.
 #include <gravlab/sim/Bodies.hpp>
 #include <gravlab/sim/DirectSumCpu.hpp>
