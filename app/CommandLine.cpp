@@ -3,6 +3,7 @@
 
 #include "OptionParsing.hpp"
 #include "ScenarioGalleryText.hpp"
+#include "session/DiagnosticsSampler.hpp"
 #include "session/SessionFile.hpp"
 
 #include <gravlab/sim/Scenarios.hpp>
@@ -94,6 +95,14 @@ void addFileOptions(CLI::App& app, AppOptions& options, RawOptions& raw) {
     app.add_option("--save-format", raw.saveFormat, "format of the snapshots: " + formats)
         ->type_name("NAME")
         ->default_str(std::string(enumName(options.saving.format)));
+    app.add_option("--plots-csv", options.plotsCsv,
+                   "headless: write the plots' time series (energy error, momentum drifts, virial ratio, Lagrangian "
+                   "radii, step time per phase; one row per sample, units in the header) to FILE after the last frame")
+        ->type_name("FILE");
+    addNumberOption(app, kPlotsEveryRange, NumberKind::Whole, options.plotsEverySteps,
+                    "steps between the --plots-csv samples")
+        ->type_name("K")
+        ->default_str("0 (one per frame)");
 }
 
 /// --load and --save-* flags: formats parsed, and the flags that mean nothing without their partner refused.
@@ -116,6 +125,8 @@ void completeFileOptions(const CLI::App& app, const RawOptions& raw, AppOptions&
     for (const char* saveFlag : {"--save-dir", "--save-format"})
         if (options.saving.everySteps == 0 && app.count(saveFlag) > 0)
             throw UsageError(std::string(saveFlag) + " needs --save-every K (K > 0) to write any snapshot.");
+    if (app.count("--plots-every") > 0 && !options.plotsCsv)
+        throw UsageError("--plots-every sets the rows of --plots-csv FILE, and there is none.");
     options.gravitationalConstantGiven = app.count("--G") > 0;
 }
 

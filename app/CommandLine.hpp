@@ -99,6 +99,11 @@ struct AppOptions {
     bool gravitationalConstantGiven = false;
     /// Snapshots while running (--save-every, --save-dir, --save-format).
     SnapshotSaving saving;
+    /// Where a headless run writes the plots' time series (energy error, momenta, virial ratio, Lagrangian radii, step
+    /// phases) after its last frame (--plots-csv); the window's plots panel starts with it as its export path.
+    std::optional<std::filesystem::path> plotsCsv;
+    /// Steps between the plots' samples in a headless run (--plots-every); 0: one sample per frame.
+    std::uint64_t plotsEverySteps = 0;
 
     /// Headless runs write PNG frames unless only a movie was asked for.
     bool writesPngFrames() const { return !movieFile || outputFolderGiven; }

@@ -3,6 +3,7 @@
 
 #include "CameraWatch.hpp"
 #include "FramePipeline.hpp"
+#include "session/DiagnosticsCsv.hpp"
 #include "session/SessionController.hpp"
 
 #include <gravlab/render/HeadlessContext.hpp>
@@ -56,7 +57,24 @@ SessionSettings sessionSettingsFrom(const HeadlessSettings& settings) {
     session.colorScale = settings.colorScale;
     session.autoRefreshEnergy = false;
     session.saving = settings.saving;
+    // Plots only when a CSV is asked for: one sample per frame by default.
+    session.plots.enabled = settings.plotsCsv.has_value();
+    session.plots.everySteps =
+        settings.plotsEverySteps > 0 ? settings.plotsEverySteps : std::uint64_t(std::max(settings.stepsPerFrame, 1));
+    const std::uint64_t totalSteps =
+        std::uint64_t(std::max(settings.frameCount, 1)) * std::uint64_t(settings.stepsPerFrame);
+    // Room for every row up to a million (a few hundred bytes each); a longer run keeps its newest million.
+    session.plots.capacity = std::size_t(std::min<std::uint64_t>(totalSteps / session.plots.everySteps + 2, 1u << 20));
     return session;
+}
+
+/// Writes the plots' series when --plots-csv asked for it; the summary line names the file and its rows.
+std::string writePlotsCsvIfAsked(const SessionController& session, const HeadlessSettings& settings) {
+    if (!settings.plotsCsv)
+        return {};
+    writeDiagnosticsCsv(session.plotHistory(), *settings.plotsCsv);
+    return "gravlab: wrote " + std::to_string(session.plotHistory().size()) + " plot samples to " +
+           settings.plotsCsv->string() + "\n";
 }
 
 std::string overlaySummary(const HeadlessSettings& settings, const TreeOverlayFeed& feed) {
@@ -177,6 +195,8 @@ HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
     settings.camera = options.camera;
     settings.cameraFollowsBodies = options.cameraFollowsBodies;
     settings.saving = options.saving;
+    settings.plotsCsv = options.plotsCsv;
+    settings.plotsEverySteps = options.plotsEverySteps;
     return settings;
 }
 
@@ -271,5 +291,6 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     summary << cameraSummary(settings.cameraFollowsBodies, refits, darkFrames) << '\n';
     summary << timingSummary(frameCount, totalSeconds, stepSeconds, settings.stepsPerFrame) << '\n';
     summary << snapshotSummary(session.snapshotSaver());
+    summary << writePlotsCsvIfAsked(session, settings);
 }
 } // namespace gravlab

@@ -43,6 +43,8 @@ struct HeadlessSettings {
     bool cameraFollowsBodies = true;   ///< refit the camera when the bulk of the bodies leaves the view
     SnapshotSaving saving;             ///< snapshots while running (--save-every)
     bool progressOnOneLine = true;     ///< rewrite one line with '\r' (a terminal) or print a line per tenth (a log)
+    std::optional<std::filesystem::path> plotsCsv; ///< the plots' time series, written after the last frame
+    std::uint64_t plotsEverySteps = 0;             ///< steps between plot samples; 0: stepsPerFrame (one per frame)
 };
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options);

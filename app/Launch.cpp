@@ -76,6 +76,8 @@ ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     settings.camera = options.camera;
     settings.startPaused = options.startPaused;
     settings.autoRefreshEnergy = options.autoRefreshEnergy;
+    if (options.plotsCsv)
+        settings.plotsCsv = *options.plotsCsv;
     if (options.sessionFile)
         settings.sessionFile = *options.sessionFile;
     settings.recording = {options.outputFolder, options.framesPerSecond, options.movieEncoder};

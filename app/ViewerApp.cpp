@@ -2,6 +2,7 @@
 #include "ViewerApp.hpp"
 
 #include "WindowLayout.hpp"
+#include "session/DiagnosticsCsv.hpp"
 
 #include <gravlab/render/BodyPicking.hpp>
 
@@ -40,7 +41,8 @@ ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     : m_window(windowSettingsFrom(settings)), m_events(m_window.handle()), m_imgui(m_window.handle()),
       m_fullscreen(m_window.handle()), m_pipeline(std::cerr),
       m_session(simulation, m_pipeline, sessionSettingsFrom(settings)), m_stepper(m_session),
-      m_sessionPanel(settings.sessionFile), m_recorder(settings.recording, std::cerr),
+      m_sessionPanel(settings.sessionFile), m_plotsPanel(settings.plotsCsv.string()),
+      m_recorder(settings.recording, std::cerr),
       m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay), m_screenshotFolder(settings.recording.folder) {
     float contentScaleX = 1.0f, contentScaleY = 1.0f;
     glfwGetWindowContentScale(m_window.handle(), &contentScaleX, &contentScaleY);
@@ -210,6 +212,7 @@ void ViewerApp::drawFrame() {
         {.loadedFile = status.params.initialFile, .message = m_fileMessage, .messageIsError = m_fileMessageIsError});
     const SessionPanelRequests sessionRequests =
         m_sessionPanel.draw({.outcome = m_sessionOutcome, .outcomeIsError = m_sessionOutcomeIsError});
+    const PlotsPanelRequests plotsRequests = drawPlotsPanel();
     drawInspectionAndWindowPanels(); // ends the ImGui frame, then takes a requested screenshot
     applyPanelRequests(requests);
     applyTreeOverlayRequests(overlayRequests);
@@ -225,6 +228,44 @@ void ViewerApp::drawFrame() {
         m_stepper.whenIdle([this, fileRequests] { applyFilePanelRequests(fileRequests); });
     if (sessionRequests.load || sessionRequests.save)
         m_stepper.whenIdle([this, sessionRequests] { applySessionPanelRequests(sessionRequests); });
+    applyPlotsPanelRequests(plotsRequests);
+}
+
+PlotsPanelRequests ViewerApp::drawPlotsPanel() {
+    std::optional<DirectEnergyReading> direct;
+    if (const EnergyHistory& history = m_session.energyHistory(); !history.empty())
+        direct = DirectEnergyReading{history.latest().relativeDrift, history.latest().simulationTime,
+                                     history.latest().computeSeconds};
+    return m_plotsPanel.draw({.history = m_session.plotHistory(),
+                              .samplingEnabled = m_session.plotSampling().enabled,
+                              .direct = direct,
+                              .exportMessage = m_plotsMessage,
+                              .exportMessageIsError = m_plotsMessageIsError});
+}
+
+void ViewerApp::applyPlotsPanelRequests(const PlotsPanelRequests& requests) {
+    if (requests.samplingEnabled || requests.reset || requests.sampleNow) // they read the simulation
+        m_stepper.whenIdle([this, requests] {
+            if (requests.samplingEnabled)
+                m_session.setPlotSampling(*requests.samplingEnabled);
+            if (requests.reset)
+                m_session.restartPlots();
+            if (requests.sampleNow)
+                m_session.samplePlotsNow();
+        });
+    if (requests.measureDirectNow)
+        m_stepper.measureEnergySoon();
+    if (requests.exportCsv) {
+        try {
+            writeDiagnosticsCsv(m_session.plotHistory(), *requests.exportCsv);
+            m_plotsMessage =
+                "wrote " + std::to_string(m_session.plotHistory().size()) + " samples to " + *requests.exportCsv;
+            m_plotsMessageIsError = false;
+        } catch (const std::exception& error) {
+            m_plotsMessage = std::string("not exported: ") + error.what();
+            m_plotsMessageIsError = true;
+        }
+    }
 }
 
 void ViewerApp::applyFilePanelRequests(const FilePanelRequests& requests) {

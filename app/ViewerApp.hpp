@@ -38,6 +38,7 @@
 #include "panels/FilePanel.hpp"
 #include "panels/InspectorPanel.hpp"
 #include "panels/OrbPanel.hpp"
+#include "panels/PlotsPanel.hpp"
 #include "panels/SessionPanel.hpp"
 #include "panels/SimulationPanel.hpp"
 #include "panels/TreeOverlayPanel.hpp"
@@ -76,6 +77,8 @@ struct ViewerSettings {
     /// What the Session panel's path field shows first.
     std::filesystem::path sessionFile = "gravlab_session.json";
     RecordingSettings recording;
+    /// What the Plots panel's CSV field shows first (--plots-csv); empty for its default.
+    std::filesystem::path plotsCsv;
 };
 
 class ViewerApp {
@@ -98,6 +101,8 @@ private:
     void applyFilePanelRequests(const FilePanelRequests& requests);
     void applyOrbPanelRequests(const OrbPanelRequests& requests);
     void applySessionPanelRequests(const SessionPanelRequests& requests);
+    PlotsPanelRequests drawPlotsPanel();
+    void applyPlotsPanelRequests(const PlotsPanelRequests& requests);
     /// The session as it stands: parameters running, camera, view and run settings.
     SavedSession currentSession() const;
     /// Applies a loaded session: parameters through the controller like a panel edit, then (when they were taken)
@@ -136,6 +141,9 @@ private:
     std::string m_fileMessage; ///< outcome of the file panel's last load or save
     bool m_fileMessageIsError = false;
     SessionPanel m_sessionPanel;
+    PlotsPanel m_plotsPanel;
+    std::string m_plotsMessage; ///< outcome of the Plots panel's last export
+    bool m_plotsMessageIsError = false;
     WindowRecorder m_recorder;
 
     float m_sceneRadius = 1.0f; ///< of the last camera fit; sizes the picked body's marker

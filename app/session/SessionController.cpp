@@ -19,12 +19,13 @@ SessionController::SessionController(Simulation& simulation, FrameSink& sink, co
     : m_simulation(simulation), m_sink(sink), m_environment(std::move(environment)),
       m_stepsPerFrame(settings.stepsPerFrame), m_colorMode(settings.colorMode), m_colorScale(settings.colorScale),
       m_autoRefreshEnergy(settings.autoRefreshEnergy), m_saver(settings.saving),
-      m_energy(settings.energyHistoryCapacity) {
+      m_energy(settings.energyHistoryCapacity), m_plots(settings.plots, m_environment.wallSeconds) {
     m_onCudaBackend = m_environment.probeCudaBackend(m_simulation.params());
     m_simulation.visuals().setColorMode(m_colorMode);
     m_simulation.visuals().setColorScaleChoice(m_colorScale);
     pushVerticesIfStale();
     restartEnergyHistory();
+    restartPlots();
 }
 
 FrameAdvance SessionController::advanceFrame() {
@@ -50,6 +51,8 @@ FrameAdvance SessionController::stepSimulation(int stepCount, bool measureEnergy
     } catch (const NonFiniteStateError& error) {
         advance.nonFiniteState = error.what(); // the simulation rolled back to its last finite state
     }
+    if (advance.stepped && !advance.nonFiniteState && !advance.saveFailure)
+        advance.plotSample = m_plots.measureIfDue(m_simulation, m_onCudaBackend);
     if (measureEnergy && !advance.nonFiniteState && !advance.saveFailure) {
         const double start = m_environment.wallSeconds();
         const Diagnostics diagnostics = m_simulation.diagnostics();
@@ -71,6 +74,8 @@ void SessionController::followSteps(const FrameAdvance& advance) {
         afterStep();
     if (advance.energy)
         record(advance.energy->diagnostics, advance.energy->computeSeconds);
+    if (advance.plotSample)
+        m_plots.record(*advance.plotSample);
 }
 
 void SessionController::completeFrame(const FrameAdvance& advance) {
@@ -110,6 +115,7 @@ void SessionController::reset() {
     m_sink.invalidateTreeOverlay();
     m_sink.invalidateOrbOverlay();
     restartEnergyHistory();
+    restartPlots();
 }
 
 void SessionController::afterStep() {
@@ -163,6 +169,8 @@ void SessionController::follow(const ParamsChange& change, bool pushNewBodies) {
         m_lastMeasureCost.reset(); // the cost of the last measurement says nothing about another N or backend
     if (change.reinitialised || change.energyFunctionChanged)
         restartEnergyHistory();
+    if (change.reinitialised || change.energyFunctionChanged || change.backendReplaced)
+        restartPlots();
 }
 
 void SessionController::setColorMode(ColorMode mode) {

@@ -29,8 +29,12 @@
 // backend, N <= kEagerEnergyBaselineMaxBodies (Simulation's own rule for an eager E0). On request one is always taken.
 // The last cost survives a reset and a new G or softening (same N, same backend) and is dropped with new bodies or a
 // new backend.
+//   Plots: a DiagnosticsSampler keeps the plots' time series (tree or direct-sum energies, momenta, virial ratio,
+// Lagrangian radii, step phases); it restarts with the energy history (and with a new backend) and samples after
+// running frames, never while paused.
 //   The world beyond the simulation comes in through SessionEnvironment (the device probe, the wall clock), so tests
 // count probes and steer time.
+#include "DiagnosticsSampler.hpp"
 #include "EnergyHistory.hpp"
 #include "FrameSink.hpp"
 #include "SnapshotSaver.hpp"
@@ -55,6 +59,7 @@ struct SessionSettings {
     bool autoRefreshEnergy = true;
     std::size_t energyHistoryCapacity = 4096; ///< measurements kept for plots, at least 1
     SnapshotSaving saving;                    ///< snapshots while running (none by default)
+    PlotSampling plots;                       ///< the plots' diagnostics time series (DiagnosticsSampler.hpp)
 };
 
 /// Wall-clock seconds from a fixed origin (std::chrono::steady_clock).
@@ -86,6 +91,8 @@ struct FrameAdvance {
     std::optional<std::filesystem::path> savedSnapshot;
     /// The energy measured after the steps, when stepSimulation was asked to.
     std::optional<MeasuredEnergy> energy;
+    /// The plots' sample measured after the steps, when one was due (recorded by completeFrame on the main thread).
+    std::optional<DiagnosticsMeasurement> plotSample;
 };
 
 class SessionController {
@@ -156,6 +163,15 @@ public:
     const std::string& lastError() const { return m_lastError; }
     /// Snapshots written so far while running (--save-every).
     const SnapshotSaver& snapshotSaver() const { return m_saver; }
+    /// The plots' series since their last restart, oldest first.
+    const DiagnosticsHistory& plotHistory() const { return m_plots.history(); }
+    const PlotSampling& plotSampling() const { return m_plots.sampling(); }
+    /// Empties the plots' series and starts it again from the current state.
+    void restartPlots() { m_plots.restart(m_simulation, m_onCudaBackend); }
+    /// Whether the plots sample while running.
+    void setPlotSampling(bool on) { m_plots.setEnabled(on); }
+    /// Adds a plot sample of the current state now.
+    void samplePlotsNow() { m_plots.sampleNow(m_simulation, m_onCudaBackend); }
     /// Measurements since E0 was last taken, oldest first.
     const EnergyHistory& energyHistory() const { return m_energy; }
     /// Wall-clock seconds since the newest measurement; empty while there is none.
@@ -189,6 +205,7 @@ private:
     SnapshotSaver m_saver;
     std::string m_lastError;
     EnergyHistory m_energy;
+    DiagnosticsSampler m_plots;
     std::optional<double> m_lastMeasuredAt;  ///< wallSeconds() when the newest sample was taken
     std::optional<double> m_lastMeasureCost; ///< seconds the last measurement took, at this N on this backend
 };

@@ -1,6 +1,6 @@
 #pragma once
 // The per-body quantities of the colour maps on the CPU: speed, |a|, and the tree force's error against the direct
-// sum. (Density: DensityGrid.hpp; potential: BodyPotentials.hpp.)
+// sum. (Density: DensityGrid.hpp; potential: the tree potential walk, computeTreePotentialsCpu.)
 //
 // Design note: OpenMP loops over the bodies, one value per body. The error's reference is a direct sum in double
 // over float positions with the same G and Plummer softening as the tree (DirectSumCpu.hpp's formula), for the

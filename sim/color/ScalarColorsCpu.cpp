@@ -1,17 +1,17 @@
 // Colour quantities of the CPU backend (ScalarColorsCpu.hpp).
 #include "color/ScalarColorsCpu.hpp"
 
-#include "color/BodyPotentials.hpp"
 #include "color/BodyScalarsCpu.hpp"
 #include "color/DensityGrid.hpp"
 #include "color/ForceErrorSample.hpp"
 #include "core/Parallel.hpp"
+#include <gravlab/sim/Diagnostics.hpp>
 
 #include <utility>
 
 namespace gravlab {
 
-bool ScalarColorsCpu::computeValues(const CpuColorInputs& inputs, std::string& reason) {
+void ScalarColorsCpu::computeValues(const CpuColorInputs& inputs) {
     const std::size_t count = inputs.bodies.size();
     m_coloring.computingValues();
     switch (m_coloring.mode()) {
@@ -25,8 +25,7 @@ bool ScalarColorsCpu::computeValues(const CpuColorInputs& inputs, std::string& r
         computeGridDensityCpu(inputs.bodies, m_values);
         break;
     case ColorMode::Potential:
-        if (!computeBodyPotentialsCpu(inputs.bodies, inputs.gravity, m_values, reason))
-            return false;
+        computeTreePotentialsCpu(inputs.bodies, inputs.gravity, inputs.openingAngle, m_values);
         break;
     case ColorMode::ForceError: {
         const std::size_t checked =
@@ -38,20 +37,19 @@ bool ScalarColorsCpu::computeValues(const CpuColorInputs& inputs, std::string& r
                                                    : "sampled " + std::to_string(checked) + " of " +
                                                          std::to_string(count) + " bodies; the others grey";
         m_coloring.valuesComputed(inputs.stateVersion, count, sampleForRange(sample), which);
-        return true;
+        return;
     }
-    default:
-        return false;
+    default: // not a scalar mode: write() asks only for those
+        return;
     }
     m_coloring.valuesComputed(inputs.stateVersion, count, sampleForRange(m_values), rangeSampleNote(count));
-    return true;
 }
 
 void ScalarColorsCpu::write(const CpuColorInputs& inputs, std::span<RenderVertex> out) {
     const ColorMode mode = m_coloring.mode();
     std::string reason = scalarModeUnavailableReason(mode, inputs.accelerations != nullptr, inputs.solver);
     if (reason.empty() && m_coloring.valuesStale(inputs.stateVersion, inputs.bodies.size()))
-        computeValues(inputs, reason);
+        computeValues(inputs);
     if (!reason.empty()) {
         m_coloring.showComponents(std::move(reason));
         return;

@@ -25,6 +25,7 @@ struct CpuColorInputs {
     GravityParams gravity;                  ///< what the accelerations were computed with
     const SolverInfo* solver;               ///< the solver that computed them; nullptr before the first evaluation
     std::uint64_t stateVersion;             ///< changes whenever the state or the accelerations change
+    double openingAngle;                    ///< of the tree the potentials are measured with
 };
 
 class ScalarColorsCpu {
@@ -38,8 +39,8 @@ public:
     const std::vector<float>& values() const { return m_values; }
 
 private:
-    /// Computes m_values for the current mode and records them in m_coloring; false with reason set when it cannot.
-    bool computeValues(const CpuColorInputs& inputs, std::string& reason);
+    /// Computes m_values for the current (scalar) mode and records them in m_coloring.
+    void computeValues(const CpuColorInputs& inputs);
 
     ScalarColoring m_coloring;
     std::vector<float> m_values;

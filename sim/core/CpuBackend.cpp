@@ -220,6 +220,18 @@ Diagnostics CpuBackend::diagnostics(const SimParams& params) const {
     return computeDiagnosticsCpu(m_bodies, {params.gravitationalConstant, params.softeningLength});
 }
 
+Diagnostics CpuBackend::measureDiagnostics(const SimParams& params, PotentialMethod method) {
+    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    if (method == PotentialMethod::DirectFp64)
+        return computeDiagnosticsCpu(m_bodies, gravity);
+    return computeTreeDiagnosticsCpu(m_bodies, gravity, params.openingAngle);
+}
+
+void CpuBackend::readPotentials(const SimParams& params, std::vector<float>& out) {
+    computeTreePotentialsCpu(m_bodies, {params.gravitationalConstant, params.softeningLength}, params.openingAngle,
+                             out);
+}
+
 void CpuBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
     std::vector<PhaseTiming> ignored;
     ensureAccelerations(forceSettingsOf(params), ignored);
@@ -257,7 +269,8 @@ void CpuBackend::Visuals::writeModeColors(std::span<RenderVertex> out) const {
     if (isScalarColorMode(mode)) {
         const CpuBackend& b = m_backend;
         m_scalars.write({b.m_bodies, b.m_accelerationsValid ? &b.m_accelerations : nullptr,
-                         b.m_accelerationsSettings.forces.gravity, b.m_accelerationsSettings.solver, b.m_stateVersion},
+                         b.m_accelerationsSettings.forces.gravity, b.m_accelerationsSettings.solver, b.m_stateVersion,
+                         b.m_accelerationsSettings.forces.openingAngle},
                         out);
     } else if (mode == ColorMode::LeafDepth && m_backend.m_solver && m_backend.m_solver->leafDepths(leafDepth)) {
         for (std::size_t i = 0; i < leafDepth.size(); ++i)

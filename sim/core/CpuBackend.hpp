@@ -54,6 +54,9 @@ public:
         return bodyPositionsOnHost(m_bodies, ids);
     }
     Diagnostics diagnostics(const SimParams& params) const override;
+    /// The tree potential of the host state, without copying it.
+    Diagnostics measureDiagnostics(const SimParams& params, PotentialMethod method) override;
+    void readPotentials(const SimParams& params, std::vector<float>& out) override;
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     std::vector<PhaseTiming> lastStepTimings() const override;
     void updateOrbDomains(const SimParams& params) override;

@@ -44,6 +44,12 @@ double Diagnostics::virialRatio() const {
 }
 
 Diagnostics computeDiagnosticsCpu(const Bodies& bodies, const GravityParams& gravity) {
+    Diagnostics result = computeBodySumsCpu(bodies);
+    result.potentialEnergy = potentialEnergyFp64(bodies, gravity);
+    return result;
+}
+
+Diagnostics computeBodySumsCpu(const Bodies& bodies) {
     Diagnostics result;
     double kinetic = 0, px = 0, py = 0, pz = 0, lx = 0, ly = 0, lz = 0;
     const auto count = std::int64_t(bodies.size());
@@ -62,7 +68,6 @@ Diagnostics computeDiagnosticsCpu(const Bodies& bodies, const GravityParams& gra
         lz += m * (x * vy - y * vx);
     }
     result.kineticEnergy = kinetic;
-    result.potentialEnergy = potentialEnergyFp64(bodies, gravity);
     result.linearMomentum = {px, py, pz};
     result.angularMomentum = {lx, ly, lz};
     return result;

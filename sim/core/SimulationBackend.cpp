@@ -1,5 +1,5 @@
 // What every backend shares: the wording of the non-finite-state error, phase-time bookkeeping, and the fallback
-// body lookup and inspection (host copies of every body; backends override both with lookups).
+// body lookup and inspection, and tree potentials (host copies of every body; backends override them).
 #include <gravlab/sim/SimulationBackend.hpp>
 
 namespace gravlab {
@@ -48,6 +48,21 @@ std::vector<std::optional<BodyPosition>> SimulationBackend::bodyPositions(std::s
     Bodies bodies;
     readBodies(bodies);
     return bodyPositionsOnHost(bodies, ids);
+}
+
+Diagnostics SimulationBackend::measureDiagnostics(const SimParams& params, PotentialMethod method) {
+    if (method == PotentialMethod::DirectFp64)
+        return diagnostics(params);
+    Bodies bodies;
+    readBodies(bodies);
+    return computeTreeDiagnosticsCpu(bodies, {params.gravitationalConstant, params.softeningLength},
+                                     params.openingAngle);
+}
+
+void SimulationBackend::readPotentials(const SimParams& params, std::vector<float>& out) {
+    Bodies bodies;
+    readBodies(bodies);
+    computeTreePotentialsCpu(bodies, {params.gravitationalConstant, params.softeningLength}, params.openingAngle, out);
 }
 
 } // namespace gravlab

@@ -16,6 +16,7 @@
 //   of mass, with d = target - com, r^2 = |d|^2 + eps^2 and T = sum_k m_k |x|^2 (the trace that Q leaves out),
 //       phi = -G [ M / r + (d.Q.d - eps^2 T) / (2 r^5) ]
 //       a   = -grad phi = G [ -M d / r^3 + (Q.d) / r^5 - (5/2) (d.Q.d - eps^2 T) d / r^7 ]
+//   multipolePotential() evaluates phi itself (per-body potentials for the energy and the potential colour map).
 //   It reduces to the Plummer-softened monopole of the direct solvers for a single body (Q = 0, T = 0) and to the
 //   Newtonian series for eps = 0. Substituting r^2 + eps^2 into the Newtonian series alone misses the eps^2 T term,
 //   which then dominates the error at the default eps = 0.05: at theta 0.5 the 99th percentile is 3.4e-3 instead of
@@ -71,6 +72,24 @@ GRAVLAB_HOST_DEVICE void addMultipoleAcceleration(float dx, float dy, float dz, 
     ax += (radial * dx + qdx) * rInv5;
     ay += (radial * dy + qdy) * rInv5;
     az += (radial * dz + qdz) * rInv5;
+}
+
+/// The cell's potential (without G) at a target at d = target - com: -[M / r + (d.Q.d - eps^2 T) / (2 r^5)], the
+/// series of the design note whose gradient addMultipoleAcceleration takes, so forces and potentials agree.
+GRAVLAB_HOST_DEVICE float multipolePotential(float dx, float dy, float dz, const CellMultipole& cell, float eps2) {
+    const float r2 = eps2 + dx * dx + dy * dy + dz * dz;
+    const float rInv = reciprocalSqrt(r2);
+    const float rInv2 = rInv * rInv;
+    const float qdx = cell.qxx * dx + cell.qxy * dy + cell.qxz * dz;
+    const float qdy = cell.qxy * dx + cell.qyy * dy + cell.qyz * dz;
+    const float qdz = cell.qxz * dx + cell.qyz * dy + cell.qzz * dz;
+    const float softenedDQd = dx * qdx + dy * qdy + dz * qdz - eps2 * cell.secondMoment;
+    return -rInv * (cell.mass + 0.5f * softenedDQd * rInv2 * rInv2);
+}
+
+/// One body's softened potential (without G) at a target at d = target - body: -m / sqrt(d^2 + eps^2).
+GRAVLAB_HOST_DEVICE float bodyPotential(float dx, float dy, float dz, float mass, float eps2) {
+    return -mass * reciprocalSqrt(eps2 + dx * dx + dy * dy + dz * dz);
 }
 
 /// Whether a cell may be evaluated as its softened monopole alone (addBodyAcceleration with its mass at its centre of

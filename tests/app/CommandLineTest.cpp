@@ -280,5 +280,23 @@ TEST(CommandLine, CameraModeFollowsByDefaultAndFixedOnlyWhenAsked) {
     EXPECT_NE(misspelt.message.find("--camera"), std::string::npos) << misspelt.message;
 }
 
+TEST(CommandLine, PlotsCsvAndItsIntervalReachTheOptionsAndTheIntervalAloneIsRefused) {
+    const CommandLineOutcome none = parse({"--headless"});
+    ASSERT_TRUE(none.options.has_value()) << none.message;
+    EXPECT_FALSE(none.options->plotsCsv.has_value());
+    EXPECT_EQ(none.options->plotsEverySteps, 0u);
+    const CommandLineOutcome both = parse({"--headless", "--plots-csv", "run.csv", "--plots-every", "5"});
+    ASSERT_TRUE(both.options.has_value()) << both.message;
+    EXPECT_EQ(both.options->plotsCsv, std::filesystem::path("run.csv"));
+    EXPECT_EQ(both.options->plotsEverySteps, 5u);
+    const CommandLineOutcome alone = parse({"--headless", "--plots-every", "5"});
+    EXPECT_FALSE(alone.options.has_value());
+    EXPECT_EQ(alone.exitCode, 2);
+    EXPECT_NE(alone.message.find("--plots-every"), std::string::npos) << alone.message;
+    const CommandLineOutcome negative = parse({"--plots-csv", "run.csv", "--plots-every", "-1"});
+    EXPECT_EQ(negative.exitCode, 2);
+    EXPECT_NE(negative.message.find("--plots-every"), std::string::npos) << negative.message;
+}
+
 } // namespace
 } // namespace gravlab::test

@@ -237,7 +237,7 @@ TEST(SessionController, EnergyHistoryKeepsTheLastMeasurementsInOrderAgainstFp64)
     std::mt19937_64 random(seed);
     const SimParams params = smallPlummer(seed, randomBodyCount(random, 64, 160));
     const std::size_t capacity = std::uniform_int_distribution<std::size_t>(2, 5)(random);
-    SessionSettings settings;
+    SessionSettings settings = withoutPlots();
     settings.energyHistoryCapacity = capacity;
     settings.autoRefreshEnergy = false;
     settings.stepsPerFrame = 3;

@@ -95,11 +95,18 @@ inline std::ostream& operator<<(std::ostream& out, const SessionCounts& counts) 
                << ", ORB invalidations " << counts.orbInvalidations << "}";
 }
 
+/// Session settings without plot sampling: the energy tests count the O(N^2) evaluations of the energy history alone
+/// (plot samples of a direct-sum run are such evaluations too; DiagnosticsSamplerTest counts those).
+inline SessionSettings withoutPlots(SessionSettings settings = {}) {
+    settings.plots.enabled = false;
+    return settings;
+}
+
 /// A simulation of params on counting CPU backends, and a controller over it with a counting sink, probe and a
 /// manual clock. Members are declared in construction order.
 class CountedSession {
 public:
-    explicit CountedSession(const SimParams& params, SessionSettings settings = {})
+    explicit CountedSession(const SimParams& params, SessionSettings settings = withoutPlots())
         : simulation(params, backendFactory()), controller(simulation, sink, settings, environment()) {}
 
     SessionCounts counts() const {

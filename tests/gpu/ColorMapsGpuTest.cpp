@@ -6,6 +6,7 @@
 #include "core/CpuBackend.hpp"
 #include "device/cuda/CudaBackend.hpp"
 
+#include <gravlab/sim/Diagnostics.hpp>
 #include <gravlab/sim/DirectSumCpu.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 
@@ -77,6 +78,32 @@ TEST_F(CudaDeviceTest, AccelerationMagnitudesAreTheNormsOfTheLastForces) {
         ASSERT_NEAR(state.values[i], a, 1e-6 * a) << "body " << i;
     }
     EXPECT_TRUE(state.scale.logarithmic);
+}
+
+// The potential map on the GPU is its tree potential walk at the last evaluation's settings, under the direct solver
+// too (a separate octree) and under the tree (the stepping octree): each body within the tree's error (2e-3 relative
+// at theta 0.7) of the fp64 CPU pair sum.
+TEST_F(CudaDeviceTest, PotentialsMatchTheFp64PairSum) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = randomBall(20'000, random);
+    for (const char* solver : {"direct", "tree"}) {
+        SCOPED_TRACE(solver);
+        CudaBackend gpu;
+        gpu.load(bodies);
+        const SimParams params = paramsFor(solver);
+        Vec3Arrays<float> accelerations;
+        gpu.readAccelerations(params, accelerations);
+        const Colored state = colorIn(gpu, ColorMode::Potential);
+        ASSERT_EQ(state.values.size(), bodies.size()) << state.scale.note;
+        Bodies current;
+        gpu.readBodies(current); // the order of the values
+        std::vector<double> reference;
+        computeDirectPotentialsFp64(current, {params.gravitationalConstant, params.softeningLength}, reference);
+        for (std::size_t i = 0; i < current.size(); ++i)
+            ASSERT_NEAR(state.values[i], reference[i], 2e-3 * std::abs(reference[i])) << "body " << i;
+    }
 }
 
 // The same grid (bounds from the same sample) on both devices; cell sums differ only by the order of the float

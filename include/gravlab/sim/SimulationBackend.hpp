@@ -84,7 +84,15 @@ public:
     /// Current positions of the bodies with these ids (a few: trails, the followed body), one entry per id, empty
     /// where no body has the id. Costs one pass over the bodies, not one per id. The default copies every body.
     virtual std::vector<std::optional<BodyPosition>> bodyPositions(std::span<const std::uint64_t> ids) const;
+    /// Diagnostics with the fp64 direct-sum potential (O(N^2); on the GPU a few milliseconds at 1e5 bodies).
     virtual Diagnostics diagnostics(const SimParams& params) const = 0;
+    /// Diagnostics with W measured by method: DirectFp64 is diagnostics(params); Tree is the Barnes-Hut potential at
+    /// params.openingAngle, O(N log N), whatever params.solver is (Diagnostics.hpp). The default reads the bodies to
+    /// the host and uses the CPU octree; backends override it to measure where the bodies are.
+    virtual Diagnostics measureDiagnostics(const SimParams& params, PotentialMethod method);
+    /// Per-body potentials phi_i = -G sum_{j != i} m_j / sqrt(r_ij^2 + eps^2) by the tree at params.openingAngle, in
+    /// the order readBodies() returns the bodies (out is resized to N), for colour maps and plots. Default: as above.
+    virtual void readPotentials(const SimParams& params, std::vector<float>& out);
     /// Accelerations (with G) of the current state by params' solver, in the order readBodies() returns the bodies;
     /// computes them first when the cached ones are stale. For accuracy reports and tests.
     virtual void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) = 0;

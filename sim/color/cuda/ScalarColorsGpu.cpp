@@ -94,9 +94,9 @@ bool ScalarColorsGpu::computeValues(const GpuColorInputs& inputs, cudaStream_t s
         computeDensity(inputs, stream);
         break;
     case ColorMode::Potential:
-        // The per-body potential source on the device plugs in here, as computeBodyPotentialsCpu does on the CPU.
-        reason = "per-body potentials are not computed by this build yet";
-        return false;
+        CUDA_CHECK(cudaMemcpyAsync(m_values.data(), inputs.potentials(), bodyCount * sizeof(float),
+                                   cudaMemcpyDeviceToDevice, stream));
+        break;
     case ColorMode::ForceError: {
         std::vector<float> sample;
         std::string note = computeForceErrors(inputs, stream, sample);

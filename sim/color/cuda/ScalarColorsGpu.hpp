@@ -15,6 +15,7 @@
 #include <gravlab/sim/VisualSource.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace gravlab {
@@ -26,6 +27,9 @@ struct GpuColorInputs {
     GravityParams gravity;     ///< what they were computed with
     const SolverInfo* solver;  ///< the solver that computed them; nullptr before the first evaluation
     std::uint64_t stateVersion;
+    /// Every body's potential on the device (the backend's tree potential walk), in body order, queued on the stream;
+    /// called only in the potential mode.
+    std::function<const float*()> potentials;
 };
 
 class ScalarColorsGpu {

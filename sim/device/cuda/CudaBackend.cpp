@@ -83,6 +83,8 @@ void CudaBackend::load(const Bodies& bodies) {
     requireDeviceMemoryForBodies(count, kDeviceBytesPerBody, allocatedBytes());
     if (m_solver)
         m_solver->release(); // scratch only: the next evaluation sizes it for the new bodies
+    m_potentialTree.reset();
+    m_potential = DeviceBuffer<float>();
     uploadBodies(bodies, m_bodies, m_stream.get());
     m_savedPositionMass.resize(count);
     m_savedVelocityColor.resize(count);
@@ -350,8 +352,16 @@ bool CudaBackend::Visuals::writeTreeOrDomainColors(RenderVertex* vertices, cudaS
 void CudaBackend::Visuals::writeOnStream(RenderVertex* vertices, cudaStream_t stream) const {
     const CudaBackend& b = m_backend;
     if (isScalarColorMode(colorMode())) {
+        const auto potentials = [&b] {
+            SimParams params; // the forces of the last evaluation: the tree walk reuses its octree when it can
+            params.solver = std::string(b.m_accelerationSettings.solver->name);
+            params.gravitationalConstant = b.m_accelerationSettings.gravity.gravitationalConstant;
+            params.softeningLength = b.m_accelerationSettings.gravity.softeningLength;
+            params.openingAngle = b.m_accelerationSettings.openingAngle;
+            return b.computePotentialsOnDevice(params);
+        };
         if (m_scalars.write({b.m_bodies, b.m_accelerationsCurrent, b.m_accelerationSettings.gravity,
-                             b.m_accelerationSettings.solver, b.m_stateVersion},
+                             b.m_accelerationSettings.solver, b.m_stateVersion, potentials},
                             vertices, stream))
             return;
     } else if (writeTreeOrDomainColors(vertices, stream)) {

@@ -24,6 +24,7 @@
 #include "device/cuda/PhaseTimeline.hpp"
 #include "orb/cuda/OrbDomainsGpu.hpp"
 #include "solvers/cuda/CudaForceSolver.hpp"
+#include "tree/cuda/DeviceTree.hpp"
 
 #include <gravlab/sim/DeviceInfo.hpp>
 #include <gravlab/sim/SimulationBackend.hpp>
@@ -68,6 +69,15 @@ public:
     /// then one 16-byte copy per body found.
     std::vector<std::optional<BodyPosition>> bodyPositions(std::span<const std::uint64_t> ids) const override;
     Diagnostics diagnostics(const SimParams& params) const override;
+    /// Tree: the potentials of computePotentialsOnDevice(), reduced on the device in fp64.
+    Diagnostics measureDiagnostics(const SimParams& params, PotentialMethod method) override;
+    void readPotentials(const SimParams& params, std::vector<float>& out) override;
+    /// Computes phi_i (with G) of every body by the tree at params.openingAngle into a device buffer the backend owns,
+    /// in body order (the order of the vertices and of readBodies()), queued on stream(); the pointer stays valid until
+    /// the next call, load() or the backend's end. Reuses the tree solver's octree when it is current for params,
+    /// else builds a separate one (CudaBackendPotentials.cpp). For the potential colour map and the energy plots; const
+    /// (the buffer and the separate octree are caches, like the scratch array) so that visuals() can call it.
+    const float* computePotentialsOnDevice(const SimParams& params) const;
     std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
     void updateOrbDomains(const SimParams& params) override;
     VisualSource& visuals() override { return m_visuals; }
@@ -183,6 +193,9 @@ private:
     mutable BodySearchScratch m_bodySearch; ///< inspections and position lookups, allocated once
     /// Counts changes of the state or of the accelerations, so the colour quantities know when they are stale.
     std::uint64_t m_stateVersion = 0;
+    mutable DeviceBuffer<float> m_potential; ///< per body, computePotentialsOnDevice()
+    /// Built on request while the stepping solver has no current tree.
+    mutable std::unique_ptr<DeviceTree> m_potentialTree;
     Visuals m_visuals{*this};
 };
 

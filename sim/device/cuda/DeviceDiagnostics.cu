@@ -91,6 +91,20 @@ __global__ void __launch_bounds__(kThreads) potentialKernel(const float4* __rest
         blockSums[blockIdx.x] = blockTotal;
 }
 
+// Work per body: one fp64 multiply-add; 20 bytes read. One double written per block.
+__global__ void __launch_bounds__(kThreads)
+    weightedPotentialKernel(const float4* __restrict__ positionMass, const float* __restrict__ potential,
+                            unsigned bodyCount, double* __restrict__ blockSums) {
+    double sum = 0.0;
+    for (unsigned i = blockIdx.x * kThreads + threadIdx.x; i < bodyCount; i += gridDim.x * kThreads)
+        sum += double(positionMass[i].w) * double(potential[i]);
+    using BlockReduce = cub::BlockReduce<double, kThreads>;
+    __shared__ typename BlockReduce::TempStorage storage;
+    const double blockTotal = BlockReduce(storage).Sum(sum);
+    if (threadIdx.x == 0)
+        blockSums[blockIdx.x] = blockTotal;
+}
+
 Diagnostics addBodySums(const std::vector<BodySums>& partials) {
     Diagnostics result;
     for (const BodySums& partial : partials) {
@@ -135,6 +149,38 @@ Diagnostics computeDiagnosticsDevice(const float4* positionMass, const float4* v
         pairSum += partial;
     result.potentialEnergy = -0.5 * gravity.gravitationalConstant * pairSum;
     return result;
+}
+
+Diagnostics computeBodySumsDevice(const float4* positionMass, const float4* velocityColor, std::size_t bodyCount,
+                                  cudaStream_t stream) {
+    if (bodyCount == 0)
+        return {};
+    const unsigned blocks = std::min(launchSize1d(bodyCount, kThreads).blocks, kMaxBodySumBlocks);
+    DeviceBuffer<BodySums> partials(blocks);
+    bodySumsKernel<<<blocks, kThreads, 0, stream>>>(positionMass, velocityColor, unsigned(bodyCount), partials.data());
+    checkLaunch("bodySumsKernel");
+    std::vector<BodySums> hostPartials(blocks);
+    partials.download(hostPartials, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    return addBodySums(hostPartials);
+}
+
+double potentialEnergyFromDevicePotentials(const float4* positionMass, const float* potential, std::size_t bodyCount,
+                                           cudaStream_t stream) {
+    if (bodyCount == 0)
+        return 0.0;
+    const unsigned blocks = std::min(launchSize1d(bodyCount, kThreads).blocks, kMaxBodySumBlocks);
+    DeviceBuffer<double> partials(blocks);
+    weightedPotentialKernel<<<blocks, kThreads, 0, stream>>>(positionMass, potential, unsigned(bodyCount),
+                                                             partials.data());
+    checkLaunch("weightedPotentialKernel");
+    std::vector<double> hostPartials(blocks);
+    partials.download(hostPartials, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    double sum = 0.0;
+    for (const double partial : hostPartials)
+        sum += partial;
+    return 0.5 * sum;
 }
 
 } // namespace gravlab

@@ -23,4 +23,13 @@ namespace gravlab {
 Diagnostics computeDiagnosticsDevice(const float4* positionMass, const float4* velocityColor, std::size_t bodyCount,
                                      const GravityParams& gravity, cudaStream_t stream);
 
+/// Kinetic energy and momenta only (O(N)); the potential energy is left 0. Waits for the result.
+Diagnostics computeBodySumsDevice(const float4* positionMass, const float4* velocityColor, std::size_t bodyCount,
+                                  cudaStream_t stream);
+
+/// W = 1/2 sum_i m_i phi_i in fp64 (CUB block sums added on the host in a fixed order) from device per-body
+/// potentials; waits for the result.
+double potentialEnergyFromDevicePotentials(const float4* positionMass, const float* potential, std::size_t bodyCount,
+                                           cudaStream_t stream);
+
 } // namespace gravlab

@@ -45,6 +45,14 @@ public:
         (void)positionMass, (void)vertices, (void)bodyCount, (void)stream;
         return false;
     }
+    /// potential[i] = phi_i (with G) of every body by the structure of the last evaluation (its opening angle), queued
+    /// on stream, with treeOrderedScratch (one element per body) as scratch; false (nothing queued) without a tree that
+    /// matches the bodies.
+    virtual bool writePotentials(const float4* positionMass, float4* treeOrderedScratch, const GravityParams& gravity,
+                                 float* potential, cudaStream_t stream) const {
+        (void)positionMass, (void)treeOrderedScratch, (void)gravity, (void)potential, (void)stream;
+        return false;
+    }
     /// Figures of the last evaluation for reports. Waits for stream.
     virtual std::vector<SolverStatistic> statistics(cudaStream_t stream) const {
         (void)stream;

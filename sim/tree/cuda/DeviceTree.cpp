@@ -115,13 +115,39 @@ OctreeView DeviceTree::view() const {
 unsigned DeviceTree::computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
                                           const GravityParams& gravity, float openingAngle, cudaStream_t stream,
                                           PhaseTimeline& timeline, const PhaseMarks& phases) {
-    m_built = false;
-    m_bodyCount = unsigned(bodies.size());
-    if (m_bodyCount == 0)
-        return 0;
+    const float softening2 = treeSoftening2(gravity);
     if (bodyScratch.size() != bodies.size())
         throw std::invalid_argument("DeviceTree: the scratch array must hold one element per body");
+    if (const unsigned nonFinite = build(bodies.positionMass.data(), unsigned(bodies.size()), bodyScratch.data(),
+                                         openingAngle, stream, timeline, phases);
+        nonFinite != 0 || bodies.size() == 0)
+        return nonFinite;
+    m_built = false;
+    CUDA_CHECK(cudaMemsetAsync(m_walkCounters.data() + 1, 0, sizeof(unsigned), stream));
+    const WalkQueue queue{m_walkGroups.data(), m_walkCounters.data(), m_walkCounters.data() + 1};
+    launchTreeForces(view(), queue, bodyScratch.data(), treeOrder(), bodies.acceleration.data(), softening2,
+                     float(gravity.gravitationalConstant), stream);
+    timeline.mark(phases.force, stream);
+    m_built = true;
+    return 0;
+}
+
+void DeviceTree::writePotentials(const float4* positionMass, float4* treeOrderedScratch, const GravityParams& gravity,
+                                 float* potential, cudaStream_t stream) const {
+    if (!m_built)
+        throw std::logic_error("DeviceTree::writePotentials: no tree of these bodies is built");
     const float softening2 = treeSoftening2(gravity);
+    launchGatherBodies(positionMass, treeOrder(), treeOrderedScratch, m_bodyCount, stream);
+    launchTreePotentials(view(), treeOrderedScratch, treeOrder(), m_bodyCount, potential, softening2,
+                         float(gravity.gravitationalConstant), stream);
+}
+
+unsigned DeviceTree::build(const float4* positionMass, unsigned bodyCount, float4* treeOrderedScratch,
+                           float openingAngle, cudaStream_t stream, PhaseTimeline& timeline, const PhaseMarks& phases) {
+    m_built = false;
+    m_bodyCount = bodyCount;
+    if (m_bodyCount == 0)
+        return 0;
     reserveBodies(m_bodyCount);
 
     if (!m_boxTicketZeroed) { // the box kernel's last block resets it from then on
@@ -129,18 +155,16 @@ unsigned DeviceTree::computeAccelerations(DeviceBodies& bodies, DeviceBuffer<flo
         m_boxTicketZeroed = true;
     }
     const BoundingBoxScratch boxScratch{m_boxBlockBounds.data(), m_boxBlockNonFinite.data(), m_boxTicket.data()};
-    launchTreeBoundingBox(bodies.positionMass.data(), m_bodyCount, boxScratch, m_frame.data(), m_status.data(), stream);
+    launchTreeBoundingBox(positionMass, m_bodyCount, boxScratch, m_frame.data(), m_status.data(), stream);
     timeline.mark(phases.box, stream);
 
-    launchMortonKeys(bodies.positionMass.data(), m_bodyCount, m_frame.data(), m_keys[0].data(), m_bodyIndices[0].data(),
-                     stream);
+    launchMortonKeys(positionMass, m_bodyCount, m_frame.data(), m_keys[0].data(), m_bodyIndices[0].data(), stream);
     std::uint64_t* keys[2] = {m_keys[0].data(), m_keys[1].data()};
     unsigned* indices[2] = {m_bodyIndices[0].data(), m_bodyIndices[1].data()};
     m_sortedKeySide = sortKeysWithIndices(keys, indices, m_bodyCount, 3 * kTreeMaxDepth, m_sortScratch, stream);
     timeline.mark(phases.build, stream);
 
-    float4* treeOrderedPositionMass = bodyScratch.data();
-    launchGatherBodies(bodies.positionMass.data(), treeOrder(), treeOrderedPositionMass, m_bodyCount, stream);
+    launchGatherBodies(positionMass, treeOrder(), treeOrderedScratch, m_bodyCount, stream);
     timeline.mark(phases.sort, stream);
 
     // The sort's other side is free: cells started per body in its index array, their exclusive scan in its key
@@ -162,14 +186,8 @@ unsigned DeviceTree::computeAccelerations(DeviceBodies& bodies, DeviceBuffer<flo
     formWalkGroups(stream);
     timeline.mark(phases.build, stream);
 
-    summarize(treeOrderedPositionMass, openingAngle, stream);
+    summarize(treeOrderedScratch, openingAngle, stream);
     timeline.mark(phases.summary, stream);
-
-    CUDA_CHECK(cudaMemsetAsync(m_walkCounters.data() + 1, 0, sizeof(unsigned), stream));
-    const WalkQueue queue{m_walkGroups.data(), m_walkCounters.data(), m_walkCounters.data() + 1};
-    launchTreeForces(view(), queue, treeOrderedPositionMass, treeOrder(), bodies.acceleration.data(), softening2,
-                     float(gravity.gravitationalConstant), stream);
-    timeline.mark(phases.force, stream);
     m_built = true;
     return 0;
 }

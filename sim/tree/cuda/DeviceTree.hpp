@@ -62,6 +62,18 @@ public:
                                   float openingAngle, cudaStream_t stream, PhaseTimeline& timeline,
                                   const PhaseMarks& phases);
 
+    /// The build and summary of computeAccelerations() without the force walk: the octree of positionMass (bodyCount
+    /// bodies, caller's order) for openingAngle, with treeOrderedScratch (bodyCount elements) holding the positions in
+    /// tree order afterwards. Returns 0, or the number of non-finite positions (then no tree is built). Synchronises
+    /// the stream once.
+    unsigned build(const float4* positionMass, unsigned bodyCount, float4* treeOrderedScratch, float openingAngle,
+                   cudaStream_t stream, PhaseTimeline& timeline, const PhaseMarks& phases);
+    /// potential[i] = phi_i (with G, own term excluded) of every body by the built tree (TreePotentials.cu), in the
+    /// caller's order, from positionMass (the positions the tree was built from); treeOrderedScratch (one element per
+    /// body) receives the positions in tree order. Queued on stream; requires built().
+    void writePotentials(const float4* positionMass, float4* treeOrderedScratch, const GravityParams& gravity,
+                         float* potential, cudaStream_t stream) const;
+
     /// Whether the last evaluation built a tree that still matches the bodies (see invalidate()).
     bool built() const { return m_built; }
     /// Called when the bodies change other than by a kick (moved, reordered, replaced): cells, the permutation, leaf

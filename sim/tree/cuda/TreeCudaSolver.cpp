@@ -30,6 +30,14 @@ bool TreeCudaSolver::writeLeafDepthVertices(const float4* positionMass, RenderVe
     return true;
 }
 
+bool TreeCudaSolver::writePotentials(const float4* positionMass, float4* treeOrderedScratch,
+                                     const GravityParams& gravity, float* potential, cudaStream_t stream) const {
+    if (!m_tree.built())
+        return false;
+    m_tree.writePotentials(positionMass, treeOrderedScratch, gravity, potential, stream);
+    return true;
+}
+
 std::vector<SolverStatistic> TreeCudaSolver::statistics(cudaStream_t stream) const {
     if (!m_tree.built())
         return {};

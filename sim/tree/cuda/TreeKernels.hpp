@@ -6,6 +6,7 @@
 //   TreeSummary.cu      multipoles and opening radii, one launch per level
 //   TreeGroups.cu       walk groups of up to kWalkGroupSize bodies, packed along the tree
 //   TreeForces.cu       the warp-per-group walk
+//   TreePotentials.cu   per-body potentials, on request
 //   TreeCells.cu        cell boxes for the overlay, leaf-depth colours
 #include "tree/cuda/DeviceOctree.hpp"
 
@@ -87,6 +88,12 @@ struct WalkQueue {
 void launchTreeForces(const OctreeView& tree, const WalkQueue& queue, const float4* treeOrderedPositionMass,
                       const unsigned* treeOrder, float4* acceleration, float softening2, float gravitationalConstant,
                       cudaStream_t stream);
+
+/// potential[treeOrder[s]] = G * the tree's potential at tree slot s (own term excluded), one thread per body
+/// (TreePotentials.cu); positions from treeOrderedPositionMass.
+void launchTreePotentials(const OctreeView& tree, const float4* treeOrderedPositionMass, const unsigned* treeOrder,
+                          unsigned bodyCount, float* potential, float softening2, float gravitationalConstant,
+                          cudaStream_t stream);
 
 /// boxes[k] = box of cell first + k, for count cells.
 void launchCellBoxes(const OctreeView& tree, const std::uint64_t* sortedKeys, const TreeFrame* frame, unsigned first,
