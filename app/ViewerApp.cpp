@@ -1,6 +1,8 @@
 // The interactive viewer: input, the pick, the camera, and the panels' requests handed to the session.
 #include "ViewerApp.hpp"
 
+#include "session/DivergenceCsv.hpp"
+
 #include <gravlab/render/BodyPicking.hpp>
 
 #include <GLFW/glfw3.h>
@@ -37,7 +39,10 @@ ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     : m_window(windowSettingsFrom(settings)), m_events(m_window.handle()), m_imgui(m_window.handle()),
       m_pipeline(std::cerr), m_session(simulation, m_pipeline, sessionSettingsFrom(settings)),
       m_sessionPanel(settings.sessionFile), m_recorder(settings.recording, std::cerr),
+      m_comparePanel(settings.compareCsv.value_or("gravlab_divergence.csv")), m_compareCsvOnClose(settings.compareCsv),
       m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay) {
+    if (settings.compare) // a refusal at start is the command line's error, as for the main run
+        m_comparison.emplace(simulation, *settings.compare, ComparisonCadence{}, m_session.colorMode(), std::cerr);
     refitCamera(); // also sizes the particles, so a session's camera replaces the pose afterwards
     if (settings.camera)
         applyCameraState(*settings.camera, m_camera);
@@ -49,11 +54,15 @@ void ViewerApp::run() {
         m_window.pollEvents();
         handleInput();
         m_session.advanceFrame();
+        if (m_comparison)
+            m_comparison->follow(m_session.simulation(), m_session.colorMode());
         updateOverlays();
         drawFrame();
         m_window.swapBuffers();
     }
     m_recorder.stop();
+    if (m_comparison && m_compareCsvOnClose)
+        writeDivergenceCsv(*m_compareCsvOnClose, m_comparison->comparison().history());
 }
 
 void ViewerApp::handleInput() {
@@ -132,7 +141,14 @@ void ViewerApp::updateOverlays() {
 void ViewerApp::drawFrame() {
     const FramebufferSize size = m_window.framebufferSize();
     const RenderTarget window{0, size.width, size.height};
-    m_pipeline.render(m_camera, window);
+    m_pipeline.render(m_camera, mainTarget());
+    if (m_comparison)
+        m_comparison->draw(m_camera, sideBySide(window)[1],
+                           {.tree = m_treeOverlay,
+                            .orb = m_orbOverlay,
+                            .colorMode = m_session.colorMode(),
+                            .pickedPoint = std::nullopt, // a pick names a body of the main run
+                            .pickMarkerHalfSize = 0.0f});
     m_recorder.captureFrame(window);
 
     m_imgui.beginFrame();
@@ -179,12 +195,14 @@ void ViewerApp::drawFrame() {
                                                              .messageIsError = m_fileMessageIsError});
     const SessionPanelRequests sessionRequests =
         m_sessionPanel.draw({.outcome = m_sessionOutcome, .outcomeIsError = m_sessionOutcomeIsError});
+    const ComparePanelRequests compareRequests = drawComparePanel();
     m_imgui.endFrame();
     applyPanelRequests(requests);
     applyTreeOverlayRequests(overlayRequests);
     applyOrbPanelRequests(orbRequests);
     applyFilePanelRequests(fileRequests);
     applySessionPanelRequests(sessionRequests);
+    applyCompareRequests(compareRequests);
 }
 
 void ViewerApp::applyFilePanelRequests(const FilePanelRequests& requests) {
@@ -312,14 +330,81 @@ void ViewerApp::applyParams(const SimParams& requested) {
 }
 
 void ViewerApp::refitCamera() {
-    const FramebufferSize size = m_window.framebufferSize();
-    const float aspect = size.height > 0 ? static_cast<float>(size.width) / static_cast<float>(size.height) : 1.0f;
+    const RenderTarget target = mainTarget();
+    const float aspect =
+        target.height > 0 ? static_cast<float>(target.width) / static_cast<float>(target.height) : 1.0f;
     m_sceneRadius = m_pipeline.fitCamera(m_session.simulation(), m_camera, aspect).radius;
 }
 
 void ViewerApp::toggleRecording() {
     const FramebufferSize size = m_window.framebufferSize();
     m_recorder.toggle(size.width, size.height);
+}
+
+RenderTarget ViewerApp::mainTarget() const {
+    const FramebufferSize size = m_window.framebufferSize();
+    const RenderTarget window{0, size.width, size.height};
+    return m_comparison ? sideBySide(window)[0] : window;
+}
+
+void ViewerApp::startComparison(const ComparisonChoice& choice) {
+    try {
+        m_comparison.reset(); // its memory is free for the new one
+        m_comparison.emplace(m_session.simulation(), choice, ComparisonCadence{}, m_session.colorMode(), std::cerr);
+        m_compareMessage.clear();
+    } catch (const std::exception& error) { // a solver that does not run here, or no memory for a second run
+        m_comparison.reset();
+        m_compareMessage = error.what();
+        m_compareMessageIsError = true;
+    }
+}
+
+ComparePanelRequests ViewerApp::drawComparePanel() {
+    const Simulation& simulation = m_session.simulation();
+    ComparePanelView view;
+    view.mainLabel = runLabel(simulation.params());
+    view.mainOpeningAngle = simulation.params().openingAngle;
+    view.onCudaBackend = m_session.onCudaBackend();
+    view.message = m_compareMessage;
+    view.messageIsError = m_compareMessageIsError;
+    if (m_comparison) {
+        const Comparison& comparison = m_comparison->comparison();
+        view.runLabel = runLabel(comparison.run().params());
+        view.history = &comparison.history();
+        view.halfMassRadius = comparison.halfMassRadius();
+        view.restarts = comparison.restarts();
+        view.failure = comparison.failure();
+        drawHalfLabels(view.mainLabel, *view.runLabel);
+    }
+    return m_comparePanel.draw(view);
+}
+
+void ViewerApp::applyCompareRequests(const ComparePanelRequests& requests) {
+    const bool wasComparing = m_comparison.has_value();
+    if (requests.start)
+        startComparison(*requests.start);
+    if (requests.stop)
+        m_comparison.reset();
+    if (requests.restart && m_comparison)
+        m_comparison->restart(m_session.simulation());
+    if (requests.measureEnergy && m_comparison)
+        m_comparison->comparison().measureEnergyAtNextSample();
+    if (requests.exportCsv && m_comparison)
+        writeComparisonCsv(*requests.exportCsv);
+    if (wasComparing != m_comparison.has_value())
+        refitCamera(); // the main run's picture changed its aspect
+}
+
+void ViewerApp::writeComparisonCsv(const std::filesystem::path& file) {
+    try {
+        writeDivergenceCsv(file, m_comparison->comparison().history());
+        m_compareMessage =
+            "wrote " + std::to_string(m_comparison->comparison().history().size()) + " samples to " + file.string();
+        m_compareMessageIsError = false;
+    } catch (const std::exception& error) { // FileWriteError: names the file and the reason
+        m_compareMessage = error.what();
+        m_compareMessageIsError = true;
+    }
 }
 
 } // namespace gravlab

@@ -15,14 +15,19 @@
 // the controller reports new bodies. Members are declared in construction order and destroyed in reverse: the window
 // (GL context and GLFW) outlives the input callbacks, ImGui and every GL object (the recorder's read-back buffer
 // among them). Closing the window completes a recording in progress.
+// Compare mode (the Compare panel or --compare): the comparison (ComparisonView) follows the session's frame, the
+// main run draws into the left half and the comparison into the right half with the same camera (fitted to a half's
+// aspect), and a label names each half; closing the window writes the divergence CSV when --compare-csv asked for it.
 #include "CameraInput.hpp"
+#include "ComparisonView.hpp"
 #include "FramePipeline.hpp"
 #include "ImGuiLayer.hpp"
 #include "PickGesture.hpp"
 #include "ViewSettings.hpp"
 #include "WindowEvents.hpp"
-#include "panels/FilePanel.hpp"
 #include "WindowRecorder.hpp"
+#include "panels/ComparePanel.hpp"
+#include "panels/FilePanel.hpp"
 #include "panels/OrbPanel.hpp"
 #include "panels/SessionPanel.hpp"
 #include "panels/SimulationPanel.hpp"
@@ -47,13 +52,15 @@ struct ViewerSettings {
     ColorMode colorMode = ColorMode::Component;
     TreeOverlaySettings treeOverlay;
     OrbOverlaySettings orbOverlay;
-    SnapshotSaving saving; ///< snapshots while running (--save-every)
+    SnapshotSaving saving;             ///< snapshots while running (--save-every)
     std::optional<CameraState> camera; ///< a session's camera; none: fitted to the bodies
     bool startPaused = false;
     bool autoRefreshEnergy = true;
     /// What the Session panel's path field shows first.
     std::filesystem::path sessionFile = "gravlab_session.json";
     RecordingSettings recording;
+    std::optional<ComparisonChoice> compare;         ///< start with a comparison run beside the main run
+    std::optional<std::filesystem::path> compareCsv; ///< its divergence history is written here on closing
 };
 
 class ViewerApp {
@@ -85,12 +92,20 @@ private:
     void applyParams(const SimParams& requested);
     void refitCamera();
     void toggleRecording();
+    /// The main run's part of the window: all of it, or its left half while comparing.
+    RenderTarget mainTarget() const;
+    /// Starts (or replaces) the comparison; a refusal is kept for the Compare panel instead of thrown.
+    void startComparison(const ComparisonChoice& choice);
+    ComparePanelRequests drawComparePanel();
+    void applyCompareRequests(const ComparePanelRequests& requests);
+    void writeComparisonCsv(const std::filesystem::path& file);
 
     WindowContext m_window;
     WindowEvents m_events;
     ImGuiLayer m_imgui;
     FramePipeline m_pipeline;
     SessionController m_session;
+    std::optional<ComparisonView> m_comparison; ///< the run beside the main one, while comparing
     OrbitCamera m_camera;
     CameraInput m_cameraInput;
     PickGesture m_pickGesture;
@@ -101,6 +116,10 @@ private:
     bool m_fileMessageIsError = false;
     SessionPanel m_sessionPanel;
     WindowRecorder m_recorder;
+    ComparePanel m_comparePanel;
+    std::string m_compareMessage; ///< the last comparison start's refusal or export's outcome
+    bool m_compareMessageIsError = false;
+    std::optional<std::filesystem::path> m_compareCsvOnClose;
 
     float m_sceneRadius = 1.0f; ///< of the last camera fit; sizes the picked body's marker
     TreeOverlaySettings m_treeOverlay;

@@ -10,7 +10,8 @@ namespace gravlab {
 ToneMapper::ToneMapper()
     : m_program("tonemap", {{"tonemap.vert", GL_VERTEX_SHADER, shaders::tonemap_vert},
                             {"tonemap.frag", GL_FRAGMENT_SHADER, shaders::tonemap_frag}}),
-      m_exposureLocation(m_program.uniformLocation("u_exposure")), m_emptyVertexArray(createVertexArray()) {}
+      m_exposureLocation(m_program.uniformLocation("u_exposure")),
+      m_originLocation(m_program.uniformLocation("u_origin")), m_emptyVertexArray(createVertexArray()) {}
 
 void ToneMapper::resize(int width, int height) {
     if (width == m_width && height == m_height && m_hdrFramebuffer)
@@ -40,13 +41,14 @@ void ToneMapper::beginFrame(int width, int height) {
     glClearNamedFramebufferfv(m_hdrFramebuffer.id(), GL_COLOR, 0, black);
 }
 
-void ToneMapper::resolve(GLuint targetFramebuffer, float exposure) {
+void ToneMapper::resolve(GLuint targetFramebuffer, glm::ivec2 origin, float exposure) {
     glBindFramebuffer(GL_FRAMEBUFFER, targetFramebuffer);
-    glViewport(0, 0, m_width, m_height);
+    glViewport(origin.x, origin.y, m_width, m_height);
     glDisable(GL_BLEND);
     glDisable(GL_DEPTH_TEST);
     m_program.use();
     m_program.setUniform(m_exposureLocation, exposure);
+    glProgramUniform2i(m_program.id(), m_originLocation, origin.x, origin.y);
     glBindTextureUnit(0, m_hdrColor.id());
     glBindVertexArray(m_emptyVertexArray.id());
     glDrawArrays(GL_TRIANGLES, 0, 3);

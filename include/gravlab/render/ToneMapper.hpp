@@ -9,6 +9,8 @@
 #include <gravlab/render/GlObjects.hpp>
 #include <gravlab/render/ShaderProgram.hpp>
 
+#include <glm/vec2.hpp>
+
 namespace gravlab {
 
 class ToneMapper {
@@ -17,14 +19,16 @@ public:
 
     /// Binds the HDR buffer, sized to width x height pixels, with a black clear and viewport set; draw light next.
     void beginFrame(int width, int height);
-    /// Writes the mapped image into targetFramebuffer (0: the window), which must be at least as large as the frame.
-    void resolve(GLuint targetFramebuffer, float exposure);
+    /// Writes the mapped image into targetFramebuffer (0: the window) with its lower-left corner at origin (pixels),
+    /// and leaves that rectangle as the viewport; the framebuffer must reach at least origin + the frame's size.
+    void resolve(GLuint targetFramebuffer, glm::ivec2 origin, float exposure);
 
 private:
     void resize(int width, int height);
 
     ShaderProgram m_program;
     GLint m_exposureLocation;
+    GLint m_originLocation;
     GlVertexArray m_emptyVertexArray; ///< core profile draws need a bound vertex array even without attributes
     GlTexture m_hdrColor;
     GlFramebuffer m_hdrFramebuffer;
