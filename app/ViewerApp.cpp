@@ -29,6 +29,14 @@ SessionSettings sessionSettingsFrom(const ViewerSettings& settings) {
     return session;
 }
 
+/// How often the window's comparison samples: every frame for up to 2^18 bodies; beyond that every 8th frame, since
+/// a sample reads both runs' bodies back to the host (from the GPU, two full copies) and walks them once.
+ComparisonCadence windowComparisonCadence(std::size_t bodyCount) {
+    ComparisonCadence cadence;
+    cadence.sampleEveryFrames = bodyCount <= (std::size_t{1} << 18) ? 1 : 8;
+    return cadence;
+}
+
 /// Half the side of the box marking the picked body, as a fraction of the scene radius: visible around a single
 /// star at the default framing, small next to the galaxy.
 constexpr float kPickMarkerScale = 0.015f;
@@ -42,7 +50,8 @@ ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
       m_comparePanel(settings.compareCsv.value_or("gravlab_divergence.csv")), m_compareCsvOnClose(settings.compareCsv),
       m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay) {
     if (settings.compare) // a refusal at start is the command line's error, as for the main run
-        m_comparison.emplace(simulation, *settings.compare, ComparisonCadence{}, m_session.colorMode(), std::cerr);
+        m_comparison.emplace(simulation, *settings.compare, windowComparisonCadence(simulation.bodyCount()),
+                             m_session.colorMode(), std::cerr);
     refitCamera(); // also sizes the particles, so a session's camera replaces the pose afterwards
     if (settings.camera)
         applyCameraState(*settings.camera, m_camera);
@@ -108,15 +117,16 @@ void ViewerApp::handleKey(int key) {
 }
 
 void ViewerApp::pickAt(const glm::vec2& cursor) {
-    const FramebufferSize size = m_window.framebufferSize();
-    if (size.width <= 0 || size.height <= 0)
+    const RenderTarget target = mainTarget();
+    if (target.width <= 0 || target.height <= 0)
         return;
     // The vertices on the host are those of the frame on screen: input is handled before the simulation steps.
-    const ParticleView view = particleViewFor(m_camera, size.width, size.height);
+    const ParticleView view = particleViewFor(m_camera, target.width, target.height);
     PickRequest request;
     request.viewProjection = view.projection * view.view;
     request.cursor = cursor;
-    request.viewportSize = m_events.windowSize();
+    // While comparing, the main run fills the left half, which starts at the same top-left corner.
+    request.viewportSize = m_events.windowSize() * glm::vec2(m_comparison ? 0.5f : 1.0f, 1.0f);
     const Simulation& simulation = m_session.simulation();
     const std::optional<PickedBody> picked = pickNearestBody(m_pipeline.hostVertices(simulation), request);
     if (picked)
@@ -350,7 +360,9 @@ RenderTarget ViewerApp::mainTarget() const {
 void ViewerApp::startComparison(const ComparisonChoice& choice) {
     try {
         m_comparison.reset(); // its memory is free for the new one
-        m_comparison.emplace(m_session.simulation(), choice, ComparisonCadence{}, m_session.colorMode(), std::cerr);
+        m_comparison.emplace(m_session.simulation(), choice,
+                             windowComparisonCadence(m_session.simulation().bodyCount()), m_session.colorMode(),
+                             std::cerr);
         m_compareMessage.clear();
     } catch (const std::exception& error) { // a solver that does not run here, or no memory for a second run
         m_comparison.reset();
