@@ -21,18 +21,21 @@ Bodies bodiesOf(const Simulation& simulation) {
 /// The comparison run from main's current state; G is main's even when the snapshot's units imply another (--G).
 std::unique_ptr<Simulation> comparisonRun(const Simulation& main, const ComparisonChoice& choice,
                                           const CompanionMemory& companion, const MemorySource& memory) {
-    const SimParams params = comparisonParams(main.params(), choice);
+    std::optional<SimParams> chosen;
     std::unique_ptr<Simulation> run;
     try {
-        run = std::make_unique<Simulation>(params, main.snapshot(), companion, memory);
+        chosen = comparisonParams(main.params(), choice);
+        run = std::make_unique<Simulation>(*chosen, main.snapshot(), companion, memory);
+    } catch (const InvalidParameterError& error) { // the choice (--compare) was wrong, not the main run's values
+        throw InvalidParameterError("compare", "the comparison run's " + error.field() + ": " + error.what());
     } catch (const InsufficientMemoryError& error) {
         throw InsufficientMemoryError(std::string("no room for the comparison run (a second copy of the bodies beside "
                                                   "the main run's): ") +
                                       error.what());
     }
-    if (run->params().gravitationalConstant != params.gravitationalConstant) {
+    if (run->params().gravitationalConstant != chosen->gravitationalConstant) {
         SimParams gravity = run->params();
-        gravity.gravitationalConstant = params.gravitationalConstant;
+        gravity.gravitationalConstant = chosen->gravitationalConstant;
         run->setParams(gravity);
     }
     return run;

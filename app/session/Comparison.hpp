@@ -55,8 +55,9 @@ struct ComparisonCadence {
 
 class Comparison {
 public:
-    /// Starts the comparison run from main's current state (see the design note); throws InvalidParameterError for
-    /// a bad choice (unknown solver, theta out of range, a solver that does not run on main's device) and
+    /// Starts the comparison run from main's current state (see the design note); throws InvalidParameterError
+    /// (field "compare", naming the choice's own field) for a bad choice (unknown solver, theta out of range, a solver
+    /// that does not run on main's device) and
     /// InsufficientMemoryError when a second run does not fit. memory must outlive the comparison.
     Comparison(const Simulation& main, ComparisonChoice choice, ComparisonCadence cadence,
                const CompanionMemory& companion = {}, const MemorySource& memory = systemMemory());

@@ -236,14 +236,23 @@ TEST(Comparison, RefusesAnUnknownSolverAThetaOutOfRangeAndASecondRunThatDoesNotF
         Comparison comparison(main, choice("fmm-magic", 0.5), everySample());
         FAIL() << "an unknown solver was accepted";
     } catch (const InvalidParameterError& error) {
-        EXPECT_EQ(error.field(), "solver");
+        EXPECT_EQ(error.field(), "compare");
+        EXPECT_NE(std::string(error.what()).find("solver: "), std::string::npos) << error.what();
         EXPECT_NE(std::string(error.what()).find("fmm-magic"), std::string::npos) << error.what();
     }
     try {
         Comparison comparison(main, choice("tree", 1.5), everySample());
         FAIL() << "theta 1.5 was accepted";
     } catch (const InvalidParameterError& error) {
-        EXPECT_EQ(error.field(), "theta");
+        EXPECT_EQ(error.field(), "compare");
+        EXPECT_NE(std::string(error.what()).find("theta: "), std::string::npos) << error.what();
+    }
+    try {
+        Comparison comparison(main, choice("direct-symmetric", 0.5), everySample());
+        FAIL() << "a CUDA-only solver was accepted beside a CPU run";
+    } catch (const InvalidParameterError& error) {
+        EXPECT_EQ(error.field(), "compare");
+        EXPECT_NE(std::string(error.what()).find("direct-symmetric"), std::string::npos) << error.what();
     }
     struct TinyMemory final : MemorySource {
         MemoryAvailable available(bool) const override {
