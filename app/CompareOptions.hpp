@@ -18,6 +18,7 @@ namespace gravlab {
 /// The comparison flags as typed, converted after parsing.
 struct CompareFlags {
     std::string choice;
+    int substeps = 1;
     std::filesystem::path csvFile;
 };
 
@@ -27,8 +28,9 @@ void addCompareOptions(CLI::App& app, CompareFlags& flags);
 /// "compare").
 ComparisonChoice parseComparisonChoice(const std::string& text, double mainOpeningAngle);
 
-/// The choice and the CSV file when the flags were given; throws InvalidParameterError (field "compare" or
-/// "compare-csv") for a bad value, and for --compare-csv without --compare.
+/// The choice (with --compare-substeps) and the CSV file when the flags were given; throws InvalidParameterError
+/// (field "compare", "compare-substeps" or "compare-csv") for a bad value, and for either of the last two without
+/// --compare.
 void completeCompareOptions(const CLI::App& app, const CompareFlags& flags, double mainOpeningAngle,
                             std::optional<ComparisonChoice>& choice, std::optional<std::filesystem::path>& csvFile);
 

@@ -15,10 +15,12 @@ std::array<RenderTarget, 2> sideBySide(const RenderTarget& whole) {
 }
 
 std::string runLabel(const SimParams& params) {
-    if (!findSolver(params.solver).usesOpeningAngle)
-        return params.solver;
-    char text[96];
-    std::snprintf(text, sizeof(text), "%s, theta %.3g", params.solver.c_str(), params.openingAngle);
+    char text[128];
+    if (findSolver(params.solver).usesOpeningAngle)
+        std::snprintf(text, sizeof(text), "%s, theta %.3g, dt %.3g", params.solver.c_str(), params.openingAngle,
+                      params.timeStep);
+    else
+        std::snprintf(text, sizeof(text), "%s, dt %.3g", params.solver.c_str(), params.timeStep);
     return text;
 }
 

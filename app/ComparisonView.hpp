@@ -22,7 +22,7 @@ namespace gravlab {
 /// The left and right halves of whole (the right one takes the odd pixel).
 std::array<RenderTarget, 2> sideBySide(const RenderTarget& whole);
 
-/// "tree, theta 0.7" or "direct": what a half's label says about a run.
+/// "tree, theta 0.7, dt 0.005" or "direct, dt 0.005": what a half's label says about a run.
 std::string runLabel(const SimParams& params);
 
 class ComparisonView {

@@ -77,8 +77,15 @@ void ComparePanel::drawChoice(const ComparePanelView& view, ComparePanelRequests
         m_choice->openingAngle = view.mainOpeningAngle;
     }
     drawSolverControls(*m_choice, view.onCudaBackend);
-    const ComparisonChoice choice{
-        .solver = m_choice->solver, .openingAngle = m_choice->openingAngle, .orbDomainCount = std::nullopt};
+    const int minSubsteps = int(kComparisonSubstepsRange.min), maxSubsteps = int(kComparisonSubstepsRange.max);
+    ImGui::SliderInt("substeps", &m_substeps, minSubsteps, maxSubsteps, "%d", ImGuiSliderFlags_AlwaysClamp);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The comparison takes K steps of dt / K per main step: 1 compares forces alone,\n"
+                          "2 or more shows how much of the divergence the time step makes.");
+    const ComparisonChoice choice{.solver = m_choice->solver,
+                                  .openingAngle = m_choice->openingAngle,
+                                  .orbDomainCount = std::nullopt,
+                                  .substeps = m_substeps};
     if (ImGui::Button(view.runLabel ? "Compare with this instead" : "Start comparison"))
         requests.start = choice;
     if (ImGui::IsItemHovered())

@@ -1,6 +1,6 @@
 #pragma once
-// The Compare panel: start a second run of the current state with another solver or opening angle beside the main
-// run, watch how far they drift apart, stop it, export its history.
+// The Compare panel: start a second run of the current state with another solver, opening angle or time step beside the
+// main run, watch how far they drift apart, stop it, export its history.
 //
 // Design note: display and edit only, like the other panels: it shows a ComparePanelView (the divergence history,
 // the runs' labels, the last outcome) and returns ComparePanelRequests; the viewer makes, restarts and stops the
@@ -53,6 +53,7 @@ private:
     void drawExport(ComparePanelRequests& requests);
 
     std::optional<SimParams> m_choice; ///< solver and theta being chosen; set on the first draw
+    int m_substeps = 1;                ///< comparison steps per main step being chosen
     std::string m_csvFile;
 };
 

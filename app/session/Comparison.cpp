@@ -62,6 +62,8 @@ SimParams comparisonParams(const SimParams& main, const ComparisonChoice& choice
     SimParams params = main;
     params.solver = std::string(findSolver(choice.solver).name);
     params.openingAngle = choice.openingAngle;
+    checkInRange(kComparisonSubstepsRange, double(choice.substeps));
+    params.timeStep = main.timeStep / double(choice.substeps);
     if (choice.orbDomainCount)
         params.orb.domainCount = *choice.orbDomainCount;
     validateSimParams(params);
@@ -116,7 +118,7 @@ bool Comparison::follow(const Simulation& main) {
         m_run->reverseTime();
         m_mainDirectionSeen = main.timeDirection();
     }
-    const std::uint64_t behind = (main.stepCount() - m_mainStepsAtStart) - m_run->stepCount();
+    const std::uint64_t behind = stepsOwed(main) - m_run->stepCount();
     try {
         m_run->step(static_cast<int>(behind));
     } catch (const NonFiniteStateError& error) {
@@ -129,6 +131,10 @@ bool Comparison::follow(const Simulation& main) {
         takeSample(main);
     }
     return true;
+}
+
+std::uint64_t Comparison::stepsOwed(const Simulation& main) const {
+    return (main.stepCount() - m_mainStepsAtStart) * std::uint64_t(m_choice.substeps);
 }
 
 bool Comparison::energyDue() const {

@@ -12,7 +12,9 @@
 // with the same dt, so both states are at the same time whenever they are sampled). A time reversal of the main run
 // is mirrored before the steps that follow it. A main run that went back (reset, an earlier step count) or whose
 // parameters changed (new bodies, G, softening, dt, ...) makes the two incomparable: the comparison restarts from the
-// main run's state as it is then, and says so in restarts().
+// main run's state as it is then, and says so in restarts(). With substeps K the comparison runs with dt / K and
+// takes K steps per main step, so the samples still compare states at the same time (up to the rounding of K
+// additions of dt / K against one of dt).
 //   Sampling: every sampleEveryFrames follow() calls that stepped, a DivergenceSample is taken: both states read
 // (readBodies), matched by id (ByIdPairing), the rms and largest position difference in fp64, and the rms over the
 // half-mass radius of the state the comparison started from. Each run's relative energy error against its own E0
@@ -39,7 +41,14 @@ struct ComparisonChoice {
     double openingAngle = SimParams{}.openingAngle;   ///< theta, in kOpeningAngleRange (read by tree solvers only)
     /// ORB domains of the comparison run; none: the main run's. Its body order then differs from the main run's.
     std::optional<std::uint32_t> orbDomainCount;
+    /// Comparison steps per main step, in kComparisonSubstepsRange: the comparison runs with dt / substeps, so both
+    /// runs still reach the same times (a time-step convergence study: K = 2 halves dt).
+    int substeps = 1;
 };
+
+/// Allowed comparison substeps (--compare-substeps); each one costs a full force evaluation.
+inline constexpr ParamRange kComparisonSubstepsRange{"compare-substeps", 1.0, 64.0, true,
+                                                     "comparison steps per main step (dt / K)"};
 
 /// The main run's parameters with choice applied: what the comparison run runs.
 SimParams comparisonParams(const SimParams& main, const ComparisonChoice& choice);
@@ -89,6 +98,9 @@ private:
     bool mainWentBackOrChanged(const Simulation& main) const;
     void takeSample(const Simulation& mainRun);
     bool energyDue() const;
+
+    /// Comparison steps owed to the main run's steps since the start.
+    std::uint64_t stepsOwed(const Simulation& main) const;
 
     ComparisonChoice m_choice;
     ComparisonCadence m_cadence;

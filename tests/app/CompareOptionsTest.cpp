@@ -25,6 +25,11 @@ TEST(CompareOptions, SolverAndThetaBecomeTheChoiceAndThetaDefaultsToTheMainRuns)
     EXPECT_EQ(mainTheta.options->compare->openingAngle, 0.35);
     EXPECT_FALSE(mainTheta.options->compareCsv.has_value());
 
+    const CommandLineOutcome substeps = parse({"--compare", "direct", "--compare-substeps", "4"});
+    ASSERT_TRUE(substeps.options && substeps.options->compare) << substeps.message;
+    EXPECT_EQ(substeps.options->compare->substeps, 4);
+    EXPECT_EQ(mainTheta.options->compare->substeps, 1);
+
     const CommandLineOutcome none = parse({});
     ASSERT_TRUE(none.options);
     EXPECT_FALSE(none.options->compare.has_value());
@@ -41,6 +46,11 @@ TEST(CompareOptions, BadValuesAreRefusedNamingTheFlagTheValueAndWhatIsAllowed) {
 
     const std::string notANumber = errorOf({"--compare", "tree:wide"});
     EXPECT_NE(notANumber.find("wide"), std::string::npos) << notANumber;
+
+    const std::string zeroSubsteps = errorOf({"--compare", "tree", "--compare-substeps", "0"});
+    EXPECT_NE(zeroSubsteps.find("--compare-substeps"), std::string::npos) << zeroSubsteps;
+    const std::string lonelySubsteps = errorOf({"--compare-substeps", "2"});
+    EXPECT_NE(lonelySubsteps.find("--compare SOLVER"), std::string::npos) << lonelySubsteps;
 
     const std::string lonelyCsv = errorOf({"--compare-csv", "d.csv"});
     EXPECT_NE(lonelyCsv.find("--compare-csv"), std::string::npos) << lonelyCsv;

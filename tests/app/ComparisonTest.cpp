@@ -27,8 +27,8 @@ SimParams smallPlummer(std::uint64_t seed, std::uint64_t bodyCount) {
 }
 
 ComparisonChoice choice(const std::string& solver, double openingAngle,
-                        std::optional<std::uint32_t> orbDomainCount = std::nullopt) {
-    return {.solver = solver, .openingAngle = openingAngle, .orbDomainCount = orbDomainCount};
+                        std::optional<std::uint32_t> orbDomainCount = std::nullopt, int substeps = 1) {
+    return {.solver = solver, .openingAngle = openingAngle, .orbDomainCount = orbDomainCount, .substeps = substeps};
 }
 
 /// Energies at every sample, on a clock that never moves: the cadence must not hide a mismatch by skipping them.
@@ -103,6 +103,29 @@ TEST(Comparison, TreeAgainstDirectMatchesTheRmsOfBothRunsMatchedById) {
     EXPECT_NEAR(latest.maxPositionDifference, reference.max, 1e-12 * reference.max);
     EXPECT_EQ(latest.simulationTime, main.time());
     EXPECT_NEAR(latest.rmsOverHalfMassRadius * comparison.halfMassRadius(), reference.rms, 1e-12 * reference.rms);
+}
+
+TEST(Comparison, SubstepsHalveTheTimeStepAndKeepBothRunsAtTheSameTimes) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    Simulation main(smallPlummer(seed, 200));
+    Comparison comparison(main, choice("direct", 0.5, std::nullopt, 2), everySample());
+    runFrames(main, comparison, 3, 4);
+
+    EXPECT_EQ(comparison.run().params().timeStep, main.params().timeStep / 2);
+    EXPECT_EQ(comparison.run().stepCount(), 2 * main.stepCount());
+    // 24 additions of dt / 2 against 12 of dt: equal up to a few roundings of the clock.
+    EXPECT_NEAR(comparison.run().time(), main.time(), 1e-14);
+    // A reference by hand: the same state stepped 24 times with dt / 2 in a simulation of its own.
+    SimParams halfStep = main.params();
+    halfStep.timeStep /= 2;
+    Simulation reference(halfStep);
+    reference.step(24);
+    EXPECT_EQ(distanceById(bodiesOf(reference), bodiesOf(comparison.run())).position, 0.0);
+    const Reference divergence = referenceDivergence(bodiesOf(main), bodiesOf(comparison.run()));
+    EXPECT_GT(divergence.rms, 0.0) << "another dt must change the trajectories";
+    EXPECT_NEAR(comparison.history().latest().rmsPositionDifference, divergence.rms, 1e-12 * divergence.rms);
+    EXPECT_THROW(Comparison(main, choice("direct", 0.5, std::nullopt, 0), everySample()), InvalidParameterError);
 }
 
 TEST(Comparison, HalfMassRadiusEnclosesHalfTheMass) {
