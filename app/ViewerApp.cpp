@@ -63,8 +63,7 @@ void ViewerApp::run() {
         m_window.pollEvents();
         handleInput();
         m_session.advanceFrame();
-        if (m_comparison)
-            m_comparison->follow(m_session.simulation(), m_session.colorMode());
+        followComparison();
         updateOverlays();
         drawFrame();
         m_window.swapBuffers();
@@ -368,6 +367,19 @@ void ViewerApp::startComparison(const ComparisonChoice& choice) {
         m_comparison.reset();
         m_compareMessage = error.what();
         m_compareMessageIsError = true;
+    }
+}
+
+void ViewerApp::followComparison() {
+    if (!m_comparison)
+        return;
+    try {
+        m_comparison->follow(m_session.simulation(), m_session.colorMode());
+    } catch (const std::exception& error) { // a restart that no longer fits in memory: the main run goes on alone
+        m_comparison.reset();
+        m_compareMessage = std::string("comparison stopped: ") + error.what();
+        m_compareMessageIsError = true;
+        refitCamera(); // the main run fills the window again
     }
 }
 

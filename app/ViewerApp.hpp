@@ -96,6 +96,8 @@ private:
     RenderTarget mainTarget() const;
     /// Starts (or replaces) the comparison; a refusal is kept for the Compare panel instead of thrown.
     void startComparison(const ComparisonChoice& choice);
+    /// After the session's frame: the comparison follows; a failure stops it, keeping the reason for the panel.
+    void followComparison();
     ComparePanelRequests drawComparePanel();
     void applyCompareRequests(const ComparePanelRequests& requests);
     void writeComparisonCsv(const std::filesystem::path& file);
