@@ -394,6 +394,7 @@ ComparePanelRequests ViewerApp::drawComparePanel() {
     if (m_comparison) {
         const Comparison& comparison = m_comparison->comparison();
         view.runLabel = runLabel(comparison.run().params());
+        view.running = comparison.choice();
         view.history = &comparison.history();
         view.halfMassRadius = comparison.halfMassRadius();
         view.restarts = comparison.restarts();

@@ -7,13 +7,15 @@
 #include <cmath>
 #include <cstdio>
 #include <imgui.h>
+#include <limits>
 #include <vector>
 
 namespace gravlab {
 
 namespace {
 
-constexpr float kPlotHeight = 70.0f; ///< pixels per curve
+constexpr float kPlotHeight = 70.0f;           ///< pixels per curve
+constexpr float kPlotWidthInFontSizes = 26.0f; ///< wide enough for the overlay's label and value
 
 float logOrFloor(double value) {
     return value > 0 ? std::max(float(std::log10(value)), kLogFloor) : kLogFloor;
@@ -32,10 +34,20 @@ std::vector<float> logCurve(const DivergenceHistory& history, double DivergenceS
     return curve;
 }
 
+/// The curve on an axis spanning its values; zeros (at kLogFloor: the first sample, identical runs) do not stretch
+/// the axis unless every value is one, and are drawn at its bottom.
 void plotCurve(const char* label, const std::vector<float>& curve, const char* overlay) {
-    const auto [low, high] = std::minmax_element(curve.begin(), curve.end());
-    ImGui::PlotLines(label, curve.data(), int(curve.size()), 0, overlay, *low - 0.5f, *high + 0.5f,
-                     ImVec2(0, kPlotHeight));
+    float low = std::numeric_limits<float>::max(), high = kLogFloor;
+    for (const float value : curve) {
+        if (value > kLogFloor) {
+            low = std::min(low, value);
+            high = std::max(high, value);
+        }
+    }
+    if (high == kLogFloor) // nothing but zeros
+        low = kLogFloor;
+    ImGui::PlotLines(label, curve.data(), int(curve.size()), 0, overlay, low - 0.5f, high + 0.5f,
+                     ImVec2(kPlotWidthInFontSizes * ImGui::GetFontSize(), kPlotHeight));
 }
 
 void drawNumbers(const ComparePanelView& view) {
@@ -44,9 +56,15 @@ void drawNumbers(const ComparePanelView& view) {
     ImGui::Text("rms position difference %.4g (%.4g half-mass radii of %.4g)", last.rmsPositionDifference,
                 last.rmsOverHalfMassRadius, view.halfMassRadius);
     ImGui::Text("largest position difference %.4g", last.maxPositionDifference);
-    ImGui::Text("energy error: main %.3g, comparison %.3g", last.energyErrorA, last.energyErrorB);
-    if (std::isnan(last.energyErrorA))
-        ImGui::TextDisabled("(nan: not measured at this sample; O(N^2) is measured about once a second while quick)");
+    const DivergenceSample* measured = nullptr; // the newest sample with energies (O(N^2): not every sample)
+    for (std::size_t i = view.history->size(); i-- > 0 && !measured;)
+        if (!std::isnan((*view.history)[i].energyErrorA))
+            measured = &(*view.history)[i];
+    if (measured)
+        ImGui::Text("energy error at t = %.5g: main %.3g, comparison %.3g", measured->simulationTime,
+                    measured->energyErrorA, measured->energyErrorB);
+    else
+        ImGui::TextDisabled("energy errors: not measured (too slow at this N; use Measure energies now)");
     if (view.restarts > 0)
         ImGui::TextDisabled("restarted %d times: the main run was reset or its parameters changed", view.restarts);
     if (!view.failure.empty())
@@ -71,10 +89,11 @@ void drawPlots(const DivergenceHistory& history) {
 ComparePanel::ComparePanel(std::filesystem::path csvFile) : m_csvFile(csvFile.string()) {}
 
 void ComparePanel::drawChoice(const ComparePanelView& view, ComparePanelRequests& requests) {
-    if (!m_choice) {
+    if (!m_choice) { // the running comparison's choice (from --compare), else the tree at the main run's theta
         m_choice.emplace();
-        m_choice->solver = std::string(treeDrawingSolver().name);
-        m_choice->openingAngle = view.mainOpeningAngle;
+        m_choice->solver = view.running ? view.running->solver : std::string(treeDrawingSolver().name);
+        m_choice->openingAngle = view.running ? view.running->openingAngle : view.mainOpeningAngle;
+        m_substeps = view.running ? view.running->substeps : 1;
     }
     drawSolverControls(*m_choice, view.onCudaBackend);
     const int minSubsteps = int(kComparisonSubstepsRange.min), maxSubsteps = int(kComparisonSubstepsRange.max);
@@ -111,7 +130,7 @@ void ComparePanel::drawExport(ComparePanelRequests& requests) {
 
 ComparePanelRequests ComparePanel::draw(const ComparePanelView& view) {
     ComparePanelRequests requests;
-    ImGui::SetNextWindowPos(ImVec2(720, 330), ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowPos(ImVec2(720, 230), ImGuiCond_FirstUseEver);
     ImGui::Begin("Compare", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::Text("main (left): %s", view.mainLabel.c_str());
     if (view.runLabel)

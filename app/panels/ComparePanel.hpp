@@ -25,6 +25,7 @@ inline constexpr float kLogFloor = -16.0f;
 struct ComparePanelView {
     std::string mainLabel;                      ///< "direct" or "tree, theta 0.5": the main run (left half)
     std::optional<std::string> runLabel;        ///< the comparison run (right half); none: no comparison
+    std::optional<ComparisonChoice> running;    ///< what the comparison run does differently; seeds the controls
     const DivergenceHistory* history = nullptr; ///< the comparison's samples; null without a comparison
     double halfMassRadius = 0;                  ///< of the state the comparison started from
     int restarts = 0;                           ///< restarts because the main run went back or changed
