@@ -56,11 +56,7 @@ void drawNumbers(const ComparePanelView& view) {
     ImGui::Text("rms position difference %.4g (%.4g half-mass radii of %.4g)", last.rmsPositionDifference,
                 last.rmsOverHalfMassRadius, view.halfMassRadius);
     ImGui::Text("largest position difference %.4g", last.maxPositionDifference);
-    const DivergenceSample* measured = nullptr; // the newest sample with energies (O(N^2): not every sample)
-    for (std::size_t i = view.history->size(); i-- > 0 && !measured;)
-        if (!std::isnan((*view.history)[i].energyErrorA))
-            measured = &(*view.history)[i];
-    if (measured)
+    if (const DivergenceSample* measured = view.history->latestWithEnergies())
         ImGui::Text("energy error at t = %.5g: main %.3g, comparison %.3g", measured->simulationTime,
                     measured->energyErrorA, measured->energyErrorB);
     else

@@ -1,6 +1,7 @@
 // The divergence ring buffer (see DivergenceHistory.hpp).
 #include "DivergenceHistory.hpp"
 
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -31,6 +32,13 @@ const DivergenceSample& DivergenceHistory::operator[](std::size_t index) const {
         throw std::out_of_range("divergence history: sample " + std::to_string(index) + " asked for, " +
                                 std::to_string(m_size) + " kept");
     return m_samples[(m_oldest + index) % m_samples.size()];
+}
+
+const DivergenceSample* DivergenceHistory::latestWithEnergies() const {
+    for (std::size_t i = m_size; i-- > 0;)
+        if (!std::isnan((*this)[i].energyErrorA))
+            return &(*this)[i];
+    return nullptr;
 }
 
 } // namespace gravlab

@@ -39,6 +39,8 @@ public:
     const DivergenceSample& operator[](std::size_t index) const;
     /// The newest sample; the history must not be empty.
     const DivergenceSample& latest() const { return (*this)[m_size - 1]; }
+    /// The newest sample whose energy errors were measured; null when none was.
+    const DivergenceSample* latestWithEnergies() const;
 
 private:
     std::vector<DivergenceSample> m_samples; ///< capacity slots, allocated once

@@ -49,6 +49,14 @@ TEST(DivergenceHistory, KeepsTheNewestSamplesOldestFirst) {
     EXPECT_EQ(history[0].simulationTime, 3.0);
     EXPECT_EQ(history.latest().simulationTime, 5.0);
     EXPECT_THROW(history[3], std::out_of_range);
+    EXPECT_EQ(history.latestWithEnergies(), &history[2]) << "energies 0 are measured ones";
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    history.push({.simulationTime = 6.0, .energyErrorA = nan, .energyErrorB = nan});
+    ASSERT_NE(history.latestWithEnergies(), nullptr);
+    EXPECT_EQ(history.latestWithEnergies()->simulationTime, 5.0);
+    DivergenceHistory unmeasured(2);
+    unmeasured.push({.simulationTime = 1.0, .energyErrorA = nan, .energyErrorB = nan});
+    EXPECT_EQ(unmeasured.latestWithEnergies(), nullptr);
     EXPECT_THROW(DivergenceHistory(0), std::invalid_argument);
 }
 
