@@ -1,8 +1,6 @@
 // The interactive viewer: input, the pick, the camera, and the panels' requests handed to the session.
 #include "ViewerApp.hpp"
 
-#include "session/DivergenceCsv.hpp"
-
 #include <gravlab/render/BodyPicking.hpp>
 
 #include <GLFW/glfw3.h>
@@ -29,14 +27,6 @@ SessionSettings sessionSettingsFrom(const ViewerSettings& settings) {
     return session;
 }
 
-/// How often the window's comparison samples: every frame for up to 2^18 bodies; beyond that every 8th frame, since
-/// a sample reads both runs' bodies back to the host (from the GPU, two full copies) and walks them once.
-ComparisonCadence windowComparisonCadence(std::size_t bodyCount) {
-    ComparisonCadence cadence;
-    cadence.sampleEveryFrames = bodyCount <= (std::size_t{1} << 18) ? 1 : 8;
-    return cadence;
-}
-
 /// Half the side of the box marking the picked body, as a fraction of the scene radius: visible around a single
 /// star at the default framing, small next to the galaxy.
 constexpr float kPickMarkerScale = 0.015f;
@@ -50,8 +40,7 @@ ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
       m_comparePanel(settings.compareCsv.value_or("gravlab_divergence.csv")), m_compareCsvOnClose(settings.compareCsv),
       m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay) {
     if (settings.compare) // a refusal at start is the command line's error, as for the main run
-        m_comparison.emplace(simulation, *settings.compare, windowComparisonCadence(simulation.bodyCount()),
-                             m_session.colorMode(), std::cerr);
+        beginComparison(*settings.compare);
     refitCamera(); // also sizes the particles, so a session's camera replaces the pose afterwards
     if (settings.camera)
         applyCameraState(*settings.camera, m_camera);
@@ -69,8 +58,7 @@ void ViewerApp::run() {
         m_window.swapBuffers();
     }
     m_recorder.stop();
-    if (m_comparison && m_compareCsvOnClose)
-        writeDivergenceCsv(*m_compareCsvOnClose, m_comparison->comparison().history());
+    writeComparisonCsvOnClose();
 }
 
 void ViewerApp::handleInput() {
@@ -354,82 +342,6 @@ RenderTarget ViewerApp::mainTarget() const {
     const FramebufferSize size = m_window.framebufferSize();
     const RenderTarget window{0, size.width, size.height};
     return m_comparison ? sideBySide(window)[0] : window;
-}
-
-void ViewerApp::startComparison(const ComparisonChoice& choice) {
-    try {
-        m_comparison.reset(); // its memory is free for the new one
-        m_comparison.emplace(m_session.simulation(), choice,
-                             windowComparisonCadence(m_session.simulation().bodyCount()), m_session.colorMode(),
-                             std::cerr);
-        m_compareMessage.clear();
-    } catch (const std::exception& error) { // a solver that does not run here, or no memory for a second run
-        m_comparison.reset();
-        m_compareMessage = error.what();
-        m_compareMessageIsError = true;
-    }
-}
-
-void ViewerApp::followComparison() {
-    if (!m_comparison)
-        return;
-    try {
-        m_comparison->follow(m_session.simulation(), m_session.colorMode());
-    } catch (const std::exception& error) { // a restart that no longer fits in memory: the main run goes on alone
-        m_comparison.reset();
-        m_compareMessage = std::string("comparison stopped: ") + error.what();
-        m_compareMessageIsError = true;
-        refitCamera(); // the main run fills the window again
-    }
-}
-
-ComparePanelRequests ViewerApp::drawComparePanel() {
-    const Simulation& simulation = m_session.simulation();
-    ComparePanelView view;
-    view.mainLabel = runLabel(simulation.params());
-    view.mainOpeningAngle = simulation.params().openingAngle;
-    view.onCudaBackend = m_session.onCudaBackend();
-    view.message = m_compareMessage;
-    view.messageIsError = m_compareMessageIsError;
-    if (m_comparison) {
-        const Comparison& comparison = m_comparison->comparison();
-        view.runLabel = runLabel(comparison.run().params());
-        view.running = comparison.choice();
-        view.history = &comparison.history();
-        view.halfMassRadius = comparison.halfMassRadius();
-        view.restarts = comparison.restarts();
-        view.failure = comparison.failure();
-        drawHalfLabels(view.mainLabel, *view.runLabel);
-    }
-    return m_comparePanel.draw(view);
-}
-
-void ViewerApp::applyCompareRequests(const ComparePanelRequests& requests) {
-    const bool wasComparing = m_comparison.has_value();
-    if (requests.start)
-        startComparison(*requests.start);
-    if (requests.stop)
-        m_comparison.reset();
-    if (requests.restart && m_comparison)
-        m_comparison->restart(m_session.simulation());
-    if (requests.measureEnergy && m_comparison)
-        m_comparison->comparison().measureEnergyAtNextSample();
-    if (requests.exportCsv && m_comparison)
-        writeComparisonCsv(*requests.exportCsv);
-    if (wasComparing != m_comparison.has_value())
-        refitCamera(); // the main run's picture changed its aspect
-}
-
-void ViewerApp::writeComparisonCsv(const std::filesystem::path& file) {
-    try {
-        writeDivergenceCsv(file, m_comparison->comparison().history());
-        m_compareMessage =
-            "wrote " + std::to_string(m_comparison->comparison().history().size()) + " samples to " + file.string();
-        m_compareMessageIsError = false;
-    } catch (const std::exception& error) { // FileWriteError: names the file and the reason
-        m_compareMessage = error.what();
-        m_compareMessageIsError = true;
-    }
 }
 
 } // namespace gravlab

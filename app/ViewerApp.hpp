@@ -94,6 +94,8 @@ private:
     void toggleRecording();
     /// The main run's part of the window: all of it, or its left half while comparing.
     RenderTarget mainTarget() const;
+    /// Starts the comparison beside the main run; throws its refusal (InvalidParameterError, InsufficientMemoryError).
+    void beginComparison(const ComparisonChoice& choice);
     /// Starts (or replaces) the comparison; a refusal is kept for the Compare panel instead of thrown.
     void startComparison(const ComparisonChoice& choice);
     /// After the session's frame: the comparison follows; a failure stops it, keeping the reason for the panel.
@@ -101,6 +103,8 @@ private:
     ComparePanelRequests drawComparePanel();
     void applyCompareRequests(const ComparePanelRequests& requests);
     void writeComparisonCsv(const std::filesystem::path& file);
+    /// --compare-csv: the history written when the window closes; a failure throws (exit status 1, naming the file).
+    void writeComparisonCsvOnClose();
 
     WindowContext m_window;
     WindowEvents m_events;
