@@ -1,6 +1,7 @@
 // Command-line flags (CLI11), their ranges and the messages for bad values.
 #include "CommandLine.hpp"
 
+#include "CompareOptions.hpp"
 #include "OptionParsing.hpp"
 #include "ScenarioGalleryText.hpp"
 #include "session/DiagnosticsSampler.hpp"
@@ -32,6 +33,7 @@ struct RawOptions {
     std::string movieEncoder;
     int stepsPerFrame = 1;
     bool listScenarios = false;
+    CompareFlags compare;
 };
 
 void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
@@ -349,6 +351,7 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
     if (app.count("--frames") > 0 || app.count("--out") > 0 || app.count("--movie") > 0)
         options.headless = true;
     validateSimParams(params);
+    completeCompareOptions(app, raw.compare, params.openingAngle, options.compare, options.compareCsv);
 }
 
 /// An outcome that ends gravlab with exitCode after printing message.
@@ -386,6 +389,7 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
     addOrbOptions(app, options, raw);
     addSessionOption(app, options);
     addMovieOptions(app, defaults, options, raw);
+    addCompareOptions(app, raw.compare);
     BenchOptions bench;
     const CLI::App* benchCommand = addBenchCommand(app, bench);
     AccuracyOptions accuracy;

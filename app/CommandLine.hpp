@@ -24,6 +24,7 @@
 #include "BenchCommand.hpp"
 #include "ConvertCommand.hpp"
 #include "ViewSettings.hpp"
+#include "session/Comparison.hpp"
 #include "session/SnapshotSaver.hpp"
 #include "session/ViewState.hpp"
 
@@ -104,6 +105,10 @@ struct AppOptions {
     std::optional<std::filesystem::path> plotsCsv;
     /// Steps between the plots' samples in a headless run (--plots-every); 0: one sample per frame.
     std::uint64_t plotsEverySteps = 0;
+    /// A second run of the same state side by side (--compare SOLVER[:THETA]); none: one run.
+    std::optional<ComparisonChoice> compare;
+    /// Where the comparison's divergence history is written as CSV when the run ends (--compare-csv).
+    std::optional<std::filesystem::path> compareCsv;
 
     /// Headless runs write PNG frames unless only a movie was asked for.
     bool writesPngFrames() const { return !movieFile || outputFolderGiven; }

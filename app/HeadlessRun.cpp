@@ -2,8 +2,10 @@
 #include "HeadlessRun.hpp"
 
 #include "CameraWatch.hpp"
+#include "ComparisonView.hpp"
 #include "FramePipeline.hpp"
 #include "session/DiagnosticsCsv.hpp"
+#include "session/DivergenceCsv.hpp"
 #include "session/SessionController.hpp"
 
 #include <gravlab/render/HeadlessContext.hpp>
@@ -180,6 +182,41 @@ std::string snapshotSummary(const SnapshotSaver& saver) {
            ") to " + saver.saving().folder.string() + "/\n";
 }
 
+/// Every frame is sampled; energies too while a pair of O(N^2) measurements stays under a second.
+ComparisonCadence headlessComparisonCadence() {
+    ComparisonCadence cadence;
+    cadence.energyIntervalSeconds = 0;
+    cadence.maxEnergySeconds = 1.0;
+    return cadence;
+}
+
+/// The comparison's last sample as the summary's last line, and the CSV written when asked for.
+void finishComparison(const ComparisonView& view, const Simulation& main, const HeadlessSettings& settings,
+                      std::ostream& summary) {
+    const Comparison& comparison = view.comparison();
+    const DivergenceSample& last = comparison.history().latest();
+    char text[400];
+    std::snprintf(text, sizeof(text),
+                  "gravlab: compare %s against %s at t = %.6g: rms position difference %.6g (%.6g half-mass radii), "
+                  "largest %.6g; ",
+                  runLabel(main.params()).c_str(), runLabel(comparison.run().params()).c_str(), last.simulationTime,
+                  last.rmsPositionDifference, last.rmsOverHalfMassRadius, last.maxPositionDifference);
+    summary << text;
+    if (const DivergenceSample* measured = comparison.history().latestWithEnergies()) {
+        std::snprintf(text, sizeof(text), "energy error at t = %.6g: %.3g (main), %.3g (comparison)",
+                      measured->simulationTime, measured->energyErrorA, measured->energyErrorB);
+        summary << text;
+    } else {
+        summary << "energy errors not measured (O(N^2) at N = " << main.bodyCount() << " is too slow)";
+    }
+    summary << (comparison.failure().empty() ? "" : "; " + comparison.failure()) << '\n';
+    if (settings.compareCsv) {
+        writeDivergenceCsv(*settings.compareCsv, comparison.history());
+        summary << "gravlab: wrote the divergence history (" << comparison.history().size() << " samples) to "
+                << settings.compareCsv->string() << '\n';
+    }
+}
+
 } // namespace
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
@@ -197,6 +234,8 @@ HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
     settings.saving = options.saving;
     settings.plotsCsv = options.plotsCsv;
     settings.plotsEverySteps = options.plotsEverySteps;
+    settings.compare = options.compare;
+    settings.compareCsv = options.compareCsv;
     return settings;
 }
 
@@ -221,9 +260,14 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     const OffscreenTarget target(settings.width, settings.height);
     buildTreeForFirstFrame(simulation, settings);
     SessionController session(simulation, pipeline, sessionSettingsFrom(settings));
+    std::optional<ComparisonView> comparison;
+    if (settings.compare)
+        comparison.emplace(simulation, *settings.compare, headlessComparisonCadence(), session.colorMode(), progress);
+    const RenderTarget whole{target.framebuffer(), target.width(), target.height()};
 
     OrbitCamera camera;
-    const float aspect = static_cast<float>(settings.width) / static_cast<float>(settings.height);
+    const float aspect = static_cast<float>(comparison ? sideBySide(whole)[0].width : settings.width) /
+                         static_cast<float>(settings.height);
     pipeline.fitCamera(simulation, camera, aspect);
     if (settings.camera)
         applyCameraState(*settings.camera, camera);
@@ -240,12 +284,15 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
         return refitted;
     };
     const auto drawFrame = [&] {
-        pipeline.updateOverlays(simulation, {.tree = settings.treeOverlay,
-                                             .orb = settings.orbOverlay,
-                                             .colorMode = session.colorMode(),
-                                             .pickedPoint = std::nullopt, // no pick without a window
-                                             .pickMarkerHalfSize = 0.0f});
-        pipeline.render(camera, {target.framebuffer(), target.width(), target.height()});
+        const OverlayView view{.tree = settings.treeOverlay,
+                               .orb = settings.orbOverlay,
+                               .colorMode = session.colorMode(),
+                               .pickedPoint = std::nullopt, // no pick without a window
+                               .pickMarkerHalfSize = 0.0f};
+        pipeline.updateOverlays(simulation, view);
+        pipeline.render(camera, comparison ? sideBySide(whole)[0] : whole);
+        if (comparison)
+            comparison->draw(camera, sideBySide(whole)[1], view);
         return target.readPixels();
     };
     for (std::size_t frame = 0; frame < frameCount; ++frame) {
@@ -253,6 +300,8 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
             bool viewChecked = false;
             if (frame > 0) {
                 stepSeconds += advanceFrameTimed(session);
+                if (comparison)
+                    comparison->follow(simulation, session.colorMode());
                 // Free on the host-copy path; on the interop path a copy now and then (and below, for a dark frame).
                 const auto freeVertices = pipeline.hostVerticesIfFree();
                 if (settings.cameraFollowsBodies && (freeVertices || frame % kInteropCheckInterval == 0)) {
@@ -291,6 +340,8 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     summary << cameraSummary(settings.cameraFollowsBodies, refits, darkFrames) << '\n';
     summary << timingSummary(frameCount, totalSeconds, stepSeconds, settings.stepsPerFrame) << '\n';
     summary << snapshotSummary(session.snapshotSaver());
+    if (comparison)
+        finishComparison(*comparison, simulation, settings, summary);
     summary << writePlotsCsvIfAsked(session, settings);
 }
 } // namespace gravlab

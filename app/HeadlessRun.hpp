@@ -18,6 +18,9 @@
 // --camera fixed), and frames with nothing lit are counted: the summary names the refits and the dark frames. A
 // session's paused state does not apply: frames always step. Progress goes to stderr on one line rewritten with '\r'
 // when stderr is a terminal, and as a plain line per tenth of the run otherwise, so logs stay readable.
+// With a comparison (--compare) each frame's left half is the main run and its right half the comparison run, one
+// camera fitted to the half's aspect; the comparison follows every frame's steps, samples each frame, and the summary
+// ends with the final divergence (the CSV, with --compare-csv, is written after the frames).
 #include "CommandLine.hpp"
 #include "output/FrameOutputs.hpp"
 #include "session/SnapshotSaver.hpp"
@@ -45,6 +48,9 @@ struct HeadlessSettings {
     bool progressOnOneLine = true;     ///< rewrite one line with '\r' (a terminal) or print a line per tenth (a log)
     std::optional<std::filesystem::path> plotsCsv; ///< the plots' time series, written after the last frame
     std::uint64_t plotsEverySteps = 0;             ///< steps between plot samples; 0: stepsPerFrame (one per frame)
+    /// A comparison run drawn in the right half of every frame (ComparisonView); none: one run, the whole frame.
+    std::optional<ComparisonChoice> compare;
+    std::optional<std::filesystem::path> compareCsv; ///< the divergence history is written here at the end
 };
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options);

@@ -81,6 +81,8 @@ ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     if (options.sessionFile)
         settings.sessionFile = *options.sessionFile;
     settings.recording = {options.outputFolder, options.framesPerSecond, options.movieEncoder};
+    settings.compare = options.compare;
+    settings.compareCsv = options.compareCsv;
     return settings;
 }
 

@@ -43,11 +43,14 @@ ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
       m_session(simulation, m_pipeline, sessionSettingsFrom(settings)), m_stepper(m_session),
       m_sessionPanel(settings.sessionFile), m_plotsPanel(settings.plotsCsv.string()),
       m_recorder(settings.recording, std::cerr),
+      m_comparePanel(settings.compareCsv.value_or("gravlab_divergence.csv")), m_compareCsvOnClose(settings.compareCsv),
       m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay), m_screenshotFolder(settings.recording.folder) {
     float contentScaleX = 1.0f, contentScaleY = 1.0f;
     glfwGetWindowContentScale(m_window.handle(), &contentScaleX, &contentScaleY);
     m_imgui.setUiScale(settings.uiScale.value_or(uiScaleForContentScale(contentScaleX, contentScaleY)));
     m_fullscreen.setFullscreen(settings.fullscreen); // before the fit, which needs the final aspect
+    if (settings.compare) // a refusal at start is the command line's error, as for the main run
+        beginComparison(*settings.compare);
     refitCamera(); // also sizes the particles, so a session's camera replaces the pose afterwards
     if (settings.camera)
         applyCameraState(*settings.camera, m_camera);
@@ -63,6 +66,7 @@ void ViewerApp::run() {
                 .waitForStep(); // a movie shows one step per frame, as it did before stepping moved off this thread
         if (m_stepper.poll().idle) { // no step in flight: the simulation may be read until the next one starts
             trackBodies();
+            followComparison(); // steps the comparison run on this thread, between the main run's steps
             updateOverlays();
             m_colorLegend = m_session.simulation().visuals().colorScale(m_session.simulation().params().units);
             m_stepper.startNextStep();
@@ -71,6 +75,7 @@ void ViewerApp::run() {
         m_window.swapBuffers();
     }
     m_recorder.stop();
+    writeComparisonCsvOnClose();
 }
 
 void ViewerApp::handleInput() {
@@ -130,15 +135,16 @@ void ViewerApp::handleKey(int key) {
 }
 
 void ViewerApp::pickAt(const glm::vec2& cursor) {
-    const FramebufferSize size = m_window.framebufferSize();
-    if (size.width <= 0 || size.height <= 0)
+    const RenderTarget target = mainTarget();
+    if (target.width <= 0 || target.height <= 0)
         return;
     // Runs with no step in flight; after a step completed, the vertices on the host are already the next frame's.
-    const ParticleView view = particleViewFor(m_camera, size.width, size.height);
+    const ParticleView view = particleViewFor(m_camera, target.width, target.height);
     PickRequest request;
     request.viewProjection = view.projection * view.view;
     request.cursor = cursor;
-    request.viewportSize = m_events.windowSize();
+    // While comparing, the main run fills the left half, which starts at the same top-left corner.
+    request.viewportSize = m_events.windowSize() * glm::vec2(m_comparison ? 0.5f : 1.0f, 1.0f);
     const Simulation& simulation = m_session.simulation();
     const std::optional<PickedBody> picked = pickNearestBody(m_pipeline.hostVertices(simulation), request);
     if (picked)
@@ -163,8 +169,15 @@ void ViewerApp::updateOverlays() {
 void ViewerApp::drawFrame() {
     const FramebufferSize size = m_window.framebufferSize();
     const RenderTarget window{0, size.width, size.height};
-    m_pipeline.render(m_camera, window);
-    drawTrails(window);
+    m_pipeline.render(m_camera, mainTarget());
+    drawTrails(mainTarget());
+    if (m_comparison)
+        m_comparison->draw(m_camera, sideBySide(window)[1],
+                           {.tree = m_treeOverlay,
+                            .orb = m_orbOverlay,
+                            .colorMode = m_session.colorMode(),
+                            .pickedPoint = std::nullopt, // a pick names a body of the main run
+                            .pickMarkerHalfSize = 0.0f});
     m_recorder.captureFrame(window);
 
     m_imgui.beginFrame();
@@ -213,6 +226,7 @@ void ViewerApp::drawFrame() {
     const SessionPanelRequests sessionRequests =
         m_sessionPanel.draw({.outcome = m_sessionOutcome, .outcomeIsError = m_sessionOutcomeIsError});
     const PlotsPanelRequests plotsRequests = drawPlotsPanel();
+    const ComparePanelRequests compareRequests = drawComparePanel();
     drawInspectionAndWindowPanels(); // ends the ImGui frame, then takes a requested screenshot
     applyPanelRequests(requests);
     applyTreeOverlayRequests(overlayRequests);
@@ -229,6 +243,9 @@ void ViewerApp::drawFrame() {
     if (sessionRequests.load || sessionRequests.save)
         m_stepper.whenIdle([this, sessionRequests] { applySessionPanelRequests(sessionRequests); });
     applyPlotsPanelRequests(plotsRequests);
+    if (compareRequests.start || compareRequests.stop || compareRequests.restart || compareRequests.measureEnergy ||
+        compareRequests.exportCsv) // the comparison reads the main run's state
+        m_stepper.whenIdle([this, compareRequests] { applyCompareRequests(compareRequests); });
 }
 
 PlotsPanelRequests ViewerApp::drawPlotsPanel() {
@@ -402,14 +419,21 @@ void ViewerApp::applyParams(const SimParams& requested) {
 }
 
 void ViewerApp::refitCamera() {
-    const FramebufferSize size = m_window.framebufferSize();
-    const float aspect = size.height > 0 ? static_cast<float>(size.width) / static_cast<float>(size.height) : 1.0f;
+    const RenderTarget target = mainTarget();
+    const float aspect =
+        target.height > 0 ? static_cast<float>(target.width) / static_cast<float>(target.height) : 1.0f;
     m_sceneRadius = m_pipeline.fitCamera(m_session.simulation(), m_camera, aspect).radius;
 }
 
 void ViewerApp::toggleRecording() {
     const FramebufferSize size = m_window.framebufferSize();
     m_recorder.toggle(size.width, size.height);
+}
+
+RenderTarget ViewerApp::mainTarget() const {
+    const FramebufferSize size = m_window.framebufferSize();
+    const RenderTarget window{0, size.width, size.height};
+    return m_comparison ? sideBySide(window)[0] : window;
 }
 
 } // namespace gravlab

@@ -22,8 +22,13 @@
 // among them). Closing the window completes a recording in progress. Inspection and window ergonomics (the inspector,
 // follow, trails, screenshot, UI scale, fullscreen, the error banner) live in ViewerInspection.cpp and their own
 // classes; after the simulation advances, trackBodies() reads the picked and trailed bodies by id.
+// Compare mode (the Compare panel or --compare): the comparison (ComparisonView) follows the session's frame between
+// steps, the main run draws into the left half and the comparison into the right half with the same camera (fitted to
+// a half's aspect), and a label names each half; closing the window writes the divergence CSV when --compare-csv asked
+// for it.
 #include "BodyInspector.hpp"
 #include "CameraInput.hpp"
+#include "ComparisonView.hpp"
 #include "FollowCamera.hpp"
 #include "FramePipeline.hpp"
 #include "FullscreenToggle.hpp"
@@ -34,6 +39,7 @@
 #include "WindowEvents.hpp"
 #include "WindowRecorder.hpp"
 #include "panels/ColorPanel.hpp"
+#include "panels/ComparePanel.hpp"
 #include "panels/ErrorBanner.hpp"
 #include "panels/FilePanel.hpp"
 #include "panels/InspectorPanel.hpp"
@@ -79,6 +85,8 @@ struct ViewerSettings {
     RecordingSettings recording;
     /// What the Plots panel's CSV field shows first (--plots-csv); empty for its default.
     std::filesystem::path plotsCsv;
+    std::optional<ComparisonChoice> compare;         ///< start with a comparison run beside the main run
+    std::optional<std::filesystem::path> compareCsv; ///< its divergence history is written here on closing
 };
 
 class ViewerApp {
@@ -122,6 +130,19 @@ private:
     void applyInspectorRequests(const InspectorPanelRequests& requests);
     /// Writes the window's framebuffer, panels included, as a PNG into the output folder.
     void takeScreenshot();
+    /// The main run's part of the window: all of it, or its left half while comparing.
+    RenderTarget mainTarget() const;
+    /// Starts the comparison beside the main run; throws its refusal (InvalidParameterError, InsufficientMemoryError).
+    void beginComparison(const ComparisonChoice& choice);
+    /// Starts (or replaces) the comparison; a refusal is kept for the Compare panel instead of thrown.
+    void startComparison(const ComparisonChoice& choice);
+    /// After the session's frame: the comparison follows; a failure stops it, keeping the reason for the panel.
+    void followComparison();
+    ComparePanelRequests drawComparePanel();
+    void applyCompareRequests(const ComparePanelRequests& requests);
+    void writeComparisonCsv(const std::filesystem::path& file);
+    /// --compare-csv: the history written when the window closes; a failure throws (exit status 1, naming the file).
+    void writeComparisonCsvOnClose();
 
     WindowContext m_window;
     WindowEvents m_events;
@@ -132,6 +153,7 @@ private:
     FramePipeline m_pipeline;
     SessionController m_session;
     BackgroundStepper m_stepper; ///< after the session: its worker is joined before the session goes
+    std::optional<ComparisonView> m_comparison; ///< the run beside the main one, while comparing
     OrbitCamera m_camera;
     CameraInput m_cameraInput;
     PickGesture m_pickGesture;
@@ -145,6 +167,10 @@ private:
     std::string m_plotsMessage; ///< outcome of the Plots panel's last export
     bool m_plotsMessageIsError = false;
     WindowRecorder m_recorder;
+    ComparePanel m_comparePanel;
+    std::string m_compareMessage; ///< the last comparison start's refusal or export's outcome
+    bool m_compareMessageIsError = false;
+    std::optional<std::filesystem::path> m_compareCsvOnClose;
 
     float m_sceneRadius = 1.0f; ///< of the last camera fit; sizes the picked body's marker
     TreeOverlaySettings m_treeOverlay;

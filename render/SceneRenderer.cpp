@@ -25,11 +25,14 @@ void SceneRenderer::render(const OrbitCamera& camera, const FrameLook& look, con
         m_toneMapper.addLight(splattedLight);
     else
         m_particles.draw(view, look.particles, look.palette);
-    m_toneMapper.resolve(target.framebuffer, look.exposure);
+    glScissor(target.x, target.y, target.width, target.height);
+    glEnable(GL_SCISSOR_TEST);
+    m_toneMapper.resolve(target.framebuffer, {target.x, target.y}, look.exposure);
     // After tone mapping, into the target: see WireBoxes.hpp's design note.
     const glm::mat4 viewProjection = view.projection * view.view;
     m_orbOverlay.draw(m_boxes, viewProjection, look.orbOverlay);
     m_treeOverlay.draw(m_boxes, viewProjection, look.treeOverlay);
+    glDisable(GL_SCISSOR_TEST);
 }
 
 } // namespace gravlab

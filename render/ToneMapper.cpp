@@ -11,6 +11,7 @@ ToneMapper::ToneMapper()
     : m_program("tonemap", {{"tonemap.vert", GL_VERTEX_SHADER, shaders::tonemap_vert},
                             {"tonemap.frag", GL_FRAGMENT_SHADER, shaders::tonemap_frag}}),
       m_exposureLocation(m_program.uniformLocation("u_exposure")),
+      m_originLocation(m_program.uniformLocation("u_origin")),
       m_lightBufferProgram("light_buffer", {{"tonemap.vert", GL_VERTEX_SHADER, shaders::tonemap_vert},
                                             {"light_buffer.frag", GL_FRAGMENT_SHADER, shaders::light_buffer_frag}}),
       m_lightBufferWidthLocation(m_lightBufferProgram.uniformLocation("u_width")),
@@ -57,13 +58,14 @@ void ToneMapper::addLight(GLuint lightBuffer) {
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
 }
 
-void ToneMapper::resolve(GLuint targetFramebuffer, float exposure) {
+void ToneMapper::resolve(GLuint targetFramebuffer, glm::ivec2 origin, float exposure) {
     glBindFramebuffer(GL_FRAMEBUFFER, targetFramebuffer);
-    glViewport(0, 0, m_width, m_height);
+    glViewport(origin.x, origin.y, m_width, m_height);
     glDisable(GL_BLEND);
     glDisable(GL_DEPTH_TEST);
     m_program.use();
     m_program.setUniform(m_exposureLocation, exposure);
+    glProgramUniform2i(m_program.id(), m_originLocation, origin.x, origin.y);
     glBindTextureUnit(0, m_hdrColor.id());
     glBindVertexArray(m_emptyVertexArray.id());
     glDrawArrays(GL_TRIANGLES, 0, 3);

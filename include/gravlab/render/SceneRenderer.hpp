@@ -18,11 +18,14 @@
 
 namespace gravlab {
 
-/// A framebuffer to draw into and its size in pixels; framebuffer 0 is the window's.
+/// A rectangle of a framebuffer to draw into, in pixels; framebuffer 0 is the window's. The offset places the picture
+/// in part of the framebuffer (a split view draws two pictures side by side); pixels outside it are left untouched.
 struct RenderTarget {
     GLuint framebuffer = 0;
     int width = 0;
     int height = 0;
+    int x = 0; ///< left edge of the rectangle, pixels from the framebuffer's left
+    int y = 0; ///< bottom edge of the rectangle, pixels from the framebuffer's bottom (GL's convention)
 };
 
 /// How a frame looks, apart from the camera.
@@ -44,8 +47,9 @@ public:
     OrbOverlayRenderer& orbOverlay() { return m_orbOverlay; }
     const OrbOverlayRenderer& orbOverlay() const { return m_orbOverlay; }
 
-    /// Draws the particles, then the ORB cells and the tree overlay's cells (if any), seen by camera into target (all
-    /// of it). With deviceLight the particles are splatted by it instead of drawn from particles()' buffer.
+    /// Draws the particles, then the ORB cells and the tree overlay's cells (if any), seen by camera into target's
+    /// rectangle (clipped to it, so a wide line at its edge does not spill into a neighbour). With deviceLight the
+    /// particles are splatted by it instead of drawn from particles()' buffer.
     void render(const OrbitCamera& camera, const FrameLook& look, const RenderTarget& target,
                 DeviceParticleLight* deviceLight = nullptr);
 

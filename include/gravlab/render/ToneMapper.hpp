@@ -9,6 +9,8 @@
 #include <gravlab/render/GlObjects.hpp>
 #include <gravlab/render/ShaderProgram.hpp>
 
+#include <glm/vec2.hpp>
+
 namespace gravlab {
 
 class ToneMapper {
@@ -20,14 +22,16 @@ public:
     /// Adds light splatted elsewhere (DeviceParticleLight) into the HDR buffer bound by beginFrame(): lightBuffer
     /// holds one RGBA32F texel per pixel of the frame, row 0 at the bottom.
     void addLight(GLuint lightBuffer);
-    /// Writes the mapped image into targetFramebuffer (0: the window), which must be at least as large as the frame.
-    void resolve(GLuint targetFramebuffer, float exposure);
+    /// Writes the mapped image into targetFramebuffer (0: the window) with its lower-left corner at origin (pixels),
+    /// and leaves that rectangle as the viewport; the framebuffer must reach at least origin + the frame's size.
+    void resolve(GLuint targetFramebuffer, glm::ivec2 origin, float exposure);
 
 private:
     void resize(int width, int height);
 
     ShaderProgram m_program;
     GLint m_exposureLocation;
+    GLint m_originLocation;
     ShaderProgram m_lightBufferProgram;
     GLint m_lightBufferWidthLocation;
     GlVertexArray m_emptyVertexArray; ///< core profile draws need a bound vertex array even without attributes
