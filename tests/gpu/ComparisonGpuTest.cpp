@@ -82,9 +82,11 @@ TEST_F(ComparisonGpu, TreeAgainstDirectMatchesTheRmsAndTheEnergyDriftsComputedHe
             test::energyFp64(bodiesOf(run), params.gravitationalConstant, params.softeningLength).total();
         return std::abs(now - mainStart.total()) / std::abs(mainStart.total());
     };
-    // Both runs started from the initial conditions, so both drifts are against the same E0 here.
-    EXPECT_NEAR(latest.energyErrorA, drift(main), 1e-11);
-    EXPECT_NEAR(latest.energyErrorB, drift(comparison.run()), 1e-11);
+    // Both runs started from the initial conditions, so both drifts are against the same E0 here. The device's
+    // energies accumulate in fp64 over pair distances taken from float positions, which puts about 1e-10 of |E| of
+    // summation-order noise into each drift (seen up to 1.8e-10 on an H100); a wrong E0 or state would be 1e-7 off.
+    EXPECT_NEAR(latest.energyErrorA, drift(main), 1e-9);
+    EXPECT_NEAR(latest.energyErrorB, drift(comparison.run()), 1e-9);
 }
 
 TEST_F(ComparisonGpu, BodiesReorderedByTheGpuOrbAreMatchedById) {

@@ -78,7 +78,7 @@ std::string ScalarColorsGpu::computeForceErrors(const GpuColorInputs& inputs, cu
                : "sampled " + std::to_string(checked) + " of " + std::to_string(bodyCount) + " bodies; the others grey";
 }
 
-bool ScalarColorsGpu::computeValues(const GpuColorInputs& inputs, cudaStream_t stream, std::string& reason) {
+void ScalarColorsGpu::computeValues(const GpuColorInputs& inputs, cudaStream_t stream) {
     const std::size_t bodyCount = inputs.bodies.size();
     if (m_values.size() != bodyCount)
         m_values.resize(bodyCount);
@@ -101,21 +101,20 @@ bool ScalarColorsGpu::computeValues(const GpuColorInputs& inputs, cudaStream_t s
         std::vector<float> sample;
         std::string note = computeForceErrors(inputs, stream, sample);
         m_coloring.valuesComputed(inputs.stateVersion, bodyCount, std::move(sample), std::move(note));
-        return true;
+        return;
     }
-    default:
-        return false;
+    default: // not a scalar mode: write() asks only for those
+        return;
     }
     m_coloring.valuesComputed(inputs.stateVersion, bodyCount, downloadRangeSample(bodyCount, stream),
                               rangeSampleNote(bodyCount));
-    return true;
 }
 
 bool ScalarColorsGpu::write(const GpuColorInputs& inputs, RenderVertex* vertices, cudaStream_t stream) {
     const std::size_t bodyCount = inputs.bodies.size();
     std::string reason = scalarModeUnavailableReason(m_coloring.mode(), inputs.accelerationsCurrent, inputs.solver);
     if (reason.empty() && m_coloring.valuesStale(inputs.stateVersion, bodyCount))
-        computeValues(inputs, stream, reason);
+        computeValues(inputs, stream);
     if (!reason.empty()) {
         m_coloring.showComponents(std::move(reason));
         return false;

@@ -45,9 +45,8 @@ public:
     std::uint64_t allocatedBytes() const;
 
 private:
-    /// Computes m_values for the current mode and records them with their range; false with reason set when it
-    /// cannot.
-    bool computeValues(const GpuColorInputs& inputs, cudaStream_t stream, std::string& reason);
+    /// Computes m_values for the current (scalar) mode and records them with their range.
+    void computeValues(const GpuColorInputs& inputs, cudaStream_t stream);
     /// The force errors into m_values and the sample for their range into sample (host).
     std::string computeForceErrors(const GpuColorInputs& inputs, cudaStream_t stream, std::vector<float>& sample);
     /// The grid density into m_values.
