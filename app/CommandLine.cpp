@@ -160,6 +160,15 @@ void addOutputOptions(CLI::App& app, const AppOptions& defaults, AppOptions& opt
         ->default_str("the monitor's content scale");
     app.add_flag("--fullscreen", options.fullscreen, "window: start fullscreen on the window's monitor (F11 toggles)");
     app.add_option_function<std::string>(
+           "--quit-after",
+           [&options](const std::string& text) {
+               options.quitAfterSeconds = parseNumberForFlag("quit-after", kQuitAfterRange, text, NumberKind::Real);
+           },
+           "window: close after this many seconds and print the display frames/s and steps/s (for demonstrations "
+           "and measurements), " +
+               describeRange(kQuitAfterRange))
+        ->type_name("SECONDS");
+    app.add_option_function<std::string>(
            "--camera", [&options](const std::string& mode) { options.cameraFollowsBodies = mode == "follow"; },
            "headless: follow (refit the still camera when the bodies leave the view) or fixed (never refit)")
         ->check(CLI::IsMember({"follow", "fixed"}))

@@ -47,6 +47,7 @@ public:
 inline constexpr ParamRange kFrameCountRange{"frames", 1.0, 1e6, true, "number of frames to render"};
 inline constexpr ParamRange kWidthRange{"width", 16.0, 8192.0, true, "image or window width in pixels"};
 inline constexpr ParamRange kHeightRange{"height", 16.0, 8192.0, true, "image or window height in pixels"};
+inline constexpr ParamRange kQuitAfterRange{"quit-after", 0.0, 1e6, false, "seconds the window stays open"};
 inline constexpr ParamRange kUiScaleRange{"ui-scale", 0.5, 4.0, true, "size of the panels' text and widgets"};
 inline constexpr ParamRange kFramesPerSecondRange{"fps", 1.0, 240.0, true, "frames per second of movies"};
 
@@ -70,6 +71,8 @@ struct AppOptions {
     /// Window: scale of the panels' text and widgets (--ui-scale); none: the monitor's content scale.
     std::optional<double> uiScale;
     bool fullscreen = false; ///< window: start fullscreen (--fullscreen; F11 toggles)
+    /// Window: close after this many seconds and print the frames and steps per second (--quit-after).
+    std::optional<double> quitAfterSeconds;
     /// Headless: refit the still camera when the bodies leave the view (--camera follow), or never (--camera fixed).
     bool cameraFollowsBodies = true;
     /// Simulation steps between drawn frames. Unset: 1 in a window (smooth motion), kHeadlessStepsPerFrame headless

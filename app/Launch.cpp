@@ -67,6 +67,7 @@ ViewerSettings viewerSettingsFrom(const AppOptions& options) {
     if (options.uiScale)
         settings.uiScale = float(*options.uiScale);
     settings.fullscreen = options.fullscreen;
+    settings.quitAfterSeconds = options.quitAfterSeconds;
     settings.stepsPerFrame = options.stepsPerFrameFor(false);
     settings.saving = options.saving;
     settings.colorMode = options.colorMode;
@@ -119,7 +120,7 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
         } else {
             try {
                 ViewerApp viewer(simulation, viewerSettingsFrom(options));
-                viewer.run();
+                viewer.run(err);
                 return 0;
             } catch (const WindowUnavailableError& error) {
                 err << "gravlab: could not open a window (" << error.what() << "), so rendering " << options.frameCount

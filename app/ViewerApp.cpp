@@ -7,6 +7,8 @@
 #include <gravlab/render/BodyPicking.hpp>
 
 #include <GLFW/glfw3.h>
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 
 namespace gravlab {
@@ -42,9 +44,9 @@ ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
       m_fullscreen(m_window.handle()), m_pipeline(std::cerr),
       m_session(simulation, m_pipeline, sessionSettingsFrom(settings)), m_stepper(m_session),
       m_sessionPanel(settings.sessionFile), m_plotsPanel(settings.plotsCsv.string()),
-      m_recorder(settings.recording, std::cerr),
-      m_comparePanel(settings.compareCsv.value_or("gravlab_divergence.csv")), m_compareCsvOnClose(settings.compareCsv),
-      m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay), m_screenshotFolder(settings.recording.folder) {
+      m_recorder(settings.recording, std::cerr), m_comparePanel(settings.compareCsv.value_or("gravlab_divergence.csv")),
+      m_compareCsvOnClose(settings.compareCsv), m_treeOverlay(settings.treeOverlay), m_orbOverlay(settings.orbOverlay),
+      m_screenshotFolder(settings.recording.folder), m_quitAfterSeconds(settings.quitAfterSeconds) {
     float contentScaleX = 1.0f, contentScaleY = 1.0f;
     glfwGetWindowContentScale(m_window.handle(), &contentScaleX, &contentScaleY);
     m_imgui.setUiScale(settings.uiScale.value_or(uiScaleForContentScale(contentScaleX, contentScaleY)));
@@ -57,8 +59,14 @@ ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     m_session.setPaused(settings.startPaused);
 }
 
-void ViewerApp::run() {
-    while (!m_window.shouldClose()) {
+void ViewerApp::run(std::ostream& out) {
+    const auto start = std::chrono::steady_clock::now();
+    const std::uint64_t startStep = m_stepper.status().stepCount;
+    std::uint64_t frames = 0;
+    const auto seconds = [&start] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    while (!m_window.shouldClose() && !(m_quitAfterSeconds && seconds() >= *m_quitAfterSeconds)) {
         m_window.pollEvents();
         handleInput();
         if (m_recorder.view().recording)
@@ -73,6 +81,17 @@ void ViewerApp::run() {
         }
         drawFrame();
         m_window.swapBuffers();
+        ++frames;
+    }
+    if (m_quitAfterSeconds) {
+        const double elapsed = seconds();
+        const std::uint64_t steps = m_stepper.status().stepCount - startStep;
+        char line[200];
+        std::snprintf(line, sizeof line,
+                      "gravlab: window: %llu frames in %.1f s (%.1f frames/s), %llu steps (%.1f steps/s)\n",
+                      static_cast<unsigned long long>(frames), elapsed, double(frames) / elapsed,
+                      static_cast<unsigned long long>(steps), double(steps) / elapsed);
+        out << line << std::flush;
     }
     m_recorder.stop();
     writeComparisonCsvOnClose();
@@ -211,11 +230,11 @@ void ViewerApp::drawFrame() {
                               .picked = m_picked,
                               .cellCount = m_pipeline.treeCells().cellCount(),
                               .capped = m_pipeline.treeCells().capped()});
-    const ColorPanelRequests colorRequests = drawColorPanel(
-        {.mode = m_session.colorMode(),
-         .scale = m_session.colorScale(),
-         .legend = m_colorLegend,
-         .palette = bodyPaletteFor(m_session.colorMode(), status.orb.domainCount > 0)});
+    const ColorPanelRequests colorRequests =
+        drawColorPanel({.mode = m_session.colorMode(),
+                        .scale = m_session.colorScale(),
+                        .legend = m_colorLegend,
+                        .palette = bodyPaletteFor(m_session.colorMode(), status.orb.domainCount > 0)});
     const OrbPanelRequests orbRequests = m_orbPanel.draw({.orb = status.params.orb,
                                                           .bodyCount = status.bodyCount,
                                                           .overlay = m_orbOverlay,

@@ -71,6 +71,7 @@ struct ViewerSettings {
     int height = 720;
     std::optional<float> uiScale; ///< panels' scale; none: the monitor's content scale
     bool fullscreen = false;
+    std::optional<double> quitAfterSeconds; ///< close after this long and print the rates (--quit-after)
     int stepsPerFrame = 1;
     ColorMode colorMode = ColorMode::Component;
     ColorScaleChoice colorScale = ColorScaleChoice::Auto; ///< log, linear or auto for per-body quantities
@@ -93,8 +94,9 @@ class ViewerApp {
 public:
     /// Opens the window; throws WindowUnavailableError when no window can be created.
     ViewerApp(Simulation& simulation, const ViewerSettings& settings);
-    /// Runs until the window is closed or Esc is pressed, then completes a recording in progress.
-    void run();
+    /// Runs until the window is closed, Esc is pressed or quitAfterSeconds passed, then completes a recording in
+    /// progress; with quitAfterSeconds prints one line with the display frames/s and the steps/s to out.
+    void run(std::ostream& out);
 
 private:
     void handleInput();
@@ -185,6 +187,7 @@ private:
     TrailHistory m_trails;
     std::optional<std::uint64_t> m_trackedAtStep; ///< step of the last bodyPositions() read; empty: read next frame
     std::filesystem::path m_screenshotFolder;
+    std::optional<double> m_quitAfterSeconds;
     bool m_screenshotRequested = false;
     std::string m_screenshotMessage; ///< the last screenshot's file, or why it failed
     bool m_screenshotFailed = false;

@@ -1,5 +1,6 @@
 // ImGui widgets of the colours panel (ColorPanel.hpp).
 #include "ColorPanel.hpp"
+#include "panels/PanelLayout.hpp"
 
 #include "ColorBar.hpp"
 
@@ -48,7 +49,7 @@ std::optional<ColorScaleChoice> drawScaleChoice(const ColorPanelView& view) {
 
 ColorPanelRequests drawColorPanel(const ColorPanelView& view) {
     ColorPanelRequests requests;
-    ImGui::SetNextWindowPos(ImVec2(400, 330), ImGuiCond_FirstUseEver);
+    placePanelOnFirstUse(PanelSlot::Colours);
     ImGui::Begin("Colours", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kTextWidthInFontSizes * ImGui::GetFontSize());
     requests.mode = drawModeCombo(view.mode);

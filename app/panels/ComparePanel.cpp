@@ -1,5 +1,6 @@
 // ImGui widgets of the Compare panel and the labels of the split view.
 #include "ComparePanel.hpp"
+#include "panels/PanelLayout.hpp"
 
 #include "SolverControls.hpp"
 
@@ -126,7 +127,7 @@ void ComparePanel::drawExport(ComparePanelRequests& requests) {
 
 ComparePanelRequests ComparePanel::draw(const ComparePanelView& view) {
     ComparePanelRequests requests;
-    ImGui::SetNextWindowPos(ImVec2(720, 230), ImGuiCond_FirstUseEver);
+    placePanelOnFirstUse(PanelSlot::Compare);
     ImGui::Begin("Compare", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::Text("main (left): %s", view.mainLabel.c_str());
     if (view.runLabel)

@@ -1,5 +1,6 @@
 // The file panel's widgets (see FilePanel.hpp).
 #include "FilePanel.hpp"
+#include "panels/PanelLayout.hpp"
 
 #include <imgui.h>
 
@@ -7,8 +8,9 @@ namespace gravlab {
 
 FilePanelRequests FilePanel::draw(const FilePanelView& view) {
     FilePanelRequests requests;
-    if (!ImGui::CollapsingHeader("Files: load and save bodies"))
-        return requests;
+    placePanelOnFirstUse(PanelSlot::Files);
+    ImGui::Begin("Files: load and save bodies", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+    ImGui::SetNextItemWidth(24.0f * ImGui::GetFontSize());
     ImGui::InputText("path", m_path.data(), m_path.size());
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("A snapshot: tipsy (big- or little-endian), GADGET-4/SWIFT/AREPO HDF5 or CSV "
@@ -44,6 +46,7 @@ FilePanelRequests FilePanel::draw(const FilePanelView& view) {
         if (view.messageIsError)
             ImGui::PopStyleColor();
     }
+    ImGui::End();
     return requests;
 }
 

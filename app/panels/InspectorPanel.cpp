@@ -1,5 +1,6 @@
 // ImGui widgets of the inspector panel.
 #include "InspectorPanel.hpp"
+#include "panels/PanelLayout.hpp"
 
 #include <imgui.h>
 
@@ -89,10 +90,7 @@ void drawTrails(const InspectorPanelView& view, InspectorPanelRequests& requests
 
 InspectorPanelRequests drawInspectorPanel(const InspectorPanelView& view) {
     InspectorPanelRequests requests;
-    // Bottom right at first: the other panels fill the top and the left.
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(display.x - 10, display.y - 4 * ImGui::GetFontSize()), ImGuiCond_FirstUseEver,
-                            ImVec2(1, 1));
+    placePanelOnFirstUse(PanelSlot::Inspector);
     ImGui::Begin("Inspector", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     if (view.picked) {
         bool following = view.following;

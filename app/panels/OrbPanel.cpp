@@ -1,5 +1,6 @@
 // ImGui widgets of the ORB panel.
 #include "OrbPanel.hpp"
+#include "panels/PanelLayout.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -100,7 +101,7 @@ bool OrbPanel::drawPartitionControls(const OrbPanelView& view, OrbParams& edited
 
 OrbPanelRequests OrbPanel::draw(const OrbPanelView& view) {
     OrbPanelRequests requests;
-    ImGui::SetNextWindowPos(ImVec2(720, 10), ImGuiCond_FirstUseEver);
+    placePanelOnFirstUse(PanelSlot::Orb);
     ImGui::Begin("ORB domains", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kTextWidthInFontSizes * ImGui::GetFontSize());
 

@@ -1,5 +1,6 @@
 // The plots panel's widgets (see PlotsPanel.hpp).
 #include "PlotsPanel.hpp"
+#include "panels/PanelLayout.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -64,8 +65,8 @@ PlotsPanel::PlotsPanel(const std::string& exportPath) {
 
 PlotsPanelRequests PlotsPanel::draw(const PlotsPanelView& view) {
     PlotsPanelRequests requests;
-    ImGui::SetNextWindowPos(ImVec2(10, 440), ImGuiCond_FirstUseEver);
-    ImGui::Begin("Plots", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+    placePanelOnFirstUse(PanelSlot::Plots);
+    ImGui::Begin("Plots"); // a fixed size that scrolls: the series are taller than a small window
     const DiagnosticsHistory& history = view.history;
     if (history.empty()) {
         ImGui::TextWrapped("No samples yet: they are taken while the simulation runs (not while paused).");

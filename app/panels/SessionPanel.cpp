@@ -1,5 +1,6 @@
 // ImGui widgets of the session panel.
 #include "SessionPanel.hpp"
+#include "panels/PanelLayout.hpp"
 
 #include <algorithm>
 #include <imgui.h>
@@ -13,7 +14,7 @@ SessionPanel::SessionPanel(const std::filesystem::path& initialPath) {
 
 SessionPanelRequests SessionPanel::draw(const SessionPanelView& view) {
     SessionPanelRequests requests;
-    ImGui::SetNextWindowPos(ImVec2(400, 420), ImGuiCond_FirstUseEver);
+    placePanelOnFirstUse(PanelSlot::Session);
     ImGui::Begin("Session", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::SetNextItemWidth(300);
     ImGui::InputText("file", m_path.data(), m_path.size());

@@ -1,5 +1,6 @@
 // ImGui widgets of the simulation panel.
 #include "SimulationPanel.hpp"
+#include "panels/PanelLayout.hpp"
 
 #include "SolverControls.hpp"
 
@@ -171,8 +172,7 @@ bool SimulationPanel::drawGallery(const SimulationPanelView& view, SimParams& ed
 
 SimulationPanelRequests SimulationPanel::draw(const SimulationPanelView& view) {
     SimulationPanelRequests requests;
-    ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(380, 0), ImGuiCond_FirstUseEver);
+    placePanelOnFirstUse(PanelSlot::Simulation);
     ImGui::Begin("Gravlab");
 
     SimParams edited = view.params;

@@ -1,5 +1,6 @@
 // ImGui widgets of the octree panel.
 #include "TreeOverlayPanel.hpp"
+#include "panels/PanelLayout.hpp"
 
 #include <algorithm>
 #include <imgui.h>
@@ -65,7 +66,7 @@ void drawStatus(const TreeOverlayPanelView& view) {
 
 TreeOverlayPanelRequests drawTreeOverlayPanel(const TreeOverlayPanelView& view) {
     TreeOverlayPanelRequests requests;
-    ImGui::SetNextWindowPos(ImVec2(400, 10), ImGuiCond_FirstUseEver);
+    placePanelOnFirstUse(PanelSlot::Octree);
     // Sized to its contents; text wraps at a fixed width so that long notes grow the window down, not sideways.
     ImGui::Begin("Octree", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + kTextWidthInFontSizes * ImGui::GetFontSize());

@@ -1,5 +1,6 @@
 // ImGui widgets of the window panel.
 #include "WindowPanel.hpp"
+#include "panels/PanelLayout.hpp"
 
 #include "../WindowLayout.hpp"
 
@@ -9,9 +10,7 @@ namespace gravlab {
 
 WindowPanelRequests drawWindowPanel(const WindowPanelView& view) {
     WindowPanelRequests requests;
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    ImGui::SetNextWindowPos(ImVec2(display.x * 0.5f, display.y - 10), ImGuiCond_FirstUseEver, ImVec2(0.5f, 1));
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    placePanelOnFirstUse(PanelSlot::Window);
     ImGui::Begin("Window", nullptr, ImGuiWindowFlags_AlwaysAutoResize);
     requests.screenshot = ImGui::Button("screenshot (P)");
     if (ImGui::IsItemHovered())
