@@ -3,7 +3,6 @@
 
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 
 namespace gravlab {
 namespace {
@@ -22,17 +21,14 @@ bool sameMethod(const Diagnostics& a, const Diagnostics& b) {
 
 } // namespace
 
-DiagnosticsHistory::DiagnosticsHistory(std::size_t capacity) : m_samples(capacity) {
-    if (capacity == 0)
-        throw std::invalid_argument("diagnostics history: capacity 0 cannot hold a sample; allowed 1 or more");
-}
+DiagnosticsHistory::DiagnosticsHistory(std::size_t capacity) : m_samples(capacity, "diagnostics history") {}
 
 void DiagnosticsHistory::record(const DiagnosticsMeasurement& measurement) {
     if (!m_baseline || !sameMethod(m_baseline->diagnostics, measurement.diagnostics)) {
         clear();
         m_baseline = measurement;
     }
-    push(withDrifts(measurement));
+    m_samples.push(withDrifts(measurement));
 }
 
 DiagnosticsSample DiagnosticsHistory::withDrifts(const DiagnosticsMeasurement& measurement) const {
@@ -58,27 +54,9 @@ DiagnosticsSample DiagnosticsHistory::withDrifts(const DiagnosticsMeasurement& m
     return sample;
 }
 
-void DiagnosticsHistory::push(const DiagnosticsSample& sample) {
-    if (m_size < m_samples.size()) {
-        m_samples[(m_oldest + m_size) % m_samples.size()] = sample;
-        ++m_size;
-        return;
-    }
-    m_samples[m_oldest] = sample; // full: the newest takes the oldest's slot
-    m_oldest = (m_oldest + 1) % m_samples.size();
-}
-
 void DiagnosticsHistory::clear() {
-    m_oldest = 0;
-    m_size = 0;
+    m_samples.clear();
     m_baseline.reset();
-}
-
-const DiagnosticsSample& DiagnosticsHistory::operator[](std::size_t index) const {
-    if (index >= m_size)
-        throw std::out_of_range("diagnostics history: sample " + std::to_string(index) + " asked for, " +
-                                std::to_string(m_size) + " kept");
-    return m_samples[(m_oldest + index) % m_samples.size()];
 }
 
 } // namespace gravlab

@@ -2,16 +2,17 @@
 // The time series a class reads off a run: energy error, momentum and angular momentum drift, virial ratio, Lagrangian
 // radii and step time per phase, newest last, for the plots panel and the CSV export.
 //
-// Design note: a fixed-capacity ring buffer like EnergyHistory (storage allocated once, a push past capacity drops the
-// oldest sample, index 0 is the oldest kept). Drifts are against the history's own baseline, the first sample recorded
-// after a clear(): every sample is then measured by the same potential method, so the plotted energy error is the
-// integration's, not the difference between a tree and a direct-sum W (about 1e-4 at theta 0.5). A sample measured by
-// another method or opening angle than the baseline (the solver or theta was changed) therefore starts the series
-// again with itself as the baseline. Scales: the energy error is |E - E0| / |E0|; the linear momentum drift is
-// |P - P0| / p0 with the momentum scale p0 = sqrt(M (2 K0 + |W0|)), i.e. M times a typical speed (sqrt(2) times the
-// rms speed in virial equilibrium; unlike M sqrt(2 K0 / M) it is not zero for a system started at rest); the angular
-// momentum drift is |L - L0| / |L0| (NaN when L0 = 0: a Plummer sphere's L0 is only sampling noise, so its relative
-// drift says little, and the absolute one is not in a class's units either).
+// Design note: the samples live in a SampleRing (fixed capacity, oldest first). Drifts are against the history's own
+// baseline, the first sample recorded after a clear(): every sample is then measured by the same potential method, so
+// the plotted energy error is the integration's, not the difference between a tree and a direct-sum W (about 1e-4 at
+// theta 0.5). A sample measured by another method or opening angle than the baseline (the solver or theta was changed)
+// therefore starts the series again with itself as the baseline. Scales: the energy error is |E - E0| / |E0|; the
+// linear momentum drift is |P - P0| / p0 with the momentum scale p0 = sqrt(M (2 K0 + |W0|)), i.e. M times a typical
+// speed (sqrt(2) times the rms speed in virial equilibrium; unlike M sqrt(2 K0 / M) it is not zero for a system started
+// at rest); the angular momentum drift is |L - L0| / |L0| (NaN when L0 = 0: a Plummer sphere's L0 is only sampling
+// noise, so its relative drift says little, and the absolute one is not in a class's units either).
+#include "SampleRing.hpp"
+
 #include <gravlab/sim/Diagnostics.hpp>
 #include <gravlab/sim/SimulationBackend.hpp>
 
@@ -65,22 +66,19 @@ public:
     /// Forgets every sample and the baseline.
     void clear();
 
-    std::size_t size() const { return m_size; }
-    std::size_t capacity() const { return m_samples.size(); }
-    bool empty() const { return m_size == 0; }
+    std::size_t size() const { return m_samples.size(); }
+    std::size_t capacity() const { return m_samples.capacity(); }
+    bool empty() const { return m_samples.empty(); }
     /// The index-th oldest sample kept (0: the oldest); index < size().
-    const DiagnosticsSample& operator[](std::size_t index) const;
-    const DiagnosticsSample& latest() const { return (*this)[m_size - 1]; }
+    const DiagnosticsSample& operator[](std::size_t index) const { return m_samples[index]; }
+    const DiagnosticsSample& latest() const { return m_samples.latest(); }
     /// The measurement the drifts are against; empty after clear().
     const std::optional<DiagnosticsMeasurement>& baseline() const { return m_baseline; }
 
 private:
     DiagnosticsSample withDrifts(const DiagnosticsMeasurement& measurement) const;
-    void push(const DiagnosticsSample& sample);
 
-    std::vector<DiagnosticsSample> m_samples;
-    std::size_t m_oldest = 0;
-    std::size_t m_size = 0;
+    SampleRing<DiagnosticsSample> m_samples;
     std::optional<DiagnosticsMeasurement> m_baseline;
 };
 

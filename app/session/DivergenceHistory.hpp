@@ -2,10 +2,11 @@
 // How far two runs of the same initial conditions have drifted apart, sample by sample, for the Compare panel's plot
 // and the CSV export.
 //
-// Design note: a fixed-capacity ring buffer like EnergyHistory (storage allocated once, a push past capacity drops
-// the oldest sample, index 0 is always the oldest kept), so a long comparison costs a fixed few hundred kilobytes. A
+// Design note: a SampleRing (fixed capacity, oldest first), so a long comparison costs a fixed few hundred kilobytes. A
 // sample's energy errors are NaN when the O(N^2) energy was not measured at that sample (Comparison measures it only
 // when it is cheap enough), so a plot or a CSV reader can tell "not measured" from "zero".
+#include "SampleRing.hpp"
+
 #include <cstddef>
 #include <vector>
 
@@ -23,29 +24,12 @@ struct DivergenceSample {
     double energyErrorB = 0;          ///< the same for the comparison run, against its own E0; NaN: not measured
 };
 
-class DivergenceHistory {
+class DivergenceHistory : public SampleRing<DivergenceSample> {
 public:
     /// Keeps the last capacity samples; capacity must be at least 1 (std::invalid_argument otherwise).
-    explicit DivergenceHistory(std::size_t capacity);
-
-    /// Appends sample, dropping the oldest one when full.
-    void push(const DivergenceSample& sample);
-    void clear();
-
-    std::size_t size() const { return m_size; }
-    std::size_t capacity() const { return m_samples.size(); }
-    bool empty() const { return m_size == 0; }
-    /// The index-th oldest sample kept (0: the oldest); std::out_of_range unless index < size().
-    const DivergenceSample& operator[](std::size_t index) const;
-    /// The newest sample; the history must not be empty.
-    const DivergenceSample& latest() const { return (*this)[m_size - 1]; }
+    explicit DivergenceHistory(std::size_t capacity) : SampleRing(capacity, "divergence history") {}
     /// The newest sample whose energy errors were measured; null when none was.
     const DivergenceSample* latestWithEnergies() const;
-
-private:
-    std::vector<DivergenceSample> m_samples; ///< capacity slots, allocated once
-    std::size_t m_oldest = 0;                ///< slot of the oldest sample
-    std::size_t m_size = 0;
 };
 
 } // namespace gravlab
