@@ -1,5 +1,7 @@
 #include "BenchCommand.hpp"
 
+#include "BenchStatistics.hpp"
+
 #include "CommandLine.hpp"
 #include "FrameBench.hpp"
 #include "OptionParsing.hpp"
@@ -50,12 +52,6 @@ std::string todayUtc() {
     char text[16];
     std::strftime(text, sizeof text, "%Y-%m-%d", &utc);
     return text;
-}
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t middle = values.size() / 2;
-    return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
 double bytesPerBody(const BenchOptions& options, const BenchResult& result) {
@@ -131,29 +127,8 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
             << result.orb.imbalance.work << " work\n";
 }
 
-/// Median of each phase over the steps, in the order the backend names them.
-std::vector<PhaseTiming> medianPhases(const std::vector<std::vector<PhaseTiming>>& steps) {
-    std::vector<PhaseTiming> medians = steps.front();
-    for (std::size_t phase = 0; phase < medians.size(); ++phase) {
-        std::vector<double> values;
-        for (const std::vector<PhaseTiming>& step : steps)
-            values.push_back(step[phase].milliseconds);
-        medians[phase].milliseconds = median(values);
-    }
-    return medians;
-}
-
 BenchResult measure(const BenchOptions& options) {
-    SimParams params;
-    params.scenario = options.scenario;
-    params.bodyCount = options.bodyCount;
-    params.seed = options.seed;
-    params.solver = options.solver;
-    params.backend = options.backend;
-    params.openingAngle = options.openingAngle;
-    params.orb.domainCount = options.stepOrbDomains;
-    params.orb.rebuildInterval = options.stepOrbEvery;
-    params.orb.balance = options.orbBalance;
+    const SimParams params = benchSimParams(options);
     const StepTimes times = timeSteps(params, options.warmupStepCount, options.stepCount);
 
     BenchResult result;
@@ -268,6 +243,20 @@ void printOrb(const BenchOptions& options, const OrbBenchResult& result, std::os
 #endif
 
 } // namespace
+
+SimParams benchSimParams(const BenchOptions& options) {
+    SimParams params;
+    params.scenario = options.scenario;
+    params.bodyCount = options.bodyCount;
+    params.seed = options.seed;
+    params.solver = options.solver;
+    params.backend = options.backend;
+    params.openingAngle = options.openingAngle;
+    params.orb.domainCount = options.stepOrbDomains;
+    params.orb.rebuildInterval = options.stepOrbEvery;
+    params.orb.balance = options.orbBalance;
+    return params;
+}
 
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
     CLI::App* bench = app.add_subcommand("bench", "time a force solver on the GPU or the CPU: median step and phases, "

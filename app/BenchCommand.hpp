@@ -74,6 +74,9 @@ struct BenchOptions {
 /// Adds the "bench" subcommand; values are converted and range-checked while CLI11 parses, and a bad one becomes a
 /// CLI::ValidationError naming the flag, the value and what is allowed. Returns the subcommand (check it with
 /// `*subcommand` after parsing).
+/// The simulation a step or frame bench runs: the options' scenario, N, seed, solver, backend, theta and ORB settings.
+SimParams benchSimParams(const BenchOptions& options);
+
 CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options);
 
 /// Runs the benchmark and prints the result to out; returns 0, or 1 with a message on err when the CUDA core is not

@@ -2,6 +2,7 @@
 #include "FrameBench.hpp"
 
 #include "BenchCommand.hpp"
+#include "BenchStatistics.hpp"
 #include "FramePipeline.hpp"
 #include "OffscreenImGui.hpp"
 #include "ReportJson.hpp"
@@ -41,14 +42,6 @@ constexpr std::size_t kGpuMarks = 5;
 
 double millisecondsBetween(Clock::time_point from, Clock::time_point to) {
     return std::chrono::duration<double, std::milli>(to - from).count();
-}
-
-double median(std::vector<double> values) {
-    if (values.empty())
-        return 0.0;
-    std::sort(values.begin(), values.end());
-    const std::size_t middle = values.size() / 2;
-    return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
 double sumOf(const std::vector<PhaseTiming>& phases) {
@@ -146,20 +139,6 @@ struct FrameBenchResult {
     double measuredSeconds = 0;
 };
 
-SimParams paramsOf(const BenchOptions& options) {
-    SimParams params;
-    params.scenario = options.scenario;
-    params.bodyCount = options.bodyCount;
-    params.seed = options.seed;
-    params.solver = options.solver;
-    params.backend = options.backend;
-    params.openingAngle = options.openingAngle;
-    params.orb.domainCount = options.stepOrbDomains;
-    params.orb.rebuildInterval = options.stepOrbEvery;
-    params.orb.balance = options.orbBalance;
-    return params;
-}
-
 /// The window's session settings (energy measured automatically when cheap), with the bench's steps per frame.
 SessionSettings sessionSettingsOf(const BenchOptions& options) {
     SessionSettings settings;
@@ -171,7 +150,7 @@ SessionSettings sessionSettingsOf(const BenchOptions& options) {
 struct FrameBench {
     explicit FrameBench(const BenchOptions& benchOptions)
         : options(benchOptions), pipeline(log), target(benchOptions.frameWidth, benchOptions.frameHeight),
-          simulation(paramsOf(benchOptions)), session(simulation, pipeline, sessionSettingsOf(benchOptions)),
+          simulation(benchSimParams(benchOptions)), session(simulation, pipeline, sessionSettingsOf(benchOptions)),
           timestamps(kGpuMarks), warmupFrames(std::size_t(benchOptions.warmupStepCount)) {
         pipeline.fitCamera(simulation, camera, float(options.frameWidth) / float(options.frameHeight));
         if (options.background)
@@ -301,20 +280,6 @@ FrameBenchResult measureFrames(const BenchOptions& options) {
     result.renderer = bench.context.description();
     result.vertexPath = bench.pipeline.vertexPath();
     return result;
-}
-
-std::vector<PhaseTiming> medianPhases(const std::vector<std::vector<PhaseTiming>>& steps) {
-    if (steps.empty())
-        return {};
-    std::vector<PhaseTiming> medians = steps.back();
-    for (std::size_t phase = 0; phase < medians.size(); ++phase) {
-        std::vector<double> values;
-        for (const std::vector<PhaseTiming>& step : steps)
-            if (phase < step.size())
-                values.push_back(step[phase].milliseconds);
-        medians[phase].milliseconds = median(values);
-    }
-    return medians;
 }
 
 void printJson(const BenchOptions& options, const FrameBenchResult& result, std::ostream& out) {
