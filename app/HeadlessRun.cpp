@@ -252,6 +252,43 @@ FrameOutputSettings frameOutputSettingsFrom(const AppOptions& options) {
     return settings;
 }
 
+namespace {
+
+/// What a headless run counted while it drew its frames.
+struct HeadlessTally {
+    const std::vector<std::size_t>& refits;     ///< frames where the camera was refitted
+    const std::vector<std::size_t>& darkFrames; ///< frames with nothing lit
+    double stepSeconds;                         ///< stepping and saving, apart from drawing and writing
+    double totalSeconds;
+};
+
+/// The parts of a headless run its summary reads.
+struct HeadlessParts {
+    const HeadlessContext& context;
+    const FramePipeline& pipeline;
+    const FrameOutputs& outputs;
+    const Simulation& simulation;
+    const SessionController& session;
+};
+
+/// The summary lines: what was written and how, the colour scale, the camera's refits and dark frames, the timing and
+/// the snapshots.
+void printSummary(std::ostream& summary, const HeadlessParts& run, const HeadlessSettings& settings,
+                  const HeadlessTally& tally) {
+    const auto frameCount = static_cast<std::size_t>(settings.frameCount);
+    summary << "gravlab: wrote " << frameCount << " frames (" << settings.width << "x" << settings.height << ", "
+            << run.context.description() << ", positions by " << run.pipeline.vertexPath()
+            << overlaySummary(settings, run.pipeline.treeCells())
+            << orbSummary(run.simulation, settings, run.pipeline.scene()) << ") " << run.outputs.describe() << "\n";
+    summary << "gravlab: " << describeColorScale(run.simulation.visuals().colorScale(run.simulation.params().units))
+            << '\n';
+    summary << cameraSummary(settings.cameraFollowsBodies, tally.refits, tally.darkFrames) << '\n';
+    summary << timingSummary(frameCount, tally.totalSeconds, tally.stepSeconds, settings.stepsPerFrame) << '\n';
+    summary << snapshotSummary(run.session.snapshotSaver());
+}
+
+} // namespace
+
 void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, FrameOutputs& outputs,
                           std::ostream& progress, std::ostream& summary) {
     // The context is declared first so that it is destroyed after every GL object below.
@@ -331,15 +368,9 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
         progress << '\n';
     finishOutputs(outputs, frameCount);
 
-    const double totalSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    summary << "gravlab: wrote " << frameCount << " frames (" << settings.width << "x" << settings.height << ", "
-            << context.description() << ", positions by " << pipeline.vertexPath()
-            << overlaySummary(settings, pipeline.treeCells()) << orbSummary(simulation, settings, pipeline.scene())
-            << ") " << outputs.describe() << "\n";
-    summary << "gravlab: " << describeColorScale(simulation.visuals().colorScale(simulation.params().units)) << '\n';
-    summary << cameraSummary(settings.cameraFollowsBodies, refits, darkFrames) << '\n';
-    summary << timingSummary(frameCount, totalSeconds, stepSeconds, settings.stepsPerFrame) << '\n';
-    summary << snapshotSummary(session.snapshotSaver());
+    const HeadlessTally tally{refits, darkFrames, stepSeconds,
+                              std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+    printSummary(summary, {context, pipeline, outputs, simulation, session}, settings, tally);
     if (comparison)
         finishComparison(*comparison, simulation, settings, summary);
     summary << writePlotsCsvIfAsked(session, settings);

@@ -185,7 +185,7 @@ void ViewerApp::updateOverlays() {
                                                        .pickMarkerHalfSize = kPickMarkerScale * m_sceneRadius});
 }
 
-void ViewerApp::drawFrame() {
+void ViewerApp::drawScene() {
     const FramebufferSize size = m_window.framebufferSize();
     const RenderTarget window{0, size.width, size.height};
     m_pipeline.render(m_camera, mainTarget());
@@ -198,7 +198,10 @@ void ViewerApp::drawFrame() {
                             .pickedPoint = std::nullopt, // a pick names a body of the main run
                             .pickMarkerHalfSize = 0.0f});
     m_recorder.captureFrame(window);
+}
 
+void ViewerApp::drawFrame() {
+    drawScene();
     m_imgui.beginFrame();
     const RecordingView recording = m_recorder.view();
     drawRecordingIndicator(recording);

@@ -105,6 +105,9 @@ private:
     void pickAt(const glm::vec2& cursor);
     /// The overlays' view of this frame: panel settings, colour mode and the picked body's marker.
     void updateOverlays();
+    /// The bodies, overlays, trails and the comparison's half, then the frame handed to a recording.
+    void drawScene();
+    /// drawScene(), then the panels over it and their requests applied.
     void drawFrame();
     void applyPanelRequests(const SimulationPanelRequests& requests);
     void applyTreeOverlayRequests(const TreeOverlayPanelRequests& requests);
