@@ -1,7 +1,6 @@
 #include "BenchCommand.hpp"
 
 #include "BenchStatistics.hpp"
-
 #include "CommandLine.hpp"
 #include "FrameBench.hpp"
 #include "OptionParsing.hpp"
@@ -294,6 +293,8 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
     bench->add_flag("--background", options.background,
                     "with --frames: step on a worker thread as the window does; reports display frames/s and step "
                     "completions/s apart");
+    addNumberOption(*bench, kDisplayHzRange, NumberKind::Real, options.displayHz,
+                    "with --frames: pace the frames as a display of this refresh rate does (0: unpaced)");
     bench->add_flag("--orb", options.orb, "time the ORB build (cuts and in-place partition) instead of a solver step");
     addNumberOption(*bench, kBenchDomainRange, NumberKind::Whole, options.domainCount, "ORB domains (with --orb)");
     bench

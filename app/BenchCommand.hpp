@@ -41,6 +41,9 @@ inline constexpr ParamRange kBenchStateBodyRange{"bodies", 1.0, double(kMaxBodyC
                                                  "number of bodies; up to 4294967295 with --orb --positions-only"};
 inline constexpr int kFlopsPerInteraction = 20;
 
+/// bench --frames --display-hz: the pacing of a display's refresh (0: none).
+inline constexpr ParamRange kDisplayHzRange{"display-hz", 0.0, 1000.0, true, "display refresh rate in Hz"};
+
 struct BenchOptions {
     std::string solver = std::string(kDefaultSolver);
     BackendKind backend = BackendKind::Auto; ///< where solver steps run (the ORB build runs on the GPU)
@@ -66,6 +69,9 @@ struct BenchOptions {
     int frameHeight = 1080;  ///< --frames only: pixels
     int stepsPerFrame = 1;   ///< --frames only
     bool background = false; ///< --frames only: steps on the worker thread, as the window runs them
+    /// --frames only: at most this many frames per second, as a display's refresh paces a window (0: as fast as the
+    /// GPU draws, which hands a background step less of the GPU than a window would).
+    double displayHz = 0;
     /// Time snapshot writes and reads per format instead of a solver step (SnapshotBench.hpp).
     bool io = false;
     std::filesystem::path ioFolder; ///< --io only: where the files go; empty: a temporary folder

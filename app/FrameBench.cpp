@@ -27,6 +27,7 @@
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 namespace gravlab {
@@ -242,7 +243,8 @@ void FrameBench::frame(std::size_t index, bool measured, FrameBenchResult& resul
     }
     timestamps.mark(2);
     const auto draw = Clock::now();
-    pipeline.render(camera, {target.framebuffer(), target.width(), target.height()});
+    pipeline.render(camera, {target.framebuffer(), target.width(), target.height()},
+                    stepper && stepper->stepInFlight());
     cpu[DrawPart] = millisecondsBetween(draw, Clock::now());
     timestamps.mark(3);
     const auto ui = Clock::now();
@@ -271,7 +273,11 @@ FrameBenchResult measureFrames(const BenchOptions& options) {
     for (std::size_t index = 0; index < total; ++index) {
         if (index == warmup)
             measuredStart = Clock::now();
+        const auto frameStart = Clock::now();
         bench.frame(index, index >= warmup, result);
+        if (options.displayHz > 0) // the next refresh, as a window waiting for vertical sync
+            std::this_thread::sleep_until(frameStart + std::chrono::duration_cast<Clock::duration>(
+                                                           std::chrono::duration<double>(1.0 / options.displayHz)));
     }
     glFinish();
     result.measuredSeconds = std::chrono::duration<double>(Clock::now() - measuredStart).count();
@@ -286,6 +292,7 @@ void printJson(const BenchOptions& options, const FrameBenchResult& result, std:
     ReportJson report;
     report["mode"] = "frames";
     report["background"] = options.background;
+    report["displayHz"] = options.displayHz;
     report["machine"] = result.machine;
     report["renderer"] = result.renderer;
     report["vertexPath"] = result.vertexPath;
@@ -313,8 +320,9 @@ void printJson(const BenchOptions& options, const FrameBenchResult& result, std:
 void printText(const BenchOptions& options, const FrameBenchResult& result, std::ostream& out) {
     const double seconds = result.measuredSeconds;
     out << std::setprecision(4) << "gravlab bench --frames: " << (options.background ? "background" : "synchronous")
-        << " stepping, solver " << options.solver << ", scenario " << options.scenario << ", N = " << options.bodyCount
-        << ", " << options.stepsPerFrame << " steps per frame, " << options.frameWidth << "x" << options.frameHeight
+        << " stepping" << (options.displayHz > 0 ? ", paced at " + std::to_string(int(options.displayHz)) + " Hz" : "")
+        << ", solver " << options.solver << ", scenario " << options.scenario << ", N = " << options.bodyCount << ", "
+        << options.stepsPerFrame << " steps per frame, " << options.frameWidth << "x" << options.frameHeight
         << ", median of " << result.measuredFrames << " frames after " << options.warmupStepCount << " warm-up frames\n"
         << "simulation: " << result.machine << "\nrenderer: " << result.renderer << "\npositions by "
         << result.vertexPath << "\n"

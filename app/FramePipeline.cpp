@@ -59,8 +59,15 @@ void FramePipeline::updateOrbOverlay(const Simulation& simulation, const Overlay
     }
 }
 
-void FramePipeline::render(const OrbitCamera& camera, const RenderTarget& target) {
-    m_scene.render(camera, m_look, target, m_vertices.deviceLight());
+void FramePipeline::render(const OrbitCamera& camera, const RenderTarget& target, bool stepInFlight) {
+    const std::size_t bodies = m_scene.particles().vertexCount();
+    DeviceParticleLight* splat = m_vertices.deviceLight();
+    m_look.particleStride = 1;
+    if (stepInFlight && splat && bodies > kMaxBodiesDrawnWhileStepping) {
+        splat = nullptr;
+        m_look.particleStride = (bodies + kMaxBodiesDrawnWhileStepping - 1) / kMaxBodiesDrawnWhileStepping;
+    }
+    m_scene.render(camera, m_look, target, splat);
 }
 
 std::span<const RenderVertex> FramePipeline::hostVertices(const Simulation& simulation) {

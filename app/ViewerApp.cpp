@@ -188,7 +188,7 @@ void ViewerApp::updateOverlays() {
 void ViewerApp::drawScene() {
     const FramebufferSize size = m_window.framebufferSize();
     const RenderTarget window{0, size.width, size.height};
-    m_pipeline.render(m_camera, mainTarget());
+    m_pipeline.render(m_camera, mainTarget(), m_stepper.stepInFlight());
     drawTrails(mainTarget());
     if (m_comparison)
         m_comparison->draw(m_camera, sideBySide(window)[1],

@@ -70,9 +70,11 @@ void ParticleRenderer::setVertexCount(std::size_t count) {
     m_vertexCount = count;
 }
 
-void ParticleRenderer::draw(const ParticleView& view, const ParticleStyle& style, BodyPalette palette) const {
+void ParticleRenderer::draw(const ParticleView& view, const ParticleStyle& style, BodyPalette palette,
+                            std::size_t stride) const {
     if (m_vertexCount == 0)
         return;
+    stride = std::max<std::size_t>(stride, 1);
     glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendEquation(GL_FUNC_ADD);
@@ -84,13 +86,15 @@ void ParticleRenderer::draw(const ParticleView& view, const ParticleStyle& style
     m_program.setUniform(m_projectionLocation, view.projection);
     m_program.setUniform(m_pixelsPerUnitAtUnitDepthLocation, pixelsPerUnitAtUnitDepth);
     m_program.setUniform(m_spriteWorldSizeLocation, style.spriteWorldSize);
-    m_program.setUniform(m_brightnessLocation, style.brightness);
+    m_program.setUniform(m_brightnessLocation, style.brightness * static_cast<float>(stride));
     m_program.setUniform(m_minPixelSizeLocation, style.minPixelSize);
     m_program.setUniform(m_maxPixelSizeLocation, style.maxPixelSize);
     m_program.setUniform(m_paletteLocation, static_cast<int>(palette));
     m_program.use();
+    glVertexArrayVertexBuffer(m_vertexArray.id(), 0, m_vertexBuffer.id(), 0,
+                              static_cast<GLsizei>(stride * sizeof(RenderVertex)));
     glBindVertexArray(m_vertexArray.id());
-    glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(m_vertexCount));
+    glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>((m_vertexCount + stride - 1) / stride));
     glBindVertexArray(0);
 }
 

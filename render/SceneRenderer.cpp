@@ -24,7 +24,7 @@ void SceneRenderer::render(const OrbitCamera& camera, const FrameLook& look, con
     if (deviceLight)
         m_toneMapper.addLight(splattedLight);
     else
-        m_particles.draw(view, look.particles, look.palette);
+        m_particles.draw(view, look.particles, look.palette, look.particleStride);
     glScissor(target.x, target.y, target.width, target.height);
     glEnable(GL_SCISSOR_TEST);
     m_toneMapper.resolve(target.framebuffer, {target.x, target.y}, look.exposure);

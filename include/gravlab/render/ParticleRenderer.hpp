@@ -62,7 +62,10 @@ public:
     std::uint64_t storageGeneration() const { return m_storageGeneration; }
 
     /// Adds the particles' light, coloured through palette, to the bound framebuffer (blending state is set here).
-    void draw(const ParticleView& view, const ParticleStyle& style, BodyPalette palette = BodyPalette::CoolWarm) const;
+    /// With stride k > 1 only every k-th vertex is drawn, k times as bright, so the picture keeps its light at a k-th
+    /// of the cost (the view of a huge run while a step holds the GPU; see FramePipeline).
+    void draw(const ParticleView& view, const ParticleStyle& style, BodyPalette palette = BodyPalette::CoolWarm,
+              std::size_t stride = 1) const;
 
 private:
     ShaderProgram m_program;

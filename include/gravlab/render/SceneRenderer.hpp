@@ -34,6 +34,8 @@ struct FrameLook {
     /// How body colour scalars become colours: bodyPaletteFor(colour mode, ORB active).
     BodyPalette palette = BodyPalette::CoolWarm;
     float exposure = 1.0f; ///< scales light before tone mapping; 1 suits particleStyleFor()
+    /// Draw every k-th body, k times as bright, through GL (ParticleRenderer::draw); 1: every body.
+    std::size_t particleStride = 1;
     TreeOverlayStyle treeOverlay;
     OrbOverlayStyle orbOverlay;
 };
