@@ -2,37 +2,17 @@
 // sentences.
 #include "CudaGlInterop.hpp"
 
+#include "CudaErrors.hpp"
+
 #include <algorithm>
-#include <cstdio>
 #include <cuda_gl_interop.h>
 #include <stdexcept>
 #include <utility>
 
 namespace gravlab {
+
+using namespace interop; // CudaErrors.hpp
 namespace {
-
-/// "cudaErrorOperatingSystem (OS call failed or operation not supported on this OS)": name and CUDA's description.
-std::string describeCudaError(cudaError_t error) {
-    return std::string(cudaGetErrorName(error)) + " (" + cudaGetErrorString(error) + ")";
-}
-
-/// Throws std::runtime_error "CUDA error: <what> failed: <error>" when error != cudaSuccess. (sim's CUDA_CHECK lives
-/// behind the simulation's private headers, which render does not see.)
-void throwOnCudaError(cudaError_t error, const char* what) {
-    if (error != cudaSuccess)
-        throw std::runtime_error("CUDA error: " + std::string(what) + " failed: " + describeCudaError(error));
-}
-
-/// For destructors: prints the failure to stderr instead of throwing.
-void logCudaFailure(cudaError_t error, const char* what) noexcept {
-    if (error != cudaSuccess)
-        std::fprintf(stderr, "gravlab: CUDA error in %s (ignored during cleanup): %s: %s\n", what,
-                     cudaGetErrorName(error), cudaGetErrorString(error));
-}
-
-cudaStream_t cudaStreamOf(StreamHandle stream) {
-    return static_cast<cudaStream_t>(stream.value);
-}
 
 /// Why the current GL context cannot share buffers with the current CUDA device, or "" when it can.
 std::string glContextMismatch() {

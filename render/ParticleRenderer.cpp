@@ -22,6 +22,10 @@ ParticleStyle particleStyleFor(std::size_t bodyCount, float sceneRadius) {
     return style;
 }
 
+float pixelsPerUnitAtUnitDepth(const ParticleView& view) {
+    return 0.5f * view.viewportHeight / std::tan(0.5f * view.verticalFieldOfView);
+}
+
 ParticleRenderer::ParticleRenderer(std::size_t initialCapacity)
     : m_program("particles", {{"particles.vert", GL_VERTEX_SHADER, shaders::particles_vert},
                               {"particles.frag", GL_FRAGMENT_SHADER, shaders::particles_frag}}),
@@ -81,10 +85,9 @@ void ParticleRenderer::draw(const ParticleView& view, const ParticleStyle& style
     glBlendFunc(GL_ONE, GL_ONE);
     glEnable(GL_PROGRAM_POINT_SIZE);
 
-    const float pixelsPerUnitAtUnitDepth = 0.5f * view.viewportHeight / std::tan(0.5f * view.verticalFieldOfView);
     m_program.setUniform(m_viewLocation, view.view);
     m_program.setUniform(m_projectionLocation, view.projection);
-    m_program.setUniform(m_pixelsPerUnitAtUnitDepthLocation, pixelsPerUnitAtUnitDepth);
+    m_program.setUniform(m_pixelsPerUnitAtUnitDepthLocation, gravlab::pixelsPerUnitAtUnitDepth(view));
     m_program.setUniform(m_spriteWorldSizeLocation, style.spriteWorldSize);
     m_program.setUniform(m_brightnessLocation, style.brightness * static_cast<float>(stride));
     m_program.setUniform(m_minPixelSizeLocation, style.minPixelSize);

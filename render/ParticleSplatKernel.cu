@@ -1,13 +1,14 @@
 // One thread per body: the body's point sprite, as particles.vert sizes and particles.frag shades it, added into the
 // light buffer with atomics (see DeviceParticleLight.hpp's design note).
 #include "BodyPaletteMath.hpp"
+#include "CudaErrors.hpp"
 #include "ParticleSplatKernel.hpp"
 
 #include <cuda_runtime.h>
-#include <stdexcept>
-#include <string>
 
 namespace gravlab {
+
+using namespace interop; // CudaErrors.hpp
 namespace {
 
 constexpr int kThreadsPerBlock = 256;
@@ -71,12 +72,9 @@ void launchParticleSplat(const RenderVertex* vertices, std::size_t count, const 
     if (count == 0)
         return;
     const std::size_t blocks = (count + kThreadsPerBlock - 1) / kThreadsPerBlock;
-    splatKernel<<<unsigned(blocks), kThreadsPerBlock, 0, static_cast<cudaStream_t>(stream.value)>>>(
+    splatKernel<<<unsigned(blocks), kThreadsPerBlock, 0, cudaStreamOf(stream)>>>(
         reinterpret_cast<const float4*>(vertices), count, parameters, reinterpret_cast<float4*>(light));
-    const cudaError_t error = cudaGetLastError();
-    if (error != cudaSuccess)
-        throw std::runtime_error(std::string("CUDA error: launching the particle splat kernel failed: ") +
-                                 cudaGetErrorName(error) + " (" + cudaGetErrorString(error) + ")");
+    throwOnCudaError(cudaGetLastError(), "launching the particle splat kernel");
 }
 
 } // namespace gravlab

@@ -1,22 +1,18 @@
 // The particle splat: buffers, stream and the per-frame map, clear, kernel and unmap.
 #include "ParticleSplatter.hpp"
 
+#include "CudaErrors.hpp"
 #include "ParticleSplatKernel.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <cuda_runtime.h>
 #include <stdexcept>
 #include <string>
 
 namespace gravlab {
-namespace {
 
-void throwOnCudaError(cudaError_t error, const std::string& what) {
-    if (error != cudaSuccess)
-        throw std::runtime_error("CUDA error: " + what + " failed: " + cudaGetErrorName(error) + " (" +
-                                 cudaGetErrorString(error) + ")");
-}
+using namespace interop; // CudaErrors.hpp
+namespace {
 
 SplatParameters splatParametersFor(const ParticleView& view, const ParticleStyle& style, BodyPalette palette, int width,
                                    int height) {
@@ -28,8 +24,7 @@ SplatParameters splatParametersFor(const ParticleView& view, const ParticleStyle
             if (row == 2)
                 parameters.viewDepthRow[column] = view.view[column][row];
         }
-    // As ParticleRenderer::draw computes the shader's uniform.
-    parameters.pixelsPerUnitAtUnitDepth = 0.5f * view.viewportHeight / std::tan(0.5f * view.verticalFieldOfView);
+    parameters.pixelsPerUnitAtUnitDepth = pixelsPerUnitAtUnitDepth(view);
     parameters.spriteWorldSize = style.spriteWorldSize;
     parameters.brightness = style.brightness;
     parameters.minPixelSize = style.minPixelSize;
@@ -38,11 +33,6 @@ SplatParameters splatParametersFor(const ParticleView& view, const ParticleStyle
     parameters.width = width;
     parameters.height = height;
     return parameters;
-}
-
-void logCudaFailure(cudaError_t error, const char* what) noexcept {
-    if (error != cudaSuccess)
-        std::fprintf(stderr, "gravlab: CUDA error %s (ignored during cleanup): %s\n", what, cudaGetErrorName(error));
 }
 
 } // namespace
@@ -77,22 +67,19 @@ void ParticleSplatter::releaseCudaObjects() noexcept {
         if (event != nullptr)
             logCudaFailure(cudaEventDestroy(static_cast<cudaEvent_t>(event)), "destroying a splat event");
     m_verticesWritten = m_splatDone = nullptr;
-    logCudaFailure(cudaStreamDestroy(static_cast<cudaStream_t>(m_stream.value)), "destroying the splat stream");
+    logCudaFailure(cudaStreamDestroy(cudaStreamOf(m_stream)), "destroying the splat stream");
 }
 
 void ParticleSplatter::beforeVertexWrite(StreamHandle writer) {
-    throwOnCudaError(
-        cudaStreamWaitEvent(static_cast<cudaStream_t>(writer.value), static_cast<cudaEvent_t>(m_splatDone), 0),
-        "ordering the vertex write after the last splat");
+    throwOnCudaError(cudaStreamWaitEvent(cudaStreamOf(writer), static_cast<cudaEvent_t>(m_splatDone), 0),
+                     "ordering the vertex write after the last splat");
 }
 
 void ParticleSplatter::afterVertexWrite(StreamHandle writer, std::size_t count) {
-    throwOnCudaError(
-        cudaEventRecord(static_cast<cudaEvent_t>(m_verticesWritten), static_cast<cudaStream_t>(writer.value)),
-        "recording the vertex write");
-    throwOnCudaError(
-        cudaStreamWaitEvent(static_cast<cudaStream_t>(m_stream.value), static_cast<cudaEvent_t>(m_verticesWritten), 0),
-        "ordering the splat after the vertex write");
+    throwOnCudaError(cudaEventRecord(static_cast<cudaEvent_t>(m_verticesWritten), cudaStreamOf(writer)),
+                     "recording the vertex write");
+    throwOnCudaError(cudaStreamWaitEvent(cudaStreamOf(m_stream), static_cast<cudaEvent_t>(m_verticesWritten), 0),
+                     "ordering the splat after the vertex write");
     m_vertexCount = count;
 }
 
@@ -116,7 +103,7 @@ GLuint ParticleSplatter::splat(const ParticleView& view, const ParticleStyle& st
                                int height) {
     resize(width, height);
     ScopedCudaGlMap light(*m_lightRegistration, m_stream);
-    throwOnCudaError(cudaMemsetAsync(light.data(), 0, light.bytes(), static_cast<cudaStream_t>(m_stream.value)),
+    throwOnCudaError(cudaMemsetAsync(light.data(), 0, light.bytes(), cudaStreamOf(m_stream)),
                      "clearing the particle light buffer");
     if (m_vertexCount > 0) {
         ScopedCudaGlMap vertices(*m_vertices, m_stream);
@@ -127,7 +114,7 @@ GLuint ParticleSplatter::splat(const ParticleView& view, const ParticleStyle& st
                             static_cast<float*>(light.data()), m_stream);
         vertices.unmap();
     }
-    throwOnCudaError(cudaEventRecord(static_cast<cudaEvent_t>(m_splatDone), static_cast<cudaStream_t>(m_stream.value)),
+    throwOnCudaError(cudaEventRecord(static_cast<cudaEvent_t>(m_splatDone), cudaStreamOf(m_stream)),
                      "recording the splat");
     light.unmap();
     return m_light.id();

@@ -40,6 +40,10 @@ struct ParticleView {
     float verticalFieldOfView = 1.0f; ///< radians, the one in projection
 };
 
+/// Pixels one length unit spans at unit depth: the factor that turns a sprite's world size into pixels (the shader's
+/// u_pixelsPerUnitAtUnitDepth; the CUDA splat sizes its sprites with the same number).
+float pixelsPerUnitAtUnitDepth(const ParticleView& view);
+
 class ParticleRenderer {
 public:
     /// Bytes per body of the vertex buffer: one RenderVertex. It lives where the GL keeps buffers: host memory under
