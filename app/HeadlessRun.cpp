@@ -269,12 +269,13 @@ struct HeadlessParts {
     const FrameOutputs& outputs;
     const Simulation& simulation;
     const SessionController& session;
+    const ComparisonView* comparison; ///< the run beside the main one, if any
 };
 
-/// The summary lines: what was written and how, the colour scale, the camera's refits and dark frames, the timing and
-/// the snapshots.
-void printSummary(std::ostream& summary, const HeadlessParts& run, const HeadlessSettings& settings,
-                  const HeadlessTally& tally) {
+/// The end of a run: the summary lines (what was written and how, the colour scale, the camera's refits and dark
+/// frames, the timing, the snapshots), then the comparison's final divergence and CSV and the plots' CSV when asked.
+void finishRun(std::ostream& summary, const HeadlessParts& run, const HeadlessSettings& settings,
+               const HeadlessTally& tally) {
     const auto frameCount = static_cast<std::size_t>(settings.frameCount);
     summary << "gravlab: wrote " << frameCount << " frames (" << settings.width << "x" << settings.height << ", "
             << run.context.description() << ", positions by " << run.pipeline.vertexPath()
@@ -285,6 +286,20 @@ void printSummary(std::ostream& summary, const HeadlessParts& run, const Headles
     summary << cameraSummary(settings.cameraFollowsBodies, tally.refits, tally.darkFrames) << '\n';
     summary << timingSummary(frameCount, tally.totalSeconds, tally.stepSeconds, settings.stepsPerFrame) << '\n';
     summary << snapshotSummary(run.session.snapshotSaver());
+    if (run.comparison)
+        finishComparison(*run.comparison, run.simulation, settings, summary);
+    summary << writePlotsCsvIfAsked(run.session, settings);
+}
+
+/// The headless run's still camera: fitted to the bodies for the main run's part of the frame, then the session's
+/// pose when one was given. Returns the aspect it was fitted for.
+float fitStillCamera(const Simulation& simulation, FramePipeline& pipeline, const HeadlessSettings& settings,
+                     const RenderTarget& mainPart, OrbitCamera& camera) {
+    const float aspect = static_cast<float>(mainPart.width) / static_cast<float>(mainPart.height);
+    pipeline.fitCamera(simulation, camera, aspect);
+    if (settings.camera)
+        applyCameraState(*settings.camera, camera);
+    return aspect;
 }
 
 } // namespace
@@ -301,13 +316,9 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
     if (settings.compare)
         comparison.emplace(simulation, *settings.compare, headlessComparisonCadence(), session.colorMode(), progress);
     const RenderTarget whole{target.framebuffer(), target.width(), target.height()};
-
+    const RenderTarget mainPart = comparison ? sideBySide(whole)[0] : whole;
     OrbitCamera camera;
-    const float aspect = static_cast<float>(comparison ? sideBySide(whole)[0].width : settings.width) /
-                         static_cast<float>(settings.height);
-    pipeline.fitCamera(simulation, camera, aspect);
-    if (settings.camera)
-        applyCameraState(*settings.camera, camera);
+    const float aspect = fitStillCamera(simulation, pipeline, settings, mainPart, camera);
 
     const auto start = std::chrono::steady_clock::now();
     double stepSeconds = 0; // stepping (and saving snapshots), apart from drawing and writing the frames
@@ -327,7 +338,7 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
                                .pickedPoint = std::nullopt, // no pick without a window
                                .pickMarkerHalfSize = 0.0f};
         pipeline.updateOverlays(simulation, view);
-        pipeline.render(camera, comparison ? sideBySide(whole)[0] : whole);
+        pipeline.render(camera, mainPart);
         if (comparison)
             comparison->draw(camera, sideBySide(whole)[1], view);
         return target.readPixels();
@@ -370,9 +381,7 @@ void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settin
 
     const HeadlessTally tally{refits, darkFrames, stepSeconds,
                               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
-    printSummary(summary, {context, pipeline, outputs, simulation, session}, settings, tally);
-    if (comparison)
-        finishComparison(*comparison, simulation, settings, summary);
-    summary << writePlotsCsvIfAsked(session, settings);
+    finishRun(summary, {context, pipeline, outputs, simulation, session, comparison ? &*comparison : nullptr}, settings,
+              tally);
 }
 } // namespace gravlab
