@@ -3,7 +3,6 @@
 // Design note: bodies are uniform in [-1, 1]^3 (side 2, so density 1/8 for total mass 1 and a free-fall time
 // sqrt(3 pi / (32 G rho)) = 1.53 time units). Velocities are zero; the centre of mass is moved to the origin.
 // colorKey is the distance from the centre over the corner distance sqrt(3), so colour shows how layers mix.
-#include "core/Parallel.hpp"
 #include "scenarios/ScenarioGenerators.hpp"
 
 #include <cmath>
@@ -20,21 +19,16 @@ std::vector<NamedTime> coldCubeTimeScales(const ScenarioParams&) {
     return {{"free-fall time of the mean density", std::sqrt(3.0 * std::numbers::pi / (32.0 * density))}};
 }
 
+PlacedBody placeInCube(RandomStream& random) {
+    const Vec3d position{random.uniform(-kHalfSide, kHalfSide), random.uniform(-kHalfSide, kHalfSide),
+                         random.uniform(-kHalfSide, kHalfSide)};
+    const double distance =
+        std::sqrt(position[0] * position[0] + position[1] * position[1] + position[2] * position[2]);
+    return {position, distance / (std::sqrt(3.0) * kHalfSide)};
+}
+
 void generateColdCube(Bodies& out, std::size_t bodyCount, std::uint64_t seed, const ScenarioParams&) {
-    out.resize(bodyCount);
-    const std::uint64_t cubeSeed = deriveSeed(seed, kColdCubeTag);
-    const double mass = 1.0 / double(bodyCount);
-    const auto count = std::int64_t(bodyCount);
-#pragma omp parallel for schedule(static) if (parallel : count >= kMinBodiesForParallelSampling)
-    for (std::int64_t i = 0; i < count; ++i) {
-        RandomStream random(cubeSeed, std::uint64_t(i));
-        const Vec3d position{random.uniform(-kHalfSide, kHalfSide), random.uniform(-kHalfSide, kHalfSide),
-                             random.uniform(-kHalfSide, kHalfSide)};
-        const double distance =
-            std::sqrt(position[0] * position[0] + position[1] * position[1] + position[2] * position[2]);
-        storeBody(out, std::size_t(i), {position, {0, 0, 0}, mass, distance / (std::sqrt(3.0) * kHalfSide)});
-    }
-    removeCentreOfMassMotion(out, 0, bodyCount);
+    sampleBodiesAtRest(out, bodyCount, deriveSeed(seed, kColdCubeTag), placeInCube);
 }
 
 } // namespace

@@ -5,7 +5,6 @@
 // t_ff = (pi / 2) sqrt(R^3 / (2 G M)) = 1.11 time units, so the whole sphere collapses at once; in an N-body run the
 // collapse is softened by the discreteness and the softening length, and the sphere bounces into a hot remnant.
 // colorKey is r / R, so colour shows how layers mix in the bounce.
-#include "core/Parallel.hpp"
 #include "scenarios/ScenarioGenerators.hpp"
 
 #include <cmath>
@@ -21,20 +20,14 @@ std::vector<NamedTime> coldSphereTimeScales(const ScenarioParams&) {
     return {{"free-fall time", std::numbers::pi / 2.0 * std::sqrt(kRadius * kRadius * kRadius / 2.0)}};
 }
 
+PlacedBody placeInBall(RandomStream& random) {
+    const double radius = kRadius * std::cbrt(random.uniform());
+    const Vec3d where = isotropicDirection(random);
+    return {{radius * where[0], radius * where[1], radius * where[2]}, radius / kRadius};
+}
+
 void generateColdSphere(Bodies& out, std::size_t bodyCount, std::uint64_t seed, const ScenarioParams&) {
-    out.resize(bodyCount);
-    const std::uint64_t sphereSeed = deriveSeed(seed, kColdSphereTag);
-    const double mass = 1.0 / double(bodyCount);
-    const auto count = std::int64_t(bodyCount);
-#pragma omp parallel for schedule(static) if (parallel : count >= kMinBodiesForParallelSampling)
-    for (std::int64_t i = 0; i < count; ++i) {
-        RandomStream random(sphereSeed, std::uint64_t(i));
-        const double radius = kRadius * std::cbrt(random.uniform());
-        const Vec3d where = isotropicDirection(random);
-        storeBody(out, std::size_t(i),
-                  {{radius * where[0], radius * where[1], radius * where[2]}, {0, 0, 0}, mass, radius / kRadius});
-    }
-    removeCentreOfMassMotion(out, 0, bodyCount);
+    sampleBodiesAtRest(out, bodyCount, deriveSeed(seed, kColdSphereTag), placeInBall);
 }
 
 } // namespace

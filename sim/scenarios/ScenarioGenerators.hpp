@@ -77,6 +77,15 @@ RelativeState keplerPericentre(double totalMass, double semiMajorAxis, double ec
 /// Semi-major axis of the Kepler orbit with this period about this total mass (G = 1): a = (M (T / 2 pi)^2)^(1/3).
 double keplerSemiMajorAxis(double totalMass, double period);
 
+/// Where one body of a cold start goes, and its colour key.
+struct PlacedBody {
+    Vec3d position;
+    double colorKey;
+};
+/// A cold start (the collapse scenarios): out resized to bodyCount equal-mass bodies (total mass 1) at rest, body i
+/// placed by place() from its own stream of seed, then the centre of mass moved to the origin.
+void sampleBodiesAtRest(Bodies& out, std::size_t bodyCount, std::uint64_t seed, PlacedBody (*place)(RandomStream&));
+
 /// Shifts bodies [first, first + count) so that their centre of mass is at the origin and at rest.
 void removeCentreOfMassMotion(Bodies& bodies, std::size_t first, std::size_t count);
 

@@ -2,6 +2,7 @@
 //
 // Design note: centre-of-mass sums run in double over the float bodies, so the residual momentum after centring is
 // at the level of float rounding of the stored values, not of the summation.
+#include "core/Parallel.hpp"
 #include "scenarios/ScenarioGenerators.hpp"
 
 #include <algorithm>
@@ -75,6 +76,19 @@ Vec3d isotropicDirection(RandomStream& random) {
     const double sinTheta = std::sqrt(std::max(0.0, 1.0 - cosTheta * cosTheta));
     const double phi = 2.0 * std::numbers::pi * random.uniform();
     return {sinTheta * std::cos(phi), sinTheta * std::sin(phi), cosTheta};
+}
+
+void sampleBodiesAtRest(Bodies& out, std::size_t bodyCount, std::uint64_t seed, PlacedBody (*place)(RandomStream&)) {
+    out.resize(bodyCount);
+    const double mass = 1.0 / double(bodyCount);
+    const auto count = std::int64_t(bodyCount);
+#pragma omp parallel for schedule(static) if (parallel : count >= kMinBodiesForParallelSampling)
+    for (std::int64_t i = 0; i < count; ++i) {
+        RandomStream random(seed, std::uint64_t(i));
+        const PlacedBody body = place(random);
+        storeBody(out, std::size_t(i), {body.position, {0, 0, 0}, mass, body.colorKey});
+    }
+    removeCentreOfMassMotion(out, 0, bodyCount);
 }
 
 void removeCentreOfMassMotion(Bodies& bodies, std::size_t first, std::size_t count) {
