@@ -77,6 +77,15 @@ RelativeState keplerPericentre(double totalMass, double semiMajorAxis, double ec
 /// Semi-major axis of the Kepler orbit with this period about this total mass (G = 1): a = (M (T / 2 pi)^2)^(1/3).
 double keplerSemiMajorAxis(double totalMass, double period);
 
+/// The total mass of a scenario's tracers: positive, since every body needs a mass (the solvers and the files assume
+/// it), and small enough that they disturb nothing measurably.
+inline constexpr double kTracerMass = 1e-6;
+/// Tracers: bodies [first, out.size()) on circular orbits about a unit mass at the origin in the x-y plane (speed
+/// sqrt(1 / r), counter-clockwise), uniform in radius over innerRadius (1 + widthFraction [0, 1)), uniform in
+/// azimuth, together kTracerMass, all of colour key colorKey.
+void placeCircularTracers(Bodies& out, std::size_t first, std::uint64_t seed, double innerRadius, double widthFraction,
+                          double colorKey);
+
 /// Where one body of a cold start goes, and its colour key.
 struct PlacedBody {
     Vec3d position;

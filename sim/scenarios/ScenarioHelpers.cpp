@@ -78,6 +78,19 @@ Vec3d isotropicDirection(RandomStream& random) {
     return {sinTheta * std::cos(phi), sinTheta * std::sin(phi), cosTheta};
 }
 
+void placeCircularTracers(Bodies& out, std::size_t first, std::uint64_t seed, double innerRadius, double widthFraction,
+                          double colorKey) {
+    const double mass = kTracerMass / double(out.size() - first);
+    for (std::size_t i = first; i < out.size(); ++i) {
+        RandomStream random(seed, i);
+        const double radius = innerRadius * (1.0 + widthFraction * random.uniform());
+        const double azimuth = 2.0 * std::numbers::pi * random.uniform();
+        const double speed = std::sqrt(1.0 / radius);
+        const double c = std::cos(azimuth), s = std::sin(azimuth);
+        storeBody(out, i, {{radius * c, radius * s, 0.0}, {-speed * s, speed * c, 0.0}, mass, colorKey});
+    }
+}
+
 void sampleBodiesAtRest(Bodies& out, std::size_t bodyCount, std::uint64_t seed, PlacedBody (*place)(RandomStream&)) {
     out.resize(bodyCount);
     const double mass = 1.0 / double(bodyCount);

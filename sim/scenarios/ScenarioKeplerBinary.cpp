@@ -19,7 +19,6 @@ namespace gravlab::scenario {
 namespace {
 
 constexpr std::uint64_t kBinaryTag = 0x62696e617279ull; // "binary"
-constexpr double kTracerMass = 1e-6;
 
 constexpr ScenarioParameter kParameters[]{
     {"eccentricity", 0.5, 0.0, 0.95, "eccentricity of the relative orbit"},
@@ -36,18 +35,6 @@ std::vector<NamedTime> keplerBinaryTimeScales(const ScenarioParams& values) {
     return {{"orbital period", period},
             {"pericentre passage (true anomaly -90 to +90 degrees)",
              period / std::numbers::pi * (eccentricAnomaly - e * std::sin(eccentricAnomaly))}};
-}
-
-void placeTracers(Bodies& out, std::size_t first, std::uint64_t seed, double innerRadius) {
-    const double mass = kTracerMass / double(out.size() - first);
-    for (std::size_t i = first; i < out.size(); ++i) {
-        RandomStream random(seed, i);
-        const double radius = innerRadius * (1.0 + random.uniform());
-        const double azimuth = 2.0 * std::numbers::pi * random.uniform();
-        const double speed = std::sqrt(1.0 / radius);
-        const double c = std::cos(azimuth), s = std::sin(azimuth);
-        storeBody(out, i, {{radius * c, radius * s, 0.0}, {-speed * s, speed * c, 0.0}, mass, 0.5});
-    }
 }
 
 void generateKeplerBinary(Bodies& out, std::size_t bodyCount, std::uint64_t seed, const ScenarioParams& values) {
@@ -78,7 +65,7 @@ void generateKeplerBinary(Bodies& out, std::size_t bodyCount, std::uint64_t seed
         storeBody(out, 1, secondary);
     }
     if (bodyCount > 2)
-        placeTracers(out, 2, deriveSeed(seed, kBinaryTag), 2.5 * a * (1.0 + e));
+        placeCircularTracers(out, 2, deriveSeed(seed, kBinaryTag), 2.5 * a * (1.0 + e), 1.0, 0.5);
 }
 
 } // namespace

@@ -20,7 +20,6 @@ namespace {
 
 constexpr std::uint64_t kPlanetTag = 0x706c616e6574ull; // "planet"
 constexpr std::uint64_t kBeltTag = 0x62656c74ull;       // "belt"
-constexpr double kTracerMass = 1e-6;
 
 constexpr ScenarioParameter kParameters[]{
     {"planets", 4.0, 1.0, 8.0, "number of planets (whole number)"},
@@ -42,18 +41,6 @@ std::vector<NamedTime> planetarySystemTimeScales(const ScenarioParams& values) {
     for (std::size_t planet = 0; planet < planetCount(values); ++planet)
         times.push_back({"orbital period of planet " + std::to_string(planet + 1), planetPeriod(values, planet)});
     return times;
-}
-
-void placeBelt(Bodies& out, std::size_t first, std::uint64_t seed, double innerRadius) {
-    const double mass = kTracerMass / double(out.size() - first);
-    for (std::size_t i = first; i < out.size(); ++i) {
-        RandomStream random(seed, i);
-        const double radius = innerRadius * (1.0 + 2.0 / 3.0 * random.uniform());
-        const double azimuth = 2.0 * std::numbers::pi * random.uniform();
-        const double speed = std::sqrt(1.0 / radius);
-        const double c = std::cos(azimuth), s = std::sin(azimuth);
-        storeBody(out, i, {{radius * c, radius * s, 0.0}, {-speed * s, speed * c, 0.0}, mass, 0.0});
-    }
 }
 
 void generatePlanetarySystem(Bodies& out, std::size_t bodyCount, std::uint64_t seed, const ScenarioParams& values) {
@@ -78,7 +65,7 @@ void generatePlanetarySystem(Bodies& out, std::size_t bodyCount, std::uint64_t s
         outerApocentre = a * (1.0 + e);
     }
     if (hasBelt)
-        placeBelt(out, planets + 1, deriveSeed(seed, kBeltTag), 1.5 * outerApocentre);
+        placeCircularTracers(out, planets + 1, deriveSeed(seed, kBeltTag), 1.5 * outerApocentre, 2.0 / 3.0, 0.0);
     removeCentreOfMassMotion(out, 0, bodyCount);
 }
 
