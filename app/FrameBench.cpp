@@ -6,6 +6,7 @@
 #include "FramePipeline.hpp"
 #include "OffscreenImGui.hpp"
 #include "ReportJson.hpp"
+#include "SimulationPanelViewOf.hpp"
 #include "ViewSettings.hpp"
 #include "panels/FilePanel.hpp"
 #include "panels/OrbPanel.hpp"
@@ -63,27 +64,7 @@ struct Panels {
 
     void draw(const SessionStatus& status, const SessionController& controller, const FramePipeline& pipeline,
               const std::string& renderer) {
-        std::optional<EnergyReading> energy;
-        if (const EnergyHistory& history = controller.energyHistory(); !history.empty())
-            energy =
-                EnergyReading{history.latest().relativeDrift, history.latest().simulationTime,
-                              controller.secondsSinceLastMeasurement().value_or(0.0), history.latest().computeSeconds};
-        simulation.draw({.params = status.params,
-                         .time = status.time,
-                         .stepCount = status.stepCount,
-                         .timeDirection = status.timeDirection,
-                         .bodyCount = status.bodyCount,
-                         .paused = controller.paused(),
-                         .stepsPerFrame = controller.stepsPerFrame(),
-                         .onCudaBackend = controller.onCudaBackend(),
-                         .backendDescription = status.backendDescription,
-                         .rendererDescription = renderer,
-                         .vertexPath = pipeline.vertexPath(),
-                         .lastStepTimings = status.lastStepTimings,
-                         .energy = energy,
-                         .autoRefreshEnergy = controller.autoRefreshEnergy(),
-                         .lastError = controller.lastError(),
-                         .recording = {}});
+        simulation.draw(simulationPanelViewOf(status, controller, pipeline, renderer, {}));
         drawTreeOverlayPanel({.settings = treeOverlay,
                               .solver = findSolver(status.params.solver),
                               .picked = std::nullopt,

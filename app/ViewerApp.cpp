@@ -1,6 +1,7 @@
 // The interactive viewer: input, the pick, the camera, and the panels' requests handed to the session.
 #include "ViewerApp.hpp"
 
+#include "SimulationPanelViewOf.hpp"
 #include "WindowLayout.hpp"
 #include "session/DiagnosticsCsv.hpp"
 
@@ -206,26 +207,8 @@ void ViewerApp::drawFrame() {
     const RecordingView recording = m_recorder.view();
     drawRecordingIndicator(recording);
     const SessionStatus& status = m_stepper.status(); // the simulation itself may be stepping now
-    std::optional<EnergyReading> energy;
-    if (const EnergyHistory& history = m_session.energyHistory(); !history.empty())
-        energy = EnergyReading{history.latest().relativeDrift, history.latest().simulationTime,
-                               m_session.secondsSinceLastMeasurement().value_or(0.0), history.latest().computeSeconds};
-    const SimulationPanelView view{.params = status.params,
-                                   .time = status.time,
-                                   .stepCount = status.stepCount,
-                                   .timeDirection = status.timeDirection,
-                                   .bodyCount = status.bodyCount,
-                                   .paused = m_session.paused(),
-                                   .stepsPerFrame = m_session.stepsPerFrame(),
-                                   .onCudaBackend = m_session.onCudaBackend(),
-                                   .backendDescription = status.backendDescription,
-                                   .rendererDescription = m_window.description(),
-                                   .vertexPath = m_pipeline.vertexPath(),
-                                   .lastStepTimings = status.lastStepTimings,
-                                   .energy = energy,
-                                   .autoRefreshEnergy = m_session.autoRefreshEnergy(),
-                                   .lastError = m_session.lastError(),
-                                   .recording = recording};
+    const SimulationPanelView view =
+        simulationPanelViewOf(status, m_session, m_pipeline, m_window.description(), recording);
     const SimulationPanelRequests requests = m_panel.draw(view);
     const TreeOverlayPanelRequests overlayRequests =
         drawTreeOverlayPanel({.settings = m_treeOverlay,

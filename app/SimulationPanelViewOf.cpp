@@ -1,0 +1,31 @@
+// The simulation panel's view of a session (SimulationPanelViewOf.hpp).
+#include "SimulationPanelViewOf.hpp"
+
+namespace gravlab {
+
+SimulationPanelView simulationPanelViewOf(const SessionStatus& status, const SessionController& session,
+                                          const FramePipeline& pipeline, std::string_view renderer,
+                                          const RecordingView& recording) {
+    std::optional<EnergyReading> energy;
+    if (const EnergyHistory& history = session.energyHistory(); !history.empty())
+        energy = EnergyReading{history.latest().relativeDrift, history.latest().simulationTime,
+                               session.secondsSinceLastMeasurement().value_or(0.0), history.latest().computeSeconds};
+    return {.params = status.params,
+            .time = status.time,
+            .stepCount = status.stepCount,
+            .timeDirection = status.timeDirection,
+            .bodyCount = status.bodyCount,
+            .paused = session.paused(),
+            .stepsPerFrame = session.stepsPerFrame(),
+            .onCudaBackend = session.onCudaBackend(),
+            .backendDescription = status.backendDescription,
+            .rendererDescription = renderer,
+            .vertexPath = pipeline.vertexPath(),
+            .lastStepTimings = status.lastStepTimings,
+            .energy = energy,
+            .autoRefreshEnergy = session.autoRefreshEnergy(),
+            .lastError = session.lastError(),
+            .recording = recording};
+}
+
+} // namespace gravlab
