@@ -4,13 +4,14 @@
 // leaves to per-thread interaction lists (structures of arrays), and two loops over the lists then evaluate
 // TreeMath's expressions, which the compiler vectorises (the decisions are branchy and scalar, the arithmetic is
 // not; measured ~1.2x faster than evaluating during the walk, where the walk's decisions now take ~80% of the time).
-// Each body's sums run in one thread over lists in walk order, so the result does not depend on the thread count. The
-// stack holds at most 7 siblings per level plus the 8 children of the deepest cell, so 8 (kOctreeMaxDepth + 1) entries
-// always suffice. Work per visited cell: ~8 flops and 20 bytes for the test; per accepted cell ~50 flops (TreeMath's
-// quadrupole term) and 40 bytes copied into the list; per body of an opened leaf 20 flops and 16 bytes copied.
+// Each body's sums run in one thread over lists in walk order, so the result does not depend on the thread count.
+// The walk itself is TreeWalkCpu.hpp's, shared with the potential walk. Work per visited cell: ~8 flops and 20 bytes
+// for the test; per accepted cell ~50 flops (TreeMath's quadrupole term) and 40 bytes copied into the list; per body of
+// an opened leaf 20 flops and 16 bytes copied.
 #include "tree/TreeForcesCpu.hpp"
 
 #include "core/Parallel.hpp"
+#include "tree/TreeWalkCpu.hpp"
 
 #include <algorithm>
 #include <array>
@@ -18,8 +19,6 @@
 
 namespace gravlab {
 namespace {
-
-constexpr std::size_t kStackCapacity = 8 * (kOctreeMaxDepth + 1);
 
 /// What one body's walk accepted, as structures of arrays, reused from body to body within a thread (capacities
 /// only grow).
@@ -96,29 +95,11 @@ private:
 
 /// Fills lists with what a target at (x, y, z) interacts with under TreeMath's opening criterion.
 void walkFromRoot(const OctreeCpu& tree, float x, float y, float z, InteractionLists& lists) {
-    const std::vector<OctreeCell>& cells = tree.cells();
-    const std::vector<CellMultipole>& multipoles = tree.multipoles();
-    const std::vector<float>& openingRadiusSquared = tree.openingRadiusSquared();
+    const TreeOrderedBodies& bodies = tree.orderedBodies();
     lists.clear();
-    std::array<std::int32_t, kStackCapacity> stack;
-    std::size_t top = 0;
-    stack[top++] = 0;
-    while (top > 0) {
-        const auto index = std::size_t(stack[--top]);
-        const CellMultipole& multipole = multipoles[index];
-        const float dx = x - multipole.comX, dy = y - multipole.comY, dz = z - multipole.comZ;
-        if (dx * dx + dy * dy + dz * dz > openingRadiusSquared[index]) {
-            lists.addCell(multipole);
-            continue;
-        }
-        const OctreeCell& cell = cells[index];
-        if (cell.isLeaf()) {
-            lists.addBodies(tree.orderedBodies(), cell.firstBody, cell.bodyCount);
-            continue;
-        }
-        for (std::int32_t child = cell.firstChild + cell.childCount - 1; child >= cell.firstChild; --child)
-            stack[top++] = child;
-    }
+    walkTreeFrom(
+        tree, x, y, z, [&lists](const CellMultipole& multipole, float, float, float) { lists.addCell(multipole); },
+        [&lists, &bodies](const OctreeCell& cell) { lists.addBodies(bodies, cell.firstBody, cell.bodyCount); });
 }
 
 template <MultipoleOrder order>

@@ -2,46 +2,30 @@
 #include "tree/TreePotentialCpu.hpp"
 
 #include "core/Parallel.hpp"
+#include "tree/TreeWalkCpu.hpp"
 
-#include <array>
 #include <stdexcept>
 
 namespace gravlab {
 namespace {
 
-constexpr std::size_t kStackCapacity = 8 * (kOctreeMaxDepth + 1);
-
 /// The potential (without G) at tree slot own, from every other body of the tree.
 template <MultipoleOrder order> double potentialAtSlot(const OctreeCpu& tree, std::uint32_t own, float eps2) {
     const TreeOrderedBodies& bodies = tree.orderedBodies();
-    const std::vector<OctreeCell>& cells = tree.cells();
-    const std::vector<CellMultipole>& multipoles = tree.multipoles();
-    const std::vector<float>& openingRadiusSquared = tree.openingRadiusSquared();
     const float x = bodies.x[own], y = bodies.y[own], z = bodies.z[own];
     double potential = 0;
-    std::array<std::int32_t, kStackCapacity> stack;
-    std::size_t top = 0;
-    stack[top++] = 0;
-    while (top > 0) {
-        const auto index = std::size_t(stack[--top]);
-        const CellMultipole& multipole = multipoles[index];
-        const float dx = x - multipole.comX, dy = y - multipole.comY, dz = z - multipole.comZ;
-        if (dx * dx + dy * dy + dz * dz > openingRadiusSquared[index]) {
+    walkTreeFrom(
+        tree, x, y, z,
+        [&](const CellMultipole& multipole, float dx, float dy, float dz) {
             potential += order == MultipoleOrder::Quadrupole ? multipolePotential(dx, dy, dz, multipole, eps2)
                                                              : bodyPotential(dx, dy, dz, multipole.mass, eps2);
-            continue;
-        }
-        const OctreeCell& cell = cells[index];
-        if (cell.isLeaf()) {
+        },
+        [&](const OctreeCell& cell) {
             for (std::uint32_t slot = cell.firstBody; slot < cell.firstBody + cell.bodyCount; ++slot)
                 if (slot != own)
                     potential += bodyPotential(x - bodies.x[slot], y - bodies.y[slot], z - bodies.z[slot],
                                                bodies.mass[slot], eps2);
-            continue;
-        }
-        for (std::int32_t child = cell.firstChild + cell.childCount - 1; child >= cell.firstChild; --child)
-            stack[top++] = child;
-    }
+        });
     return potential;
 }
 
