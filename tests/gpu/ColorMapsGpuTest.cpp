@@ -10,6 +10,8 @@
 #include <gravlab/sim/DirectSumCpu.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 
+#include <algorithm>
+
 namespace gravlab::gputest {
 namespace {
 
@@ -81,8 +83,8 @@ TEST_F(CudaDeviceTest, AccelerationMagnitudesAreTheNormsOfTheLastForces) {
 }
 
 // The potential map on the GPU is its tree potential walk at the last evaluation's settings, under the direct solver
-// too (a separate octree) and under the tree (the stepping octree): each body within the tree's error (2e-3 relative
-// at theta 0.7) of the fp64 CPU pair sum.
+// too (a separate octree) and under the tree (the stepping octree): against the fp64 CPU pair sum the relative errors
+// are the tree's at theta 0.7, the 99th percentile under 1e-3 and none above 5e-3, as on the CPU.
 TEST_F(CudaDeviceTest, PotentialsMatchTheFp64PairSum) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
@@ -101,8 +103,13 @@ TEST_F(CudaDeviceTest, PotentialsMatchTheFp64PairSum) {
         gpu.readBodies(current); // the order of the values
         std::vector<double> reference;
         computeDirectPotentialsFp64(current, {params.gravitationalConstant, params.softeningLength}, reference);
-        for (std::size_t i = 0; i < current.size(); ++i)
-            ASSERT_NEAR(state.values[i], reference[i], 2e-3 * std::abs(reference[i])) << "body " << i;
+        std::vector<double> errors(current.size());
+        for (std::size_t i = 0; i < current.size(); ++i) {
+            errors[i] = std::abs(state.values[i] - reference[i]) / std::abs(reference[i]);
+            ASSERT_LT(errors[i], 5e-3) << "body " << i;
+        }
+        std::sort(errors.begin(), errors.end());
+        EXPECT_LT(errors[errors.size() * 99 / 100], 1e-3);
     }
 }
 
