@@ -70,6 +70,17 @@ void addListOptions(CLI::App& command, AccuracyOptions& options) {
             },
             "comma-separated opening angles, each " + describeRange(kOpeningAngleRange))
         ->default_str("0.3,0.5,0.7,1.0");
+    command.add_option_function<std::string>(
+        "--force-accuracies",
+        [&options](const std::string& text) {
+            options.forceAccuracies.clear();
+            for (const std::string& entry :
+                 splitList("--force-accuracies", text, "0.001,0.002, each " + describeRange(kForceAccuracyRange)))
+                options.forceAccuracies.push_back(
+                    parseNumberForFlag("force-accuracies", kForceAccuracyRange, entry, NumberKind::Real));
+        },
+        "comma-separated alphas of the relative opening criterion, each " + describeRange(kForceAccuracyRange) +
+            ": one row per alpha instead of per theta, measured after an evaluation at the first theta");
 }
 
 void addValueOptions(CLI::App& command, AccuracyOptions& options) {
@@ -96,6 +107,7 @@ struct AccuracyRow {
     std::string scenario;
     std::uint64_t bodyCount;
     double openingAngle;
+    double forceAccuracy; ///< 0 under the geometric criterion
     AccuracyMeasurement measurement;
 };
 
@@ -129,13 +141,14 @@ void printTableHeader(const AccuracyOptions& options, const std::string& backend
         << " sampled bodies per case (all when N is smaller)\n"
         << "backend: " << backend << "; softening " << options.softeningLength << ", G 1, seed " << options.seed << ", "
         << todayUtc() << "\n"
-        << tableLine("scenario", "N", "theta", "median", "p99", "max", "solver ms");
+        << tableLine("scenario", "N", options.forceAccuracies.empty() ? "theta" : "alpha", "median", "p99", "max",
+                     "solver ms");
 }
 
 void printTableRow(const AccuracyRow& row, std::ostream& out) {
     const RelativeErrorStatistics& errors = row.measurement.errors;
     std::ostringstream theta, time;
-    theta << row.openingAngle;
+    theta << (row.forceAccuracy > 0 ? row.forceAccuracy : row.openingAngle);
     time << std::fixed << std::setprecision(1) << row.measurement.solverMilliseconds;
     out << tableLine(row.scenario, std::to_string(row.bodyCount), theta.str(), scientific(errors.median),
                      scientific(errors.percentile99), scientific(errors.max), time.str())
@@ -159,6 +172,8 @@ void printJson(const AccuracyOptions& options, const std::string& backend, const
         result["scenario"] = row.scenario;
         result["bodies"] = row.bodyCount;
         result["theta"] = reportedNumber(row.openingAngle);
+        if (row.forceAccuracy > 0)
+            result["forceAccuracy"] = reportedNumber(row.forceAccuracy);
         result["sampled"] = errors.sampleCount;
         result["median"] = reportedNumber(errors.median);
         result["p90"] = reportedNumber(errors.percentile90);
@@ -182,6 +197,22 @@ SimParams paramsFor(const AccuracyOptions& options, const std::string& scenario,
     return params;
 }
 
+/// One row's opening criterion: theta alone, or alpha after an evaluation at theta.
+struct AccuracyCase {
+    double openingAngle;
+    double forceAccuracy;
+};
+
+std::vector<AccuracyCase> casesOf(const AccuracyOptions& options) {
+    std::vector<AccuracyCase> cases;
+    if (options.forceAccuracies.empty())
+        for (const double openingAngle : options.openingAngles)
+            cases.push_back({openingAngle, 0.0});
+    for (const double forceAccuracy : options.forceAccuracies)
+        cases.push_back({options.openingAngles.front(), forceAccuracy});
+    return cases;
+}
+
 void measureAll(const AccuracyOptions& options, std::ostream& out) {
     const std::unique_ptr<SimulationBackend> backend =
         createBackend(paramsFor(options, options.scenarios.front(), options.bodyCounts.front()));
@@ -195,9 +226,17 @@ void measureAll(const AccuracyOptions& options, std::ostream& out) {
             validateSimParams(params);
             backend->load(generateScenario(scenario, bodyCount, options.seed));
             AccuracyReference reference(options.sampleCount, options.seed);
-            for (const double openingAngle : options.openingAngles) {
-                params.openingAngle = openingAngle;
-                rows.push_back({scenario, bodyCount, openingAngle, measureAccuracy(*backend, params, reference)});
+            for (const AccuracyCase& accuracyCase : casesOf(options)) {
+                params.openingAngle = accuracyCase.openingAngle;
+                params.openingCriterion = OpeningCriterion::Geometric;
+                if (accuracyCase.forceAccuracy > 0) {
+                    Vec3Arrays<float> previous; // the relative criterion reads the accelerations of the last evaluation
+                    backend->readAccelerations(params, previous);
+                    params.openingCriterion = OpeningCriterion::Relative;
+                    params.forceAccuracy = accuracyCase.forceAccuracy;
+                }
+                rows.push_back({scenario, bodyCount, accuracyCase.openingAngle, accuracyCase.forceAccuracy,
+                                measureAccuracy(*backend, params, reference)});
                 if (!options.json)
                     printTableRow(rows.back(), out);
             }

@@ -23,6 +23,9 @@ struct AccuracyOptions {
     std::vector<std::string> scenarios{"plummer", "disk-galaxy"};
     std::vector<std::uint64_t> bodyCounts{100000, 1000000};
     std::vector<double> openingAngles{0.3, 0.5, 0.7, 1.0}; ///< theta values, each in kOpeningAngleRange
+    /// alpha values of the relative criterion, each in kForceAccuracyRange; when given, one row per alpha replaces the
+    /// rows per theta, each measured on an evaluation after one at the first theta (the previous accelerations).
+    std::vector<double> forceAccuracies;
     std::size_t sampleCount = 4096;                        ///< kAccuracySampleRange
     BackendKind backend = BackendKind::Auto;
     /// Any registered solver; theta values only matter to those that use it (one row per theta all the same).

@@ -75,8 +75,12 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
     report["deviceBytesPerBody"] = reportedNumber(bytesPerBody(options, result));
     for (const PhaseTiming& phase : result.medianPhases)
         report[phase.phase + "Ms"] = reportedNumber(phase.milliseconds);
-    if (solver.usesOpeningAngle)
+    if (solver.usesOpeningAngle) {
         report["theta"] = reportedNumber(options.openingAngle);
+        report["opening"] = std::string(toString(options.openingCriterion));
+        if (options.openingCriterion == OpeningCriterion::Relative)
+            report["forceAccuracy"] = reportedNumber(options.forceAccuracy);
+    }
     for (const SolverStatistic& statistic : result.statistics)
         report[statistic.key] = reportedNumber(statistic.value);
     if (solver.allPairs) {
@@ -100,7 +104,9 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
     const SolverInfo& solver = findSolver(options.solver);
     out << std::setprecision(4) << "gravlab bench: solver " << options.solver;
     if (solver.usesOpeningAngle)
-        out << " (theta " << options.openingAngle << ")";
+        out << (options.openingCriterion == OpeningCriterion::Relative
+                    ? " (relative opening, alpha " + std::to_string(options.forceAccuracy) + ")"
+                    : " (theta " + std::to_string(options.openingAngle) + ")");
     out << ", scenario " << options.scenario << ", N = " << options.bodyCount << ", median of " << options.stepCount
         << " steps after " << options.warmupStepCount << " warm-up steps\n"
         << (result.device == Device::Cuda ? "GPU: " : "CPU: ") << result.machine << ", " << result.date << "\n"
@@ -251,6 +257,8 @@ SimParams benchSimParams(const BenchOptions& options) {
     params.solver = options.solver;
     params.backend = options.backend;
     params.openingAngle = options.openingAngle;
+    params.openingCriterion = options.openingCriterion;
+    params.forceAccuracy = options.forceAccuracy;
     params.orb.domainCount = options.stepOrbDomains;
     params.orb.rebuildInterval = options.stepOrbEvery;
     params.orb.balance = options.orbBalance;
@@ -273,6 +281,11 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
                     "warm-up steps before timing");
     addNumberOption(*bench, kOpeningAngleRange, NumberKind::Real, options.openingAngle,
                     "Barnes-Hut opening angle of the tree solver");
+    addNameOption(*bench, "opening", options.openingCriterion, parseOpeningCriterion,
+                  "the tree's opening criterion: geometric or relative",
+                  std::string(toString(options.openingCriterion)));
+    addNumberOption(*bench, kForceAccuracyRange, NumberKind::Real, options.forceAccuracy,
+                    "alpha of the relative opening criterion");
     bench->add_option("--scenario", options.scenario, "initial conditions")
         ->check([](const std::string& name) {
             return findScenario(name) != nullptr ? std::string() : "unknown scenario '" + name + "'";

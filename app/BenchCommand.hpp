@@ -51,6 +51,8 @@ struct BenchOptions {
     int stepCount = 20;        ///< timed steps; kBenchStepRange
     int warmupStepCount = 3;   ///< kBenchWarmupRange
     double openingAngle = 0.5; ///< tree only; kOpeningAngleRange
+    OpeningCriterion openingCriterion = OpeningCriterion::Geometric; ///< tree only
+    double forceAccuracy = SimParams{}.forceAccuracy;                ///< tree, relative criterion; kForceAccuracyRange
     std::string scenario = "plummer";
     std::uint64_t seed = 42;
     bool json = false;              ///< one JSON object instead of the human-readable lines

@@ -25,6 +25,7 @@ struct RawOptions {
     std::string saveFormat;
     std::string solver;
     std::string backend;
+    std::string opening;
     std::string color;
     std::string colorScale;
     std::string overlayDepth;
@@ -67,7 +68,16 @@ void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
                     "gravitational constant (1 in N-body units; a --load file with physical units sets it, e.g. "
                     "43009 for kpc, 1e10 Msun, km/s, and --G overrides that)");
     addNumberOption(app, kOpeningAngleRange, NumberKind::Real, params.openingAngle,
-                    "Barnes-Hut opening angle of the tree solver (smaller: more accurate, slower)");
+                    "Barnes-Hut opening angle of the tree solver (smaller: more accurate, slower); under --opening "
+                    "relative, the criterion of an evaluation without previous accelerations");
+    app.add_option("--opening", raw.opening,
+                   "the tree's opening criterion: geometric (theta) or relative (a cell's estimated force error "
+                   "below --force-accuracy times the body's last acceleration: the same accuracy for less work)")
+        ->type_name("NAME")
+        ->default_str(std::string(toString(defaults.openingCriterion)));
+    addNumberOption(app, kForceAccuracyRange, NumberKind::Real, params.forceAccuracy,
+                    "tolerated force error of one cell under --opening relative, relative to the body's acceleration "
+                    "(smaller: more accurate, slower)");
     app.add_option("--solver", raw.solver, "force solver: " + solversHelpText())
         ->type_name("NAME")
         ->default_str(defaults.solver + " on the CPU, " + std::string(kDefaultGpuSolver) + " on a GPU; " +
@@ -334,6 +344,8 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
         params.solver = findSolver(raw.solver).name;
     if (app.count("--backend") > 0)
         params.backend = parseBackendKind(raw.backend);
+    if (app.count("--opening") > 0)
+        params.openingCriterion = parseOpeningCriterion(raw.opening);
     if (app.count("--steps-per-frame") > 0)
         options.stepsPerFrame = raw.stepsPerFrame;
     if (app.count("--color") > 0)

@@ -31,6 +31,22 @@ bool drawSolverCombo(SimParams& edited, bool onCudaBackend) {
     return changed;
 }
 
+bool drawOpeningCriterionControls(SimParams& edited) {
+    bool relative = edited.openingCriterion == OpeningCriterion::Relative;
+    bool changed = ImGui::Checkbox("relative opening", &relative);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Open a cell when its estimated force error exceeds the force accuracy times the body's "
+                          "last acceleration,\ninstead of by theta: the same accuracy for less work (theta still "
+                          "serves the first step).");
+    edited.openingCriterion = relative ? OpeningCriterion::Relative : OpeningCriterion::Geometric;
+    ImGui::BeginDisabled(!relative);
+    changed |= ImGui::SliderScalar("force accuracy", ImGuiDataType_Double, &edited.forceAccuracy,
+                                   &kForceAccuracyRange.min, &kForceAccuracyRange.max, "%.4f",
+                                   ImGuiSliderFlags_AlwaysClamp | ImGuiSliderFlags_Logarithmic);
+    ImGui::EndDisabled();
+    return changed;
+}
+
 } // namespace
 
 bool drawSolverControls(SimParams& edited, bool onCudaBackend) {
@@ -40,11 +56,12 @@ bool drawSolverControls(SimParams& edited, bool onCudaBackend) {
     ImGui::BeginDisabled(!usesTheta);
     changed |= ImGui::SliderScalar("theta", ImGuiDataType_Double, &edited.openingAngle, &kOpeningAngleRange.min,
                                    &kOpeningAngleRange.max, "%.2f", ImGuiSliderFlags_AlwaysClamp);
-    ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("Barnes-Hut opening angle: a cell acts as one body when its size / distance < theta.\n"
                           "Smaller is more accurate and slower.%s",
                           usesTheta ? "" : "\nThe current solver does not use it.");
+    changed |= drawOpeningCriterionControls(edited);
+    ImGui::EndDisabled();
     return changed;
 }
 

@@ -14,7 +14,7 @@ inline constexpr ParamRange kUnitScaleRange{"scale", 0.0, std::numeric_limits<do
                                             "in cgs; 0 in all three for N-body units"};
 
 /// The key of each field as validateSimParams names it (the command line's spelling), for its cross-field refusals.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 13> kKeyOfParameter{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 15> kKeyOfParameter{{
     {"scenario", "scenario"},
     {"scenario-param", "scenarioParams"},
     {"bodies", "bodyCount"},
@@ -22,6 +22,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 13> kKeyOfPa
     {"dt", "timeStep"},
     {"softening", "softeningLength"},
     {"theta", "openingAngle"},
+    {"opening", "openingCriterion"},
+    {"force-accuracy", "forceAccuracy"},
     {"solver", "solver"},
     {"backend", "backend"},
     {"orb-domains", "orb.domainCount"},
@@ -124,6 +126,8 @@ void readPhysicsAndSolver(JsonObjectReader& reader, SimParams& params) {
     reader.read("timeStep", params.timeStep, kTimeStepRange);
     reader.read("softeningLength", params.softeningLength, kSofteningRange);
     reader.read("openingAngle", params.openingAngle, kOpeningAngleRange);
+    reader.readName("openingCriterion", params.openingCriterion);
+    reader.read("forceAccuracy", params.forceAccuracy, kForceAccuracyRange);
     reader.read("solver", params.solver);
     checkAs(reader, "solver", [&] { params.solver = findSolver(params.solver).name; });
     reader.readName("backend", params.backend);
@@ -146,6 +150,8 @@ Json simParamsToJson(const SimParams& params) {
             {"timeStep", params.timeStep},
             {"softeningLength", params.softeningLength},
             {"openingAngle", params.openingAngle},
+            {"openingCriterion", std::string(enumName(params.openingCriterion))},
+            {"forceAccuracy", params.forceAccuracy},
             {"solver", params.solver},
             {"backend", std::string(enumName(params.backend))},
             {"orb",

@@ -84,18 +84,25 @@ bool CpuBackend::ForceSettings::sameForces(const ForceSettings& other) const {
     return solver == other.solver &&
            forces.gravity.gravitationalConstant == other.forces.gravity.gravitationalConstant &&
            forces.gravity.softeningLength == other.forces.gravity.softeningLength &&
-           (!solver->usesOpeningAngle || forces.openingAngle == other.forces.openingAngle);
+           (!solver->usesOpeningAngle || (forces.openingAngle == other.forces.openingAngle &&
+                                          forces.openingCriterion == other.forces.openingCriterion &&
+                                          forces.forceAccuracy == other.forces.forceAccuracy));
 }
 
 CpuBackend::ForceSettings CpuBackend::forceSettingsOf(const SimParams& params) {
     const SolverInfo& solver = findSolver(params.solver);
     requireSolverRunsOn(solver, Device::Cpu, "the CPU backend");
-    return {&solver, {{params.gravitationalConstant, params.softeningLength}, float(params.openingAngle)}};
+    return {&solver,
+            {{params.gravitationalConstant, params.softeningLength},
+             float(params.openingAngle),
+             params.openingCriterion,
+             float(params.forceAccuracy)}};
 }
 
 void CpuBackend::dropCachedForces() {
     ++m_stateVersion;
     m_accelerationsValid = false;
+    m_accelerationsInBodyOrder = false;
     if (m_solver)
         m_solver->invalidate();
 }
@@ -120,7 +127,11 @@ void CpuBackend::computeAccelerations(const ForceSettings& settings, std::vector
             std::fill(component->begin(), component->end(), std::numeric_limits<float>::quiet_NaN());
         return;
     }
-    m_solver->computeAccelerations(m_bodies, settings.forces, m_accelerations, m_work, times);
+    ForceParams forces = settings.forces;
+    forces.previousAccelerations = m_accelerationsInBodyOrder;
+    m_accelerationsInBodyOrder = false; // until the evaluation completes
+    m_solver->computeAccelerations(m_bodies, forces, m_accelerations, m_work, times);
+    m_accelerationsInBodyOrder = true;
     m_accelerationsSettings = settings;
     m_accelerationsValid = true;
 }
@@ -135,7 +146,8 @@ void CpuBackend::stepOnce(const ForceSettings& settings, const SimParams& params
 
     const Stopwatch orb;
     if (countNonFiniteBodies(m_bodies, true) == 0) // a blown-up drift is reported by the check after the step
-        m_orb.update(m_bodies, m_work, params.orb);
+        if (m_orb.update(m_bodies, m_work, params.orb))
+            m_accelerationsInBodyOrder = false; // the relative criterion's previous accelerations left their bodies
     if (params.orb.domainCount > 0)
         addPhaseTime(times, "orb", orb.elapsedMilliseconds());
 

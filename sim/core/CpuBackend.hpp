@@ -120,6 +120,9 @@ private:
     Vec3Arrays<float> m_accelerations;
     std::vector<float> m_work; ///< interactions per body of the last force evaluation: ORB's work weights
     bool m_accelerationsValid = false;
+    /// m_accelerations hold an evaluation's results for the bodies in their current order, however far they have
+    /// moved since: what the relative opening criterion reads (ORB's permutations do not carry them).
+    bool m_accelerationsInBodyOrder = false;
     ForceSettings m_accelerationsSettings;
     std::unique_ptr<CpuForceSolver> m_solver;
     const SolverInfo* m_solverInfo = nullptr; ///< what m_solver is

@@ -89,6 +89,7 @@ void validateSimParams(const SimParams& params) {
     checkInRange(kTimeStepRange, params.timeStep);
     checkInRange(kSofteningRange, params.softeningLength);
     checkInRange(kOpeningAngleRange, params.openingAngle);
+    checkInRange(kForceAccuracyRange, params.forceAccuracy);
     checkSolverAndBackend(params);
     checkOrb(params.orb, params.bodyCount);
 }
@@ -99,6 +100,14 @@ std::string_view toString(BackendKind backend) {
 
 BackendKind parseBackendKind(std::string_view name) {
     return parseEnumName<BackendKind>(name);
+}
+
+std::string_view toString(OpeningCriterion criterion) {
+    return enumName(criterion);
+}
+
+OpeningCriterion parseOpeningCriterion(std::string_view name) {
+    return parseEnumName<OpeningCriterion>(name);
 }
 
 std::string_view toString(OrbBalance balance) {

@@ -48,9 +48,12 @@ ParamsChange changeBetween(const SimParams& before, const SimParams& after) {
     change.energyFunctionChanged =
         after.gravitationalConstant != before.gravitationalConstant || after.softeningLength != before.softeningLength;
     const bool solverChanged = after.solver != before.solver;
-    // Theta shapes only the tree's walk, so under another solver it changes nothing until the tree is chosen.
-    const bool openingAngleMatters =
-        findSolver(after.solver).usesOpeningAngle && after.openingAngle != before.openingAngle;
+    // Theta and the criterion shape only the tree's walk, so under another solver they change nothing until the tree is
+    // chosen.
+    const bool openingChanged = after.openingAngle != before.openingAngle ||
+                                after.openingCriterion != before.openingCriterion ||
+                                after.forceAccuracy != before.forceAccuracy;
+    const bool openingAngleMatters = findSolver(after.solver).usesOpeningAngle && openingChanged;
     // Only the count and the balance re-partition (updateOrbDomains); the rebuild interval and imbalance limit steer
     // later steps. New bodies or a new backend are partitioned from scratch while ORB is on.
     const bool partitionChanged = after.orb.domainCount != before.orb.domainCount ||

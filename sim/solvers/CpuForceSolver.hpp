@@ -15,10 +15,18 @@
 
 namespace gravlab {
 
-/// What one force evaluation reads: gravity and, for solvers that use it, the opening angle.
+/// What one force evaluation reads: gravity and, for solvers that use it, the opening criterion.
 struct ForceParams {
     GravityParams gravity;
     float openingAngle = 0.5f;
+    OpeningCriterion openingCriterion = OpeningCriterion::Geometric;
+    float forceAccuracy = 0.0025f;
+    /// Whether the accelerations handed to the evaluation hold the previous evaluation's, for these bodies in this
+    /// order: the relative criterion reads them, and falls back to the geometric one without them.
+    bool previousAccelerations = false;
+
+    /// The criterion this evaluation uses.
+    bool relativeOpening() const { return openingCriterion == OpeningCriterion::Relative && previousAccelerations; }
 };
 
 class CpuForceSolver {

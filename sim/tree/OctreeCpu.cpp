@@ -84,6 +84,7 @@ void OctreeCpu::build(const Bodies& bodies, int leafCapacity) {
     m_levelBegin.clear();
     m_multipoles.clear();
     m_openingRadiusSquared.clear();
+    m_relativeErrorScale.clear();
     m_sortedKeys.clear();
     m_order.clear();
     m_ordered = {};

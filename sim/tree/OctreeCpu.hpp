@@ -71,6 +71,8 @@ public:
     const std::vector<CellMultipole>& multipoles() const { return m_multipoles; }
     /// Per cell, after summarize(): openingRadius(side, |com - centre|, theta) squared.
     const std::vector<float>& openingRadiusSquared() const { return m_openingRadiusSquared; }
+    /// Per cell, after summarize(): M s^3, the relative criterion's error scale (TreeMath.hpp).
+    const std::vector<float>& relativeErrorScales() const { return m_relativeErrorScale; }
     const TreeOrderedBodies& orderedBodies() const { return m_ordered; }
     /// bodyOrder()[slot] is the caller's index of the body in tree-order slot `slot`.
     const std::vector<std::uint32_t>& bodyOrder() const { return m_order; }
@@ -98,6 +100,7 @@ private:
     TreeOrderedBodies m_ordered;
     std::vector<CellMultipole> m_multipoles;
     std::vector<float> m_openingRadiusSquared;
+    std::vector<float> m_relativeErrorScale;
     float m_openingAngle = 0;
     double m_rootLowX = 0, m_rootLowY = 0, m_rootLowZ = 0; ///< lower corner of the root cube
     double m_rootSide = 0;

@@ -111,6 +111,7 @@ void OctreeCpu::summarize(float openingAngle) {
     }
     m_multipoles.resize(cellCount);
     m_openingRadiusSquared.resize(cellCount);
+    m_relativeErrorScale.resize(cellCount);
     const auto signedCount = std::int64_t(cellCount);
 #pragma omp parallel for schedule(static) if (parallel : signedCount >= kMinBodiesForParallelStreaming)
     for (std::int64_t c = 0; c < signedCount; ++c) {
@@ -121,6 +122,7 @@ void OctreeCpu::summarize(float openingAngle) {
                        moments[cell].comZ - m_cells[cell].centerZ);
         const float radius = openingRadius(2 * m_cells[cell].halfSize, float(offset), m_openingAngle);
         m_openingRadiusSquared[cell] = radius * radius;
+        m_relativeErrorScale[cell] = relativeErrorScale(m_multipoles[cell].mass, 2 * m_cells[cell].halfSize);
     }
 }
 

@@ -15,7 +15,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace gravlab {
 namespace {
@@ -94,12 +96,34 @@ private:
 };
 
 /// Fills lists with what a target at (x, y, z) interacts with under TreeMath's opening criterion.
-void walkFromRoot(const OctreeCpu& tree, float x, float y, float z, InteractionLists& lists) {
+void walkFromRoot(const OctreeCpu& tree, float x, float y, float z, RelativeOpening relative, InteractionLists& lists) {
     const TreeOrderedBodies& bodies = tree.orderedBodies();
     lists.clear();
     walkTreeFrom(
         tree, x, y, z, [&lists](const CellMultipole& multipole, float, float, float) { lists.addCell(multipole); },
-        [&lists, &bodies](const OctreeCell& cell) { lists.addBodies(bodies, cell.firstBody, cell.bodyCount); });
+        [&lists, &bodies](const OctreeCell& cell) { lists.addBodies(bodies, cell.firstBody, cell.bodyCount); },
+        relative);
+}
+
+/// Per tree slot, the relative criterion's inverse tolerance from the body's previous acceleration (read before any
+/// result is written, so the output may be the previous accelerations' array); empty under the geometric criterion.
+std::vector<float> inverseTolerances(const OctreeCpu& tree, const TreeForceParams& params) {
+    std::vector<float> inverse;
+    if (params.previousAccelerations == nullptr)
+        return inverse;
+    const Vec3Arrays<float>& previous = *params.previousAccelerations;
+    if (previous.size() != tree.bodyCount())
+        throw std::invalid_argument("tree forces: " + std::to_string(previous.size()) + " previous accelerations for " +
+                                    std::to_string(tree.bodyCount()) + " bodies");
+    const std::vector<std::uint32_t>& bodyOrder = tree.bodyOrder();
+    inverse.resize(tree.bodyCount());
+    for (std::size_t slot = 0; slot < inverse.size(); ++slot) {
+        const std::uint32_t body = bodyOrder[slot];
+        const float magnitude = std::hypot(previous.x[body], previous.y[body], previous.z[body]);
+        inverse[slot] =
+            relativeInverseTolerance(float(params.gravitationalConstant), params.forceAccuracy, magnitude);
+    }
+    return inverse;
 }
 
 template <MultipoleOrder order>
@@ -109,13 +133,15 @@ void walkEveryBody(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arr
     const auto eps2 = float(params.softeningLength * params.softeningLength);
     const auto gravitationalConstant = float(params.gravitationalConstant);
     const auto count = std::int64_t(tree.bodyCount());
+    const std::vector<float> inverseTolerance = inverseTolerances(tree, params);
 #pragma omp parallel if (parallel : count >= kMinBodiesForParallelSampling / 4)
     {
         InteractionLists lists;
 #pragma omp for schedule(dynamic, 64)
         for (std::int64_t k = 0; k < count; ++k) {
             const auto slot = std::size_t(k);
-            walkFromRoot(tree, bodies.x[slot], bodies.y[slot], bodies.z[slot], lists);
+            const RelativeOpening relative{inverseTolerance.empty() ? 0.0f : inverseTolerance[slot], eps2};
+            walkFromRoot(tree, bodies.x[slot], bodies.y[slot], bodies.z[slot], relative, lists);
             const auto [ax, ay, az] = lists.evaluate<order>(bodies.x[slot], bodies.y[slot], bodies.z[slot], eps2);
             const std::uint32_t body = bodyOrder[slot];
             out.x[body] = gravitationalConstant * ax;

@@ -32,6 +32,11 @@ struct TreeForceParams {
     double gravitationalConstant; ///< G, N-body units
     double softeningLength;       ///< Plummer epsilon, N-body length units
     MultipoleOrder multipoleOrder = MultipoleOrder::Quadrupole;
+    /// Under the relative criterion (TreeMath.hpp): each body's previous acceleration, in the order of the bodies given
+    /// to OctreeCpu::build, and alpha. Null: the geometric criterion of the radii the summary stored. The tree must then
+    /// have been summarized at kRelativeOpeningSafetyAngle. May be the output array itself.
+    const Vec3Arrays<float>* previousAccelerations = nullptr;
+    float forceAccuracy = 0;
 };
 
 /// Accelerations (with G) of every body of tree, which must have been built and summarized, in the order of the bodies

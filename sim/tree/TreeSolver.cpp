@@ -28,11 +28,16 @@ public:
         m_tree.build(bodies);
         addPhaseTime(times, "build", build.elapsedMilliseconds());
         const Stopwatch summary;
-        m_tree.summarize(params.openingAngle);
+        const bool relative = params.relativeOpening();
+        m_tree.summarize(relative ? kRelativeOpeningSafetyAngle : params.openingAngle);
         addPhaseTime(times, "summary", summary.elapsedMilliseconds());
         const Stopwatch force;
-        computeTreeAccelerationsCpu(
-            m_tree, {params.gravity.gravitationalConstant, params.gravity.softeningLength}, accelerations, &work);
+        TreeForceParams forces{params.gravity.gravitationalConstant, params.gravity.softeningLength};
+        if (relative) {
+            forces.previousAccelerations = &accelerations;
+            forces.forceAccuracy = params.forceAccuracy;
+        }
+        computeTreeAccelerationsCpu(m_tree, forces, accelerations, &work);
         addPhaseTime(times, "force", force.elapsedMilliseconds());
         m_built = true;
     }

@@ -7,6 +7,9 @@
 // first child first. One walk, so the forces and the potentials of a body come from the same set of cells. The stack
 // holds at most 7 siblings per level plus the 8 children of the deepest cell, so 8 (kOctreeMaxDepth + 1) entries
 // always suffice.
+// Under the relative criterion (TreeMath.hpp) the caller passes the target's inverse tolerance, and a cell's radius is
+// accepted when it lies beyond its stored (safety) radius and the relative criterion holds; 0 keeps the stored radius
+// alone.
 #include "tree/OctreeCpu.hpp"
 
 #include <array>
@@ -17,11 +20,18 @@ namespace gravlab {
 
 inline constexpr std::size_t kTreeWalkStackCapacity = 8 * (kOctreeMaxDepth + 1);
 
+/// The relative criterion's part of a walk: the target's inverse tolerance and eps^2; inverseTolerance 0 (the
+/// default) walks by the stored radii alone.
+struct RelativeOpening {
+    float inverseTolerance = 0;
+    float eps2 = 0;
+};
+
 /// acceptCell(const CellMultipole&, float dx, float dy, float dz), with d = target - centre of mass;
 /// openLeaf(const OctreeCell&).
 template <typename AcceptCell, typename OpenLeaf>
-inline void walkTreeFrom(const OctreeCpu& tree, float x, float y, float z, AcceptCell&& acceptCell,
-                         OpenLeaf&& openLeaf) {
+inline void walkTreeFrom(const OctreeCpu& tree, float x, float y, float z, AcceptCell&& acceptCell, OpenLeaf&& openLeaf,
+                         RelativeOpening relative = {}) {
     const std::vector<OctreeCell>& cells = tree.cells();
     const std::vector<CellMultipole>& multipoles = tree.multipoles();
     const std::vector<float>& openingRadiusSquared = tree.openingRadiusSquared();
@@ -32,7 +42,11 @@ inline void walkTreeFrom(const OctreeCpu& tree, float x, float y, float z, Accep
         const auto index = std::size_t(stack[--top]);
         const CellMultipole& multipole = multipoles[index];
         const float dx = x - multipole.comX, dy = y - multipole.comY, dz = z - multipole.comZ;
-        if (dx * dx + dy * dy + dz * dz > openingRadiusSquared[index]) {
+        const float distance2 = dx * dx + dy * dy + dz * dz;
+        if (distance2 > openingRadiusSquared[index] &&
+            (relative.inverseTolerance == 0 ||
+             relativeCriterionAccepts(tree.relativeErrorScales()[index], relative.inverseTolerance, distance2,
+                                      relative.eps2))) {
             acceptCell(multipole, dx, dy, dz);
             continue;
         }

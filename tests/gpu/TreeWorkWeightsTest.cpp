@@ -43,7 +43,8 @@ DeviceTreeResult evaluateDeviceTree(const Bodies& bodies, const GravityParams& g
     DeviceTree tree;
     tree.overrideWalkGroupCapacity(walkGroupCapacity);
     const unsigned nonFinite =
-        tree.computeAccelerations(device, scratch, gravity, openingAngle, stream.get(), timeline, {0, 0, 0, 0, 0});
+        tree.computeAccelerations(device, scratch, gravity, TreeOpening{openingAngle}, stream.get(), timeline,
+                                  {0, 0, 0, 0, 0});
     EXPECT_EQ(nonFinite, 0u);
     DeviceTreeResult result;
     result.acceleration.resize(bodies.size());

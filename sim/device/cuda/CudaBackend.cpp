@@ -28,15 +28,18 @@ DeviceSummary requireDevice() {
 
 bool CudaBackend::ForceSettings::operator==(const ForceSettings& other) const {
     return solver == other.solver && gravity.gravitationalConstant == other.gravity.gravitationalConstant &&
-           gravity.softeningLength == other.gravity.softeningLength && openingAngle == other.openingAngle;
+           gravity.softeningLength == other.gravity.softeningLength && openingAngle == other.openingAngle &&
+           openingCriterion == other.openingCriterion && forceAccuracy == other.forceAccuracy;
 }
 
 CudaBackend::ForceSettings CudaBackend::forceSettingsOf(const SimParams& params) {
     const SolverInfo& solver = findSolver(params.solver);
     requireSolverRunsOn(solver, Device::Cuda, "the CUDA backend");
-    // theta only matters to solvers that read it; leaving it out for the others keeps a slider move from forcing a
-    // needless re-evaluation.
-    return {&solver, gravityOf(params), solver.usesOpeningAngle ? params.openingAngle : 0.0};
+    // The opening criterion only matters to solvers that read it; leaving it out for the others keeps a slider move
+    // from forcing a needless re-evaluation.
+    if (!solver.usesOpeningAngle)
+        return {&solver, gravityOf(params), 0.0, OpeningCriterion::Geometric, 0.0};
+    return {&solver, gravityOf(params), params.openingAngle, params.openingCriterion, params.forceAccuracy};
 }
 
 CudaBackend::CudaBackend() : m_device(requireDevice()) {}
@@ -73,8 +76,7 @@ std::string CudaBackend::description() const {
 
 std::uint64_t CudaBackend::allocatedBytes() const {
     return m_bodies.positionMass.bytes() + m_bodies.velocityColor.bytes() + m_bodies.acceleration.bytes() +
-           m_bodies.loadOrder.bytes() + m_savedPositionMass.bytes() + m_savedVelocityColor.bytes() +
-           m_savedLoadOrder.bytes() + m_bodyScratch.bytes() + m_nonFiniteCounts.bytes() +
+           m_bodies.loadOrder.bytes() + m_rollback.allocatedBytes() + m_bodyScratch.bytes() + m_nonFiniteCounts.bytes() +
            (m_solver ? m_solver->allocatedBytes() : 0) + m_visuals.allocatedBytes();
 }
 
@@ -86,11 +88,10 @@ void CudaBackend::load(const Bodies& bodies) {
     m_potentialTree.reset();
     m_potential = DeviceBuffer<float>();
     uploadBodies(bodies, m_bodies, m_stream.get());
-    m_savedPositionMass.resize(count);
-    m_savedVelocityColor.resize(count);
-    m_savedLoadOrder.resize(count);
+    m_rollback.reserveInPlace(count);
     m_bodyScratch.resize(count);
     m_accelerationsCurrent = false;
+    m_accelerationsInBodyOrder = false;
     ++m_stateVersion;
     m_orbDomains.invalidate();
     m_stepsTaken = 0;
@@ -105,11 +106,14 @@ bool CudaBackend::accelerationsCurrentFor(const ForceSettings& settings) const {
 unsigned CudaBackend::refreshAccelerations(const ForceSettings& settings) {
     m_accelerationsCurrent = false;
     ++m_stateVersion;
-    const ForceParams forces{settings.gravity, float(settings.openingAngle)};
+    const ForceParams forces{settings.gravity, float(settings.openingAngle), settings.openingCriterion,
+                             float(settings.forceAccuracy), m_accelerationsInBodyOrder};
+    m_accelerationsInBodyOrder = false; // until the evaluation completes
     if (const unsigned nonFinite =
             m_solver->computeAccelerations(m_bodies, m_bodyScratch, forces, m_stream.get(), m_timeline);
         nonFinite != 0)
         return nonFinite;
+    m_accelerationsInBodyOrder = true;
     m_accelerationSettings = settings;
     m_accelerationsCurrent = true;
     return 0;
@@ -126,6 +130,7 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
         return;
 
     cudaStream_t stream = m_stream.get();
+    m_orbReorderPossible = params.orb.domainCount > 0 || m_orbDomains.active();
     saveState();
     if (m_nonFiniteCounts.size() < std::size_t(stepCount))
         m_nonFiniteCounts.resize(std::size_t(stepCount));
@@ -202,16 +207,13 @@ void CudaBackend::failBeforeBuild(int stepIndex, unsigned nonFiniteBodies) {
 }
 
 void CudaBackend::saveState() {
-    m_savedPositionMass.copyFrom(m_bodies.positionMass, m_stream.get());
-    m_savedVelocityColor.copyFrom(m_bodies.velocityColor, m_stream.get());
-    m_savedLoadOrder.copyFrom(m_bodies.loadOrder, m_stream.get());
+    m_rollback.save(m_bodies, m_orbReorderPossible, m_stream.get());
 }
 
 void CudaBackend::restoreState() {
-    m_bodies.positionMass.copyFrom(m_savedPositionMass, m_stream.get());
-    m_bodies.velocityColor.copyFrom(m_savedVelocityColor, m_stream.get());
-    m_bodies.loadOrder.copyFrom(m_savedLoadOrder, m_stream.get());
+    m_rollback.restore(m_bodies, m_stream.get());
     m_accelerationsCurrent = false;
+    m_accelerationsInBodyOrder = false; // the failed step's accelerations belong to the bodies it moved
     ++m_stateVersion;
     if (m_solver)
         m_solver->invalidate();

@@ -22,6 +22,7 @@
 #include "device/cuda/DeviceBodies.hpp"
 #include "device/cuda/DeviceBodyInspection.hpp"
 #include "device/cuda/PhaseTimeline.hpp"
+#include "device/cuda/StepRollback.hpp"
 #include "orb/cuda/OrbDomainsGpu.hpp"
 #include "solvers/cuda/CudaForceSolver.hpp"
 #include "tree/cuda/DeviceTree.hpp"
@@ -38,11 +39,12 @@ namespace gravlab {
 
 class CudaBackend final : public SimulationBackend {
 public:
-    /// Device bytes per body: state (52), the rollback copy (36), the scratch array (16) and the tree solver's
-    /// buffers (at most 64: 25 per body, about 0.24 cells of 74 bytes per body and 5 bytes of walk groups for a
-    /// Plummer sphere, with room for more clustered sets). Measured by `gravlab bench --solver tree` on an H100:
-    /// 149 bytes per body in all at N = 2^24.
-    static constexpr std::uint64_t kDeviceBytesPerBody = DeviceBodies::kBytesPerBody + 32 + 4 + 16 + 64;
+    /// Device bytes per body: state (52), the rollback copy (36 with ORB, StepRollback.hpp), the scratch array (16)
+    /// and the tree solver's buffers (at most 48: 13 per body, about 0.12 cells of 87 bytes per body for a Plummer
+    /// sphere, and walk groups, with room for more clustered sets). Measured by `gravlab bench --solver tree` on an
+    /// H100: 116 to 118 bytes per body in all at N = 2^24 (without ORB).
+    static constexpr std::uint64_t kDeviceBytesPerBody =
+        DeviceBodies::kBytesPerBody + StepRollback::kBytesPerBodyWithReorder + 16 + 48;
 
     /// Uses the current CUDA device; throws std::runtime_error when there is none.
     CudaBackend();
@@ -143,6 +145,8 @@ private:
         const SolverInfo* solver;
         GravityParams gravity;
         double openingAngle;
+        OpeningCriterion openingCriterion;
+        double forceAccuracy;
         bool operator==(const ForceSettings& other) const;
     };
     static ForceSettings forceSettingsOf(const SimParams& params);
@@ -156,6 +160,7 @@ private:
     bool accelerationsCurrentFor(const ForceSettings& settings) const;
     /// The step's ORB update, after the drift and before the force evaluation (which follows the new order).
     void updateOrbAfterDrift(const SimParams& params);
+    /// Keeps the state at the start of a step() call in m_rollback, and puts it back.
     void saveState();
     void restoreState();
     /// Restores the state and throws for the first step of this call whose kick left non-finite bodies, or else for
@@ -168,9 +173,8 @@ private:
     DeviceSummary m_device;
     CudaStream m_stream;
     DeviceBodies m_bodies;
-    DeviceBuffer<float4> m_savedPositionMass;
-    DeviceBuffer<float4> m_savedVelocityColor;
-    DeviceBuffer<std::uint32_t> m_savedLoadOrder; ///< migration in a rolled-back step may have reordered the bodies
+    StepRollback m_rollback; ///< the state at the start of the current step() call
+    bool m_orbReorderPossible = false; ///< ORB may reorder the bodies in the current step() call
     /// One float4 per body: the tree's permutation buffer during a step, the host render path's staging between steps.
     mutable DeviceBuffer<float4> m_bodyScratch;
     DeviceBuffer<unsigned> m_nonFiniteCounts; ///< one counter per step of the current step() call
@@ -185,6 +189,9 @@ private:
     PhaseTimeline m_timeline{0};
     std::vector<PhaseTiming> m_lastTimings;
     bool m_accelerationsCurrent = false;
+    /// m_bodies.acceleration holds an evaluation's results for the bodies in their current order (ORB carries them),
+    /// however far the bodies have moved since: what the relative opening criterion reads.
+    bool m_accelerationsInBodyOrder = false;
     ForceSettings m_accelerationSettings{};
     std::uint64_t m_stepsTaken = 0;
     /// Load indices of ids asked for since the last load: a linear search of the id table per frame and trail would

@@ -8,10 +8,11 @@
 //   quadrupole      float4 (qxx, qyy, qzz, qxy)            walk: multipole (TreeMath.hpp's traceless quadrupole)
 //   quadrupoleMixedTrace float4 (qxz, qyz, T, 0): the mixed terms and T = sum m |x - com|^2 (softening term)
 //   openingRadius2  float  (s / theta + delta)^2           walk: opening test (TreeMath.hpp's criterion)
+//   relativeErrorScale float M s^3                         walk: the relative criterion's test (TreeMath.hpp)
 //   content         uint2  inner cell: (first child, child count); leaf: (first body, body count | kLeafFlag)
 //   bodyRange       uint2  every cell: (first body, body count) in tree order (slots of DeviceTree's permutation)
 //   level           uint8  depth of every cell (the overlay and the summary's cell geometry)
-// 69 bytes per cell; a Plummer sphere needs about 0.2 cells per body with leaves of up to kTreeLeafCapacity bodies.
+// 73 bytes per cell; a Plummer sphere needs about 0.12 cells per body with leaves of up to kTreeLeafCapacity bodies.
 // A cell's geometric box is not stored: it follows from the Morton key of its first body and its depth
 // (cellBoxOf in TreeKeys.cuh), which is how the summary, the overlay and the tests get it.
 #include <cstddef>
@@ -25,9 +26,12 @@ namespace gravlab {
 /// is what keeps coincident bodies from splitting forever.
 inline constexpr int kTreeMaxDepth = 21;
 inline constexpr int kTreeLevelCount = kTreeMaxDepth + 1;
-/// A cell holding more bodies than this splits (unless at kTreeMaxDepth). 16 keeps a leaf's bodies within half a warp
-/// of the walk's body batches and the tree at about 0.2 cells per body.
-inline constexpr unsigned kTreeLeafCapacity = 16;
+/// A cell holding more bodies than this splits (unless at kTreeMaxDepth). 32, one body batch of the walk, keeps the
+/// tree at about 0.12 cells per body. Measured on an H100 (relative criterion, alpha 0.0025, 2026-11-25): leaves of 16,
+/// 24 and 32 step 1M bodies in 4.15, 4.17, 4.18 ms and 16M in 38.4, 38.3, 38.2 ms (Plummer) with the same errors,
+/// since the walk rarely accepts a leaf whole; the peak device memory at 16M falls from 127 to 121 and 116 bytes per
+/// body.
+inline constexpr unsigned kTreeLeafCapacity = 32;
 /// Bodies per walk group: one warp walks the tree for up to this many bodies, up to 3 per lane (TreeGroups.cu,
 /// TreeForces.cu). Measured on an H100 (Plummer, theta 0.5): 64 and 96 give 10-11% (1M) and 14-18% (16M) shorter
 /// steps than 32; 128 is slower at 1M again, as its boxes open more cells than its bodies share.
@@ -65,6 +69,7 @@ struct OctreeView {
     const float4* quadrupole;
     const float4* quadrupoleMixedTrace;
     const float* openingRadius2;
+    const float* relativeErrorScale;
     const uint2* content;
     const uint2* bodyRange;
     const std::uint8_t* level;
@@ -77,6 +82,7 @@ struct OctreeMultipoles {
     float4* quadrupole;
     float4* quadrupoleMixedTrace;
     float* openingRadius2;
+    float* relativeErrorScale;
 };
 
 /// Host copy of a built tree, for tests and tools (cells in breadth-first order; body ranges and walk groups count

@@ -58,13 +58,12 @@ void DeviceTree::release() {
 std::uint64_t DeviceTree::allocatedBytes() const {
     std::uint64_t total = 0;
     for (int side = 0; side < 2; ++side)
-        total += bytesOf(m_keys[side]) + bytesOf(m_bodyIndices[side]) + bytesOf(m_cellLevel[side]) +
-                 bytesOf(m_cellOrder[side]);
+        total += bytesOf(m_cellLevel[side]) + bytesOf(m_cellOrder[side]);
     total += bytesOf(m_leafDepth) + bytesOf(m_boxBlockBounds) + bytesOf(m_boxBlockNonFinite) + bytesOf(m_boxTicket) +
              bytesOf(m_frame) + bytesOf(m_status) + bytesOf(m_monopole) + bytesOf(m_quadrupole) +
-             bytesOf(m_quadrupoleMixedTrace) + bytesOf(m_openingRadius2) + bytesOf(m_content) + bytesOf(m_bodyRange) +
-             bytesOf(m_cellFirstBody) + bytesOf(m_sortScratch) + bytesOf(m_walkGroups) + bytesOf(m_walkCounters) +
-             bytesOf(m_boxes) + bytesOf(m_boxCount);
+             bytesOf(m_quadrupoleMixedTrace) + bytesOf(m_openingRadius2) + bytesOf(m_relativeErrorScale) +
+             bytesOf(m_content) + bytesOf(m_bodyRange) + bytesOf(m_cellFirstBody) + bytesOf(m_sortScratch) +
+             bytesOf(m_walkGroups) + bytesOf(m_walkCounters) + bytesOf(m_boxes) + bytesOf(m_boxCount);
     return total;
 }
 
@@ -78,10 +77,8 @@ std::size_t DeviceTree::walkGroupCount(cudaStream_t stream) const {
 }
 
 void DeviceTree::reserveBodies(unsigned bodyCount) {
-    for (int side = 0; side < 2; ++side) {
-        m_keys[side].resize(bodyCount);
-        m_bodyIndices[side].resize(bodyCount);
-    }
+    m_keys.resize(bodyCount);
+    m_bodyIndices.resize(bodyCount);
     m_leafDepth.resize(bodyCount);
 }
 
@@ -91,12 +88,13 @@ void DeviceTree::reserveCells(std::size_t cellCount) {
                                  std::to_string(cellCount) + " cells; the CUDA tree holds fewer than 2^29");
     if (cellCount <= m_cellCapacity)
         return;
-    // A quarter more than asked, so a slowly growing tree does not reallocate every step.
-    const std::size_t capacity = std::min(kMaxTreeCells, cellCount + cellCount / 4 + 1024);
+    // A sixteenth more than asked, so a slowly growing tree does not reallocate every step.
+    const std::size_t capacity = std::min(kMaxTreeCells, cellCount + cellCount / 16 + 1024);
     m_monopole.resize(capacity);
     m_quadrupole.resize(capacity);
     m_quadrupoleMixedTrace.resize(capacity);
     m_openingRadius2.resize(capacity);
+    m_relativeErrorScale.resize(capacity);
     m_content.resize(capacity);
     m_bodyRange.resize(capacity);
     m_cellFirstBody.resize(capacity);
@@ -108,25 +106,32 @@ void DeviceTree::reserveCells(std::size_t cellCount) {
 }
 
 OctreeView DeviceTree::view() const {
-    return {m_monopole.data(), m_quadrupole.data(), m_quadrupoleMixedTrace.data(),         m_openingRadius2.data(),
-            m_content.data(),  m_bodyRange.data(),  m_cellLevel[m_sortedLevelSide].data(), unsigned(m_cellCount)};
+    return {m_monopole.data(),
+            m_quadrupole.data(),
+            m_quadrupoleMixedTrace.data(),
+            m_openingRadius2.data(),
+            m_relativeErrorScale.data(),
+            m_content.data(),
+            m_bodyRange.data(),
+            m_cellLevel[m_sortedLevelSide].data(),
+            unsigned(m_cellCount)};
 }
 
 unsigned DeviceTree::computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
-                                          const GravityParams& gravity, float openingAngle, cudaStream_t stream,
+                                          const GravityParams& gravity, const TreeOpening& opening, cudaStream_t stream,
                                           PhaseTimeline& timeline, const PhaseMarks& phases) {
     const float softening2 = treeSoftening2(gravity);
     if (bodyScratch.size() != bodies.size())
         throw std::invalid_argument("DeviceTree: the scratch array must hold one element per body");
     if (const unsigned nonFinite = build(bodies.positionMass.data(), unsigned(bodies.size()), bodyScratch.data(),
-                                         openingAngle, stream, timeline, phases);
+                                         opening.summaryOpeningAngle(), stream, timeline, phases);
         nonFinite != 0 || bodies.size() == 0)
         return nonFinite;
     m_built = false;
     CUDA_CHECK(cudaMemsetAsync(m_walkCounters.data() + 1, 0, sizeof(unsigned), stream));
     const WalkQueue queue{m_walkGroups.data(), m_walkCounters.data(), m_walkCounters.data() + 1};
     launchTreeForces(view(), queue, bodyScratch.data(), treeOrder(), bodies.acceleration.data(), softening2,
-                     float(gravity.gravitationalConstant), stream);
+                     float(gravity.gravitationalConstant), opening.relativeForceAccuracy, stream);
     timeline.mark(phases.force, stream);
     m_built = true;
     return 0;
@@ -158,21 +163,13 @@ unsigned DeviceTree::build(const float4* positionMass, unsigned bodyCount, float
     launchTreeBoundingBox(positionMass, m_bodyCount, boxScratch, m_frame.data(), m_status.data(), stream);
     timeline.mark(phases.box, stream);
 
-    launchMortonKeys(positionMass, m_bodyCount, m_frame.data(), m_keys[0].data(), m_bodyIndices[0].data(), stream);
-    std::uint64_t* keys[2] = {m_keys[0].data(), m_keys[1].data()};
-    unsigned* indices[2] = {m_bodyIndices[0].data(), m_bodyIndices[1].data()};
-    m_sortedKeySide = sortKeysWithIndices(keys, indices, m_bodyCount, 3 * kTreeMaxDepth, m_sortScratch, stream);
-    timeline.mark(phases.build, stream);
+    launchMortonKeys(positionMass, m_bodyCount, m_frame.data(), m_keys.data(), m_bodyIndices.data(), stream);
+    sortKeys(treeOrderedScratch, stream);
 
-    launchGatherBodies(positionMass, treeOrder(), treeOrderedScratch, m_bodyCount, stream);
-    timeline.mark(phases.sort, stream);
-
-    // The sort's other side is free: cells started per body in its index array, their exclusive scan in its key
-    // array (8 bytes per body, so the 4-byte counts fit).
-    const int freeSide = 1 - m_sortedKeySide;
-    unsigned* cellsStarted = m_bodyIndices[freeSide].data();
-    unsigned* firstCell = reinterpret_cast<unsigned*>(m_keys[freeSide].data());
-    const std::uint64_t* sortedKeys = m_keys[m_sortedKeySide].data();
+    // The scratch is free until the gather (see the design note): cells started per body, then their exclusive scan.
+    unsigned* cellsStarted = reinterpret_cast<unsigned*>(treeOrderedScratch);
+    unsigned* firstCell = cellsStarted + m_bodyCount;
+    const std::uint64_t* sortedKeys = m_keys.data();
     launchLeafDepths(sortedKeys, m_bodyCount, m_leafDepth.data(), cellsStarted, m_status.data(), stream);
     exclusiveSum(cellsStarted, firstCell, m_bodyCount, m_sortScratch, stream);
     const TreeBuildStatus status = readStatus(stream);
@@ -186,10 +183,25 @@ unsigned DeviceTree::build(const float4* positionMass, unsigned bodyCount, float
     formWalkGroups(stream);
     timeline.mark(phases.build, stream);
 
+    launchGatherBodies(positionMass, treeOrder(), treeOrderedScratch, m_bodyCount, stream);
+    timeline.mark(phases.sort, stream);
+
     summarize(treeOrderedScratch, openingAngle, stream);
     timeline.mark(phases.summary, stream);
     m_built = true;
     return 0;
+}
+
+void DeviceTree::sortKeys(float4* scratch, cudaStream_t stream) {
+    static_assert(sizeof(float4) >= sizeof(std::uint64_t) + sizeof(unsigned), "the second buffers fit the scratch");
+    std::uint64_t* keys[2] = {m_keys.data(), reinterpret_cast<std::uint64_t*>(scratch)};
+    unsigned* indices[2] = {m_bodyIndices.data(), reinterpret_cast<unsigned*>(keys[1] + m_bodyCount)};
+    if (sortKeysWithIndices(keys, indices, m_bodyCount, 3 * kTreeMaxDepth, m_sortScratch, stream) == 1) {
+        CUDA_CHECK(
+            cudaMemcpyAsync(keys[0], keys[1], m_bodyCount * sizeof(std::uint64_t), cudaMemcpyDeviceToDevice, stream));
+        CUDA_CHECK(
+            cudaMemcpyAsync(indices[0], indices[1], m_bodyCount * sizeof(unsigned), cudaMemcpyDeviceToDevice, stream));
+    }
 }
 
 TreeBuildStatus DeviceTree::readStatus(cudaStream_t stream) const {
@@ -202,7 +214,7 @@ TreeBuildStatus DeviceTree::readStatus(cudaStream_t stream) const {
 void DeviceTree::buildCells(unsigned bodyCount, const unsigned* firstCell, cudaStream_t stream) {
     reserveCells(m_cellCount);
     const auto cells = unsigned(m_cellCount);
-    launchEmitCells(m_keys[m_sortedKeySide].data(), m_leafDepth.data(), firstCell, bodyCount, m_cellLevel[0].data(),
+    launchEmitCells(m_keys.data(), m_leafDepth.data(), firstCell, bodyCount, m_cellLevel[0].data(),
                     m_cellFirstBody.data(), m_cellOrder[0].data(), stream);
     std::uint8_t* levels[2] = {m_cellLevel[0].data(), m_cellLevel[1].data()};
     unsigned* order[2] = {m_cellOrder[0].data(), m_cellOrder[1].data()};
@@ -210,26 +222,32 @@ void DeviceTree::buildCells(unsigned bodyCount, const unsigned* firstCell, cudaS
     const std::uint8_t* level = levels[m_sortedLevelSide];
     const unsigned* preorderOf = order[m_sortedLevelSide];
     unsigned* breadthFirstOf = order[1 - m_sortedLevelSide]; // the sort's other value buffer is free now
-    launchCellRanges(m_keys[m_sortedKeySide].data(), bodyCount, level, preorderOf, m_cellFirstBody.data(), cells,
-                     m_bodyRange.data(), breadthFirstOf, stream);
+    launchCellRanges(m_keys.data(), bodyCount, level, preorderOf, m_cellFirstBody.data(), cells, m_bodyRange.data(),
+                     breadthFirstOf, stream);
     launchCellContents(m_leafDepth.data(), level, preorderOf, breadthFirstOf, m_bodyRange.data(), cells,
                        m_content.data(), stream);
 }
 
 void DeviceTree::formWalkGroups(cudaStream_t stream) {
-    // Packs hold at least one child each (or part of one split at a full pack) and chunks at least 32 bodies: at most
-    // cells + cells + N / 32 groups, and never more than N.
-    const std::size_t bound = std::min<std::size_t>(m_bodyCount, 2 * m_cellCount + m_bodyCount / 32 + 1);
-    if (m_walkGroups.size() < bound)
-        m_walkGroups.resize(bound + bound / 4);
     // The pre-order first bodies and the breadth-first indices are free once the cells are built.
     unsigned* groupCount = m_cellFirstBody.data();
     unsigned* firstGroup = m_cellOrder[1 - m_sortedLevelSide].data();
     const OctreeView tree = view();
-    const std::uint64_t* sortedKeys = m_keys[m_sortedKeySide].data();
+    const std::uint64_t* sortedKeys = m_keys.data();
     const unsigned capacity = walkGroupCapacity();
     launchCountWalkGroups(tree, sortedKeys, capacity, groupCount, stream);
     exclusiveSum(groupCount, firstGroup, unsigned(m_cellCount), m_sortScratch, stream);
+    // The exact count sizes the array (a second wait for the device, microseconds): a bound from the cell count alone
+    // (two groups per cell) would hold 5 bytes per body where about 0.1 are used.
+    unsigned last[2] = {0, 0};
+    CUDA_CHECK(
+        cudaMemcpyAsync(&last[0], groupCount + m_cellCount - 1, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(
+        cudaMemcpyAsync(&last[1], firstGroup + m_cellCount - 1, sizeof(unsigned), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    const std::size_t groups = std::size_t(last[0]) + last[1];
+    if (m_walkGroups.size() < groups)
+        m_walkGroups.resize(groups + groups / 16 + 64);
     launchWriteWalkGroups(tree, sortedKeys, capacity, groupCount, firstGroup, m_walkGroups.data(),
                           m_walkCounters.data(), stream);
 }
@@ -237,11 +255,11 @@ void DeviceTree::formWalkGroups(cudaStream_t stream) {
 void DeviceTree::summarize(const float4* positionMass, float openingAngle, cudaStream_t stream) {
     const OctreeView tree = view();
     const OctreeMultipoles multipoles{m_monopole.data(), m_quadrupole.data(), m_quadrupoleMixedTrace.data(),
-                                      m_openingRadius2.data()};
+                                      m_openingRadius2.data(), m_relativeErrorScale.data()};
     for (int depth = kTreeMaxDepth; depth >= 0; --depth) {
         const std::size_t begin = m_levelBegin[depth], end = m_levelBegin[depth + 1];
-        launchSummarizeLevel(tree, multipoles, positionMass, m_keys[m_sortedKeySide].data(), m_frame.data(),
-                             unsigned(begin), unsigned(end - begin), depth, openingAngle, stream);
+        launchSummarizeLevel(tree, multipoles, positionMass, m_keys.data(), m_frame.data(), unsigned(begin),
+                             unsigned(end - begin), depth, openingAngle, stream);
     }
 }
 
@@ -272,8 +290,7 @@ void DeviceTree::collectLevels(const TreeCellQuery& query, std::vector<TreeCellB
         return;
     if (m_boxes.size() < count)
         m_boxes.resize(count);
-    launchCellBoxes(view(), m_keys[m_sortedKeySide].data(), m_frame.data(), unsigned(first), unsigned(count),
-                    m_boxes.data(), stream);
+    launchCellBoxes(view(), m_keys.data(), m_frame.data(), unsigned(first), unsigned(count), m_boxes.data(), stream);
     out.resize(count);
     CUDA_CHECK(
         cudaMemcpyAsync(out.data(), m_boxes.data(), count * sizeof(TreeCellBox), cudaMemcpyDeviceToHost, stream));
@@ -284,8 +301,8 @@ void DeviceTree::collectPath(const TreeCellQuery& query, std::vector<TreeCellBox
     if (m_boxes.size() < std::size_t(kTreeLevelCount))
         m_boxes.resize(kTreeLevelCount);
     const auto& point = *query.containingPoint;
-    launchCellPath(view(), m_keys[m_sortedKeySide].data(), m_frame.data(), float3{point[0], point[1], point[2]},
-                   m_boxes.data(), m_boxCount.data(), stream);
+    launchCellPath(view(), m_keys.data(), m_frame.data(), float3{point[0], point[1], point[2]}, m_boxes.data(),
+                   m_boxCount.data(), stream);
     unsigned found = 0;
     std::vector<TreeCellBox> path(kTreeLevelCount);
     CUDA_CHECK(cudaMemcpyAsync(&found, m_boxCount.data(), sizeof found, cudaMemcpyDeviceToHost, stream));

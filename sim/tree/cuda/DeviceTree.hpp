@@ -7,32 +7,35 @@
 //   box      bounding box, root cube and non-finite count (TreeBoundingBox.cu)
 //   build    63-bit Morton keys and a CUB radix sort of (key, body index) (TreeBuild.cu, TreeSorting.cu); the sorted
 //            indices are the tree permutation (tree slot -> caller's body index), kept until the next evaluation
-//   sort     positions and masses gathered through the permutation into the scratch array (tree order); velocities
-//            and colour keys are not touched
 //   build    leaf depths, cells per body and their scan; then cells in pre-order and a depth sort into breadth-first
 //            arrays (TreeBuild.cu)
 //   build    walk groups of up to 96 bodies along the tree, 32 while N is too small to fill the chip with such
 //            groups (TreeGroups.cu)
+//   sort     positions and masses gathered through the permutation into the scratch array (tree order); velocities
+//            and colour keys are not touched
 //   summary  multipoles and opening radii, deepest level first (TreeSummary.cu)
 //   force    the warp-per-group walk on the tree-order copy (TreeForces.cu); acceleration[permutation[slot]] gets the
 //            slot's acceleration and, in w, the interactions its group's walk evaluated (the work weight of ORB)
-// The one host synchronisation: after the scan, the host reads the build status (44 bytes: the non-finite count
-// from the box pass and the number of cells per depth). The cell count is data-dependent and sizes the cell arrays
-// (grown by a quarter when too small, never shrunk) and every later launch, so no kernel needs a worst-case
-// allocation or a device-side count; the GPU waits for the host for one launch latency per step, a few microseconds
-// against milliseconds of work. The same read is where non-finite positions stop the evaluation: before any cell is
+// Two host synchronisations: after the scan, the host reads the build status (44 bytes: the non-finite count from
+// the box pass and the number of cells per depth), and after the walk groups are counted, their total. Both counts are
+// data-dependent and size arrays (grown by a sixteenth when too small, never shrunk) and later launches, so no kernel
+// needs a worst-case allocation or a device-side count; the GPU waits for the host for one launch latency each, a few
+// microseconds against milliseconds of work. The same read is where non-finite positions stop the evaluation: before any cell is
 // built, with every kernel before it safe on any input (a NaN coordinate gets key 0).
 // Determinism: every kernel's result is a pure function of its input (sorts are stable, summaries and walks visit
 // in fixed orders, atomics only count integers), so equal inputs give bit-identical trees and forces.
-// Memory: 25 bytes per body (keys and indices double-buffered for the radix sort: the sorted side holds the keys the
-// cells are read from and the permutation, the other side's index and key arrays hold the per-body cell counts and
-// their scan; one byte of leaf depth, in tree order) plus 75 bytes per cell (61 of DeviceOctree.hpp and 14 of build
-// scratch), about 17 bytes per body for a Plummer sphere (0.23 cells per body), and up to 2 walk groups of 8 bytes
-// per cell; the backend lends its 16-byte scratch array for the tree-order positions.
+// Memory: 13 bytes per body (sorted keys, the permutation, one byte of leaf depth in tree order) plus 87 bytes per cell
+// (73 of DeviceOctree.hpp and 14 of build scratch), about 11 bytes per body for a Plummer sphere (0.12 cells per body,
+// arrays grown with 1/16 to spare), and the walk groups, 8 bytes per group of about 76 bodies. The backend lends its 16-byte scratch
+// array, which ends up holding the tree-order positions; until the gather it is free, so the radix sort's second key
+// and index buffers (12 bytes per body) and then the per-body cell counts and their scan (8 bytes) live in it. That is
+// why the gather comes after the cells and groups are built, and why a sort that ends in its second buffers (CUB picks
+// the side by its pass count) is copied back.
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
 #include "device/cuda/DeviceBuffer.hpp"
 #include "device/cuda/PhaseTimeline.hpp"
+#include "tree/TreeMath.hpp"
 #include "tree/cuda/DeviceOctree.hpp"
 
 #include <gravlab/sim/DirectSumCpu.hpp>
@@ -43,6 +46,18 @@
 
 namespace gravlab {
 
+/// How an evaluation opens cells: the geometric criterion at openingAngle, or (relativeForceAccuracy > 0) the relative
+/// criterion with that alpha, which reads the previous accelerations in bodies.acceleration (TreeMath.hpp).
+struct TreeOpening {
+    float openingAngle = 0.5f;
+    float relativeForceAccuracy = 0.0f;
+
+    /// The theta of the radii the summary stores: the user's, or the relative criterion's safety angle.
+    float summaryOpeningAngle() const {
+        return relativeForceAccuracy > 0.0f ? kRelativeOpeningSafetyAngle : openingAngle;
+    }
+};
+
 class DeviceTree {
 public:
     /// Which PhaseTimeline phase each part of an evaluation is booked to.
@@ -52,14 +67,14 @@ public:
 
     DeviceTree();
 
-    /// Builds and summarises the octree of bodies.positionMass for openingAngle (theta) and writes, for every body i,
+    /// Builds and summarises the octree of bodies.positionMass for opening and writes, for every body i,
     /// bodies.acceleration[i] = (acceleration with G, interactions its walk evaluated); nothing else in bodies
-    /// changes. bodyScratch must hold bodies.size() elements; it holds the positions in tree order until the
+    /// changes. Under the relative criterion, bodies.acceleration must hold each body's previous acceleration. bodyScratch must hold bodies.size() elements; it holds the positions in tree order until the
     /// evaluation's work on the stream is done, and nothing reads it afterwards. Returns 0, or the number of bodies
     /// with a non-finite position, in which case no tree was built and no acceleration written. Synchronises the
     /// stream once.
     unsigned computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch, const GravityParams& gravity,
-                                  float openingAngle, cudaStream_t stream, PhaseTimeline& timeline,
+                                  const TreeOpening& opening, cudaStream_t stream, PhaseTimeline& timeline,
                                   const PhaseMarks& phases);
 
     /// The build and summary of computeAccelerations() without the force walk: the octree of positionMass (bodyCount
@@ -104,7 +119,9 @@ private:
     void reserveBodies(unsigned bodyCount);
     void reserveCells(std::size_t cellCount);
     /// Slot -> caller's body index of the last build (the sorted side of the index arrays).
-    const unsigned* treeOrder() const { return m_bodyIndices[m_sortedKeySide].data(); }
+    const unsigned* treeOrder() const { return m_bodyIndices.data(); }
+    /// Sorts the keys and indices in m_keys and m_bodyIndices, with the sort's second buffers in scratch.
+    void sortKeys(float4* scratch, cudaStream_t stream);
     TreeBuildStatus readStatus(cudaStream_t stream) const;
     void buildCells(unsigned bodyCount, const unsigned* firstCell, cudaStream_t stream);
     void formWalkGroups(cudaStream_t stream);
@@ -116,10 +133,9 @@ private:
     void collectPath(const TreeCellQuery& query, std::vector<TreeCellBox>& out, cudaStream_t stream) const;
 
     // Per body.
-    DeviceBuffer<std::uint64_t> m_keys[2];
-    DeviceBuffer<unsigned> m_bodyIndices[2]; ///< sort values: the permutation on the sorted side; cells per body
-    DeviceBuffer<std::uint8_t> m_leafDepth;  ///< per tree slot
-    int m_sortedKeySide = 0;                 ///< which m_keys and m_bodyIndices arrays hold the sorted keys and indices
+    DeviceBuffer<std::uint64_t> m_keys;     ///< Morton keys, sorted
+    DeviceBuffer<unsigned> m_bodyIndices;   ///< sort values: the permutation (tree slot -> caller's body index)
+    DeviceBuffer<std::uint8_t> m_leafDepth; ///< per tree slot
     // Bounding box and build status.
     DeviceBuffer<float> m_boxBlockBounds;
     DeviceBuffer<unsigned> m_boxBlockNonFinite;
@@ -132,6 +148,7 @@ private:
     DeviceBuffer<float4> m_quadrupole;
     DeviceBuffer<float4> m_quadrupoleMixedTrace;
     DeviceBuffer<float> m_openingRadius2;
+    DeviceBuffer<float> m_relativeErrorScale;
     DeviceBuffer<uint2> m_content;
     DeviceBuffer<uint2> m_bodyRange;
     DeviceBuffer<std::uint8_t> m_cellLevel[2]; ///< depth per cell: pre-order, then sorted (breadth-first)

@@ -13,8 +13,8 @@ constexpr DeviceTree::PhaseMarks kTreePhases{.box = 0, .build = 1, .sort = 3, .s
 
 unsigned TreeCudaSolver::computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
                                               const ForceParams& params, cudaStream_t stream, PhaseTimeline& timeline) {
-    return m_tree.computeAccelerations(bodies, bodyScratch, params.gravity, params.openingAngle, stream, timeline,
-                                       kTreePhases);
+    const TreeOpening opening{params.openingAngle, params.relativeOpening() ? params.forceAccuracy : 0.0f};
+    return m_tree.computeAccelerations(bodies, bodyScratch, params.gravity, opening, stream, timeline, kTreePhases);
 }
 
 void TreeCudaSolver::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out,

@@ -42,6 +42,11 @@
 //   Bodies: the walk reads positions in tree order (DeviceTree's gathered copy: a group and a leaf are contiguous
 //   slots) and writes each result to its body's place in the caller's order through the tree permutation, one
 //   scattered 16-byte store per body.
+//   Relative criterion (TreeMath.hpp): the group reads its bodies' previous accelerations before it overwrites them
+//   and takes the smallest magnitude (but at least kRelativeToleranceFloor of the largest) as every body's reference:
+//   a cell's radius is then the larger of its stored safety radius and the relative criterion's, and the tests above
+//   run unchanged on it. The floor keeps one body of nearly cancelling forces (a system's centre) from turning its
+//   whole group's walk into a direct sum; for that body alone the bound is then loose.
 // Softening: r^2 + eps^2 with the unscaled eps^2 of TreeMath.hpp (the CPU tree uses the same expressions).
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/DeviceAttributes.hpp"
@@ -65,6 +70,9 @@ static_assert(kRangeStackCapacity >= 32 * kTreeLevelCount, "room for a full push
 /// from 140.4 ms to 116.2, 105.5, 94.5, 86.5; from kappa 2 on, the 99th-percentile error at theta 0.5 exceeds 1e-3
 /// (Plummer, 1M bodies: 6.3e-4 at kappa 1, 1.1e-3 at 2; 4.0e-4 with every cell expanded).
 constexpr float kMonopoleOnlyKappa = 1.0f;
+/// The relative criterion's reference acceleration of a group is its smallest |a|, but at least this fraction of its
+/// largest (see the design note).
+constexpr float kRelativeToleranceFloor = 0.01f;
 
 struct WarpWorkspace {
     unsigned ranges[kRangeStackCapacity];
@@ -296,6 +304,27 @@ __device__ __forceinline__ GroupBox loadTargets(uint2 group, const float4* __res
     return warpBoundingBox(GroupBox{lowX, lowY, lowZ, highX, highY, highZ});
 }
 
+/// The relative criterion's inverse tolerance of the group (TreeMath.hpp), from its bodies' previous accelerations,
+/// which must be read before the group stores its results; equal in all lanes.
+template <unsigned kTargets>
+__device__ float groupInverseTolerance(const unsigned (&body)[kTargets], const float4* __restrict__ acceleration,
+                                       float gravitationalConstant, float forceAccuracy) {
+    float smallest = INFINITY, largest = 0.0f;
+#pragma unroll
+    for (unsigned t = 0; t < kTargets; ++t) {
+        const float4 previous = acceleration[body[t]]; // copies past the group's end read its last body
+        const float magnitude = sqrtf(previous.x * previous.x + previous.y * previous.y + previous.z * previous.z);
+        smallest = fminf(smallest, magnitude);
+        largest = fmaxf(largest, magnitude);
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {
+        smallest = fminf(smallest, __shfl_xor_sync(kFullMask, smallest, offset));
+        largest = fmaxf(largest, __shfl_xor_sync(kFullMask, largest, offset));
+    }
+    const float reference = fmaxf(smallest, kRelativeToleranceFloor * largest);
+    return relativeInverseTolerance(gravitationalConstant, forceAccuracy, reference);
+}
+
 /// Stores each of this lane's accelerations (times G, with the group's interaction count as its work weight) at its
 /// body's place in the caller's order; copies past the group's last body store nothing.
 template <unsigned kTargets>
@@ -361,14 +390,17 @@ __device__ __forceinline__ bool pushChildren(WarpWorkspace& workspace, unsigned&
 /// The walk for one group of at most 32 * kTargets bodies: lane l owns tree slots group.x + l + 32 t, t < kTargets,
 /// those below group.x + group.y (for the others it walks with a copy of the last body and stores nothing). Leaves
 /// the workspace free for the next group.
-template <unsigned kTargets>
+template <unsigned kTargets, bool kRelative>
 __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __restrict__ positionMass,
                           const unsigned* __restrict__ treeOrder, float4* __restrict__ acceleration, float softening2,
-                          float gravitationalConstant, WarpWorkspace& workspace) {
+                          float gravitationalConstant, float forceAccuracy, WarpWorkspace& workspace) {
     const unsigned lane = laneIndex();
     Target targets[kTargets];
     unsigned body[kTargets];
     const GroupBox box = loadTargets(group, positionMass, treeOrder, targets, body);
+    float inverseTolerance = 0.0f;
+    if constexpr (kRelative)
+        inverseTolerance = groupInverseTolerance(body, acceleration, gravitationalConstant, forceAccuracy);
 
     Ring cells, bodies;
     unsigned interactions = 0; // cells accepted plus bodies appended: equal in all lanes
@@ -385,6 +417,9 @@ __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __r
             monopole = tree.monopole[cell];
             content = tree.content[cell];
             radius2 = tree.openingRadius2[cell];
+            if constexpr (kRelative)
+                radius2 = fmaxf(radius2, relativeOpeningRadius2(tree.relativeErrorScale[cell], inverseTolerance,
+                                                                softening2));
             leaf = (content.y & kLeafFlag) != 0;
             const bool tinyLeaf = leaf && (content.y & ~kLeafFlag) <= kTreeDirectLeafMaxBodies;
             boxDistance2 = distance2ToBox(monopole, box);
@@ -439,10 +474,11 @@ __device__ void walkGroup(const OctreeView& tree, uint2 group, const float4* __r
 // accepted cell (~50 flops per body, 40 bytes loaded once into shared memory) and every body of an opened leaf
 // (20 flops per body, 16 bytes loaded once) for all its bodies. 20 bytes per body read (position, permutation), 16
 // written (scattered: one 32-byte sector per store in a random caller order).
+template <bool kRelative>
 __global__ void __launch_bounds__(kThreads)
     treeForcesKernel(OctreeView tree, WalkQueue queue, const float4* __restrict__ positionMass,
                      const unsigned* __restrict__ treeOrder, float4* __restrict__ acceleration, float softening2,
-                     float gravitationalConstant) {
+                     float gravitationalConstant, float forceAccuracy) {
     __shared__ WarpWorkspace workspaces[kWarpsPerBlock];
     WarpWorkspace& workspace = workspaces[threadIdx.x / 32];
     const unsigned groupTotal = *queue.groupTotal;
@@ -458,14 +494,14 @@ __global__ void __launch_bounds__(kThreads)
         static_assert(kWalkGroupSize <= 3 * 32, "walk groups of up to three bodies per lane");
         const uint2 range = queue.groups[group];
         if (range.y > 64)
-            walkGroup<3>(tree, range, positionMass, treeOrder, acceleration, softening2, gravitationalConstant,
-                         workspace);
+            walkGroup<3, kRelative>(tree, range, positionMass, treeOrder, acceleration, softening2,
+                                    gravitationalConstant, forceAccuracy, workspace);
         else if (range.y > 32)
-            walkGroup<2>(tree, range, positionMass, treeOrder, acceleration, softening2, gravitationalConstant,
-                         workspace);
+            walkGroup<2, kRelative>(tree, range, positionMass, treeOrder, acceleration, softening2,
+                                    gravitationalConstant, forceAccuracy, workspace);
         else
-            walkGroup<1>(tree, range, positionMass, treeOrder, acceleration, softening2, gravitationalConstant,
-                         workspace);
+            walkGroup<1, kRelative>(tree, range, positionMass, treeOrder, acceleration, softening2,
+                                    gravitationalConstant, forceAccuracy, workspace);
     }
 }
 
@@ -473,11 +509,13 @@ __global__ void __launch_bounds__(kThreads)
 
 void launchTreeForces(const OctreeView& tree, const WalkQueue& queue, const float4* treeOrderedPositionMass,
                       const unsigned* treeOrder, float4* acceleration, float softening2, float gravitationalConstant,
-                      cudaStream_t stream) {
-    const int blocksPerMultiprocessor = residentBlocksPerMultiprocessor(treeForcesKernel, kThreads);
+                      float relativeForceAccuracy, cudaStream_t stream) {
+    const bool relative = relativeForceAccuracy > 0.0f;
+    const auto kernel = relative ? treeForcesKernel<true> : treeForcesKernel<false>;
+    const int blocksPerMultiprocessor = residentBlocksPerMultiprocessor(kernel, kThreads);
     const unsigned blocks = unsigned(multiprocessorCount() * std::max(blocksPerMultiprocessor, 1));
-    treeForcesKernel<<<blocks, kThreads, 0, stream>>>(tree, queue, treeOrderedPositionMass, treeOrder, acceleration,
-                                                      softening2, gravitationalConstant);
+    kernel<<<blocks, kThreads, 0, stream>>>(tree, queue, treeOrderedPositionMass, treeOrder, acceleration, softening2,
+                                            gravitationalConstant, relativeForceAccuracy);
     checkLaunch("treeForcesKernel");
 }
 

@@ -85,9 +85,11 @@ struct WalkQueue {
 
 /// For every body of every group (tree-order slot s, positions from treeOrderedPositionMass):
 /// acceleration[treeOrder[s]] = (G * the tree's acceleration, the group's interaction count as a float).
+/// relativeForceAccuracy > 0: the relative criterion with that alpha, reading each body's previous acceleration from
+/// acceleration before its group overwrites it; 0: the geometric criterion of the stored radii.
 void launchTreeForces(const OctreeView& tree, const WalkQueue& queue, const float4* treeOrderedPositionMass,
                       const unsigned* treeOrder, float4* acceleration, float softening2, float gravitationalConstant,
-                      cudaStream_t stream);
+                      float relativeForceAccuracy, cudaStream_t stream);
 
 /// potential[treeOrder[s]] = G * the tree's potential at tree slot s (own term excluded), one thread per body
 /// (TreePotentials.cu); positions from treeOrderedPositionMass.

@@ -115,6 +115,7 @@ __global__ void summarizeLevelKernel(OctreeView tree, OctreeMultipoles multipole
     multipoles.quadrupole[cell] = make_float4(float(m.qxx), float(m.qyy), float(m.qzz), float(m.qxy));
     multipoles.quadrupoleMixedTrace[cell] = make_float4(float(m.qxz), float(m.qyz), float(m.secondMoment), 0.0f);
     multipoles.openingRadius2[cell] = radius * radius;
+    multipoles.relativeErrorScale[cell] = relativeErrorScale(float(m.mass), 2.0f * box.halfSize);
 }
 
 } // namespace
