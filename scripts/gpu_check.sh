@@ -67,6 +67,15 @@ bench_rows() {
             >>"$file" || return 1
     done
 }
+# The tree with the relative criterion at the default alpha: the table of the step's phases and memory.
+relative_rows() {
+    local file=$1 steps=$2
+    shift 2
+    for bodies in "$@"; do
+        "$gravlab" bench --solver tree --opening relative --bodies "$bodies" --steps "$steps" --warmup 3 --json \
+            >>"$file" || return 1
+    done
+}
 direct_table() {
     : >"$out/bench-direct.jsonl"
     bench_rows "$out/bench-direct.jsonl" direct 20 16384 65536 262144 &&
@@ -77,7 +86,8 @@ direct_table() {
 }
 tree_table() {
     : >"$out/bench-tree.jsonl"
-    bench_rows "$out/bench-tree.jsonl" tree 20 1048576 4194304 && bench_rows "$out/bench-tree.jsonl" tree 10 16777216
+    bench_rows "$out/bench-tree.jsonl" tree 20 1048576 4194304 && bench_rows "$out/bench-tree.jsonl" tree 10 16777216 &&
+        relative_rows "$out/bench-tree.jsonl" 20 1048576 4194304 && relative_rows "$out/bench-tree.jsonl" 10 16777216
 }
 tree_sweep() {
     : >"$out/sweep-tree.jsonl"
@@ -118,6 +128,10 @@ orb_steps() {
 [ "$quick" = 1 ] || step bench-direct direct_table
 step bench-tree tree_table
 step sweep-tree tree_sweep
+# Step time against force error over theta (geometric) and alpha (relative), 1M and 16M bodies (1M alone when quick).
+curve_sizes=1048576,16777216
+[ "$quick" = 1 ] && curve_sizes=1048576
+step criterion-curve scripts/tree_criterion_curve.sh "$out" "$gravlab" "$curve_sizes"
 step bench-orb orb_table
 step orb-steps orb_steps
 
@@ -134,11 +148,13 @@ json_lines() { [ -f "$1" ] && grep '^{' "$1"; }
     done
 } >"$out/bench-direct.md" 2>/dev/null
 {
-    echo "| N | step (ms) | box | build | summary | sort | force | integrate | body-steps/s | bytes/body | cells/body |"
-    echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    echo "| N | opening | step (ms) | box | build | summary | sort | force | integrate | body-steps/s | bytes/body | cells/body |"
+    echo "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     json_lines "$out/bench-tree.jsonl" | while IFS= read -r line; do
         n=$(field bodies "$line")
-        printf '| %s | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3e | %.1f | %.3f |\n' "$n" \
+        opening="theta $(field theta "$line")"
+        [ "$(field opening "$line")" = relative ] && opening="alpha $(field forceAccuracy "$line")"
+        printf '| %s | %s | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3e | %.1f | %.3f |\n' "$n" "$opening" \
             "$(field medianStepMs "$line")" "$(field boxMs "$line")" "$(field buildMs "$line")" \
             "$(field summaryMs "$line")" "$(field sortMs "$line")" "$(field forceMs "$line")" \
             "$(field integrateMs "$line")" "$(field bodyStepsPerSecond "$line")" \
@@ -217,7 +233,7 @@ echo
 grep -h "frames in\|^ *tipsy\|^ *hdf5\|^ *csv\|^snapshot\|ffprobe\|gravlab: .*bodies, solver" "$out"/load-files.log \
     "$out"/bench-io.log "$out"/png-1080p.log "$out"/movie-1080p.log 2>/dev/null
 echo
-cat "$out/bench-direct.md" "$out/bench-tree.md" "$out/sweep-tree.md" "$out/bench-orb.md" "$out/accuracy.log" \
+cat "$out/bench-direct.md" "$out/bench-tree.md" "$out/sweep-tree.md" "$out/criterion-curve.md" "$out/bench-orb.md" "$out/accuracy.log" \
     2>/dev/null
 echo
 echo "GPU: $(tail -n +2 "$out/gpu.txt")"
