@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <omp.h>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,37 @@ std::size_t countNonFiniteBodies(const Bodies& bodies, bool positionsOnly) {
         nonFinite += finitePosition && finiteVelocity ? 0 : 1;
     }
     return std::size_t(nonFinite);
+}
+
+/// Runs update, an ORB update that permutes every per-body array of bodies together, and gives carried (the previous
+/// accelerations, which the relative opening criterion reads) the same permutation: meanwhile each body's id array
+/// holds its index before the update, and afterwards the ids are put back in the new order, also when update throws.
+template <typename Update> void updateOrbCarrying(Bodies& bodies, Vec3Arrays<float>& carried, Update&& update) {
+    std::vector<std::uint64_t> ids(bodies.size());
+    std::iota(ids.begin(), ids.end(), std::uint64_t{0});
+    std::swap(ids, bodies.id);
+    const auto applyPermutation = [&] {
+        std::vector<std::uint64_t> previousIndex;
+        std::swap(previousIndex, bodies.id);
+        bodies.id.resize(previousIndex.size());
+        Vec3Arrays<float> moved;
+        moved.resize(previousIndex.size());
+        for (std::size_t i = 0; i < previousIndex.size(); ++i) {
+            const auto from = std::size_t(previousIndex[i]);
+            bodies.id[i] = ids[from];
+            moved.x[i] = carried.x[from];
+            moved.y[i] = carried.y[from];
+            moved.z[i] = carried.z[from];
+        }
+        carried = std::move(moved);
+    };
+    try {
+        update();
+    } catch (...) {
+        applyPermutation();
+        throw;
+    }
+    applyPermutation();
 }
 
 void checkConsistentSizes(const Bodies& bodies) {
@@ -145,9 +177,12 @@ void CpuBackend::stepOnce(const ForceSettings& settings, const SimParams& params
     addPhaseTime(times, "integrate", drift.elapsedMilliseconds());
 
     const Stopwatch orb;
-    if (countNonFiniteBodies(m_bodies, true) == 0) // a blown-up drift is reported by the check after the step
-        if (m_orb.update(m_bodies, m_work, params.orb))
-            m_accelerationsInBodyOrder = false; // the relative criterion's previous accelerations left their bodies
+    if (countNonFiniteBodies(m_bodies, true) == 0) { // a blown-up drift is reported by the check after the step
+        if (m_accelerationsInBodyOrder && m_accelerations.size() == m_bodies.size())
+            updateOrbCarrying(m_bodies, m_accelerations, [&] { return m_orb.update(m_bodies, m_work, params.orb); });
+        else
+            m_orb.update(m_bodies, m_work, params.orb);
+    }
     if (params.orb.domainCount > 0)
         addPhaseTime(times, "orb", orb.elapsedMilliseconds());
 

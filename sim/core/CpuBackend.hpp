@@ -121,7 +121,7 @@ private:
     std::vector<float> m_work; ///< interactions per body of the last force evaluation: ORB's work weights
     bool m_accelerationsValid = false;
     /// m_accelerations hold an evaluation's results for the bodies in their current order, however far they have
-    /// moved since: what the relative opening criterion reads (ORB's permutations do not carry them).
+    /// moved since: what the relative opening criterion reads (ORB's permutations carry them).
     bool m_accelerationsInBodyOrder = false;
     ForceSettings m_accelerationsSettings;
     std::unique_ptr<CpuForceSolver> m_solver;

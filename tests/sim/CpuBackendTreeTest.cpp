@@ -14,6 +14,7 @@ SimParams treeParams(double theta) {
     SimParams params;
     params.solver = "tree";
     params.openingAngle = theta;
+    params.openingCriterion = OpeningCriterion::Geometric; // the hand-composed steps walk by theta
     params.timeStep = 0.005;
     params.softeningLength = 0.05;
     return params;

@@ -108,7 +108,7 @@ struct SimParams {
     double openingAngle = 0.5;
     /// The tree's opening criterion. Relative needs the previous accelerations, so an evaluation without them (the
     /// first after a load or a reorder) uses the geometric criterion at openingAngle.
-    OpeningCriterion openingCriterion = OpeningCriterion::Geometric;
+    OpeningCriterion openingCriterion = OpeningCriterion::Relative;
     /// Relative criterion: a cell of mass M and side s at distance r is accepted for a body whose last acceleration
     /// was a when G M s^3 / r^5 <= forceAccuracy |a| (and the body lies outside the cell); dimensionless, range
     /// [1e-5, 0.1]. The 99th percentile of the relative force error stays below it (measured on the H100, 1M to 16M
