@@ -21,6 +21,14 @@
 namespace gravlab {
 namespace {
 
+void checkConsistentSizes(const Bodies& bodies) {
+    if (!bodies.consistent())
+        throw std::invalid_argument("load: the body arrays differ in length (" + std::to_string(bodies.size()) +
+                                    " positions)");
+}
+
+} // namespace
+
 std::size_t countNonFiniteBodies(const Bodies& bodies, bool positionsOnly) {
     const auto count = std::int64_t(bodies.size());
     std::int64_t nonFinite = 0;
@@ -35,14 +43,6 @@ std::size_t countNonFiniteBodies(const Bodies& bodies, bool positionsOnly) {
     }
     return std::size_t(nonFinite);
 }
-
-void checkConsistentSizes(const Bodies& bodies) {
-    if (!bodies.consistent())
-        throw std::invalid_argument("load: the body arrays differ in length (" + std::to_string(bodies.size()) +
-                                    " positions)");
-}
-
-} // namespace
 
 CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& params) {
     // Between steps: the state, the accelerations and the work weights.
@@ -166,9 +166,15 @@ void CpuBackend::step(const SimParams& params, int stepCount) {
     addPhaseTime(times, "integrate", 0.0);
     if (params.orb.domainCount > 0)
         addPhaseTime(times, "orb", 0.0);
+    const bool hierarchical = params.timeSteps.mode == TimeStepMode::Hierarchical;
+    m_hierarchical.resetCounters();
+    m_lastTimeStepMode = params.timeSteps.mode;
     for (int s = 0; s < stepCount; ++s) {
         try {
-            stepOnce(settings, params, times);
+            if (hierarchical)
+                stepHierarchical(settings, params, times);
+            else
+                stepOnce(settings, params, times);
         } catch (...) {
             restoreState(); // e.g. the octree ran out of memory: nothing of this call stays
             throw;
@@ -184,7 +190,7 @@ void CpuBackend::step(const SimParams& params, int stepCount) {
         }
     }
     m_lastTimings = std::move(times);
-    m_orbStatus = m_orb.status(m_work);
+    m_orbStatus = m_orb.status(orbWorkWeights());
 }
 
 void CpuBackend::updateOrbDomains(const SimParams& params) {
