@@ -282,13 +282,16 @@ void CpuBackend::Visuals::writeModeColors(std::span<RenderVertex> out) const {
         for (std::size_t i = 0; i < leafDepth.size(); ++i)
             out[i].colorScalar = std::min(float(leafDepth[i]) / float(kMaxTreeDepthForColor), 1.0f);
         coloring.showLeafDepth();
+    } else if (mode == ColorMode::TimeStepLevel && m_backend.writeTimeStepLevelColors(out)) {
+        coloring.showTimeStepLevels(m_backend.m_hierarchical.maxLevel());
     } else if (mode == ColorMode::OrbDomain && m_backend.m_orb.active()) {
         m_backend.m_orb.writeDomainColors(out);
         coloring.showDomains();
     } else {
-        coloring.showComponents(mode == ColorMode::LeafDepth   ? "the solver builds no tree, or none is built yet"
-                                : mode == ColorMode::OrbDomain ? "ORB is off"
-                                                               : "");
+        coloring.showComponents(mode == ColorMode::LeafDepth       ? "the solver builds no tree, or none is built yet"
+                                : mode == ColorMode::OrbDomain     ? "ORB is off"
+                                : mode == ColorMode::TimeStepLevel ? "no hierarchical step since the state changed"
+                                                                   : "");
     }
 }
 

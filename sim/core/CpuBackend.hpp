@@ -100,6 +100,8 @@ private:
     std::vector<float> orbWorkWeights() const;
     /// Whether m_hierarchical's levels describe the bodies as they are (no load, rollback or re-order since).
     bool levelsCurrent() const;
+    /// Each body's colour scalar level / maxLevel into out when the levels are current; false (out untouched) if not.
+    bool writeTimeStepLevelColors(std::span<RenderVertex> out) const;
 
     /// What is drawn of the backend's host state; the colour mode is its own.
     class Visuals final : public VisualSource {

@@ -105,6 +105,16 @@ std::vector<float> CpuBackend::orbWorkWeights() const {
     return weights;
 }
 
+bool CpuBackend::writeTimeStepLevelColors(std::span<RenderVertex> out) const {
+    if (!levelsCurrent() || out.size() != m_bodies.size())
+        return false;
+    const std::span<const std::uint8_t> levels = m_hierarchical.levels();
+    const float scale = 1.0f / float(std::max<std::uint32_t>(m_hierarchical.maxLevel(), 1));
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i].colorScalar = float(levels[i]) * scale;
+    return true;
+}
+
 TimeStepStatistics CpuBackend::timeStepStatistics() const {
     if (m_lastTimeStepMode == TimeStepMode::Hierarchical)
         return levelsCurrent() ? m_hierarchical.statistics() : TimeStepStatistics{};

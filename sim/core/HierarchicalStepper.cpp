@@ -14,17 +14,6 @@
 #include <string>
 
 namespace gravlab {
-namespace {
-
-/// The shallowest level whose step ends at tick (every level from it down ends there too).
-std::uint32_t shallowestLevelEndingAt(std::uint32_t tick, std::uint32_t maxLevel) {
-    std::uint32_t level = 0;
-    while (tick % levelStepTicks(level, maxLevel) != 0)
-        ++level;
-    return level;
-}
-
-} // namespace
 
 void HierarchicalStepperCpu::assignLevels(const Vec3Arrays<float>& accelerations, const TimeStepCriterion& criterion) {
     m_maxLevel = criterion.maxLevel;

@@ -47,6 +47,14 @@ GRAVLAB_HOST_DEVICE std::uint32_t wantedTimeStepLevel(float ax, float ay, float 
     return level;
 }
 
+/// The shallowest level whose step ends at tick (every deeper level's ends there too); maxLevel's always does.
+GRAVLAB_HOST_DEVICE std::uint32_t shallowestLevelEndingAt(std::uint32_t tick, std::uint32_t maxLevel) {
+    std::uint32_t level = 0;
+    while (level < maxLevel && tick % levelStepTicks(level, maxLevel) != 0)
+        ++level;
+    return level;
+}
+
 /// The level a body whose step ends at tick takes next: wanted when it is at least as deep as current, otherwise the
 /// shallowest level from wanted down to current whose steps tick is a multiple of (current always is: its step ended).
 GRAVLAB_HOST_DEVICE std::uint32_t nextTimeStepLevel(std::uint32_t current, std::uint32_t wanted, std::uint32_t tick,
