@@ -83,8 +83,7 @@ void CpuBackend::computeAccelerationsOf(const ForceSettings& settings, std::span
         for (const std::uint32_t i : targets)
             m_accelerations.x[i] = m_accelerations.y[i] = m_accelerations.z[i] =
                 std::numeric_limits<float>::quiet_NaN();
-        m_accelerationsValid = true; // NaN on purpose: the step's check reports them
-        return;
+        return; // NaN on purpose, as computeAccelerations leaves them: the step's check reports and rolls back
     }
     m_solver->computeAccelerationsOf(m_bodies, settings.forces, targets, m_accelerations, m_work, times);
     m_accelerationsValid = true;

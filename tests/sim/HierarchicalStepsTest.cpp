@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <gtest/gtest.h>
+#include <limits>
 #include <numbers>
 
 namespace gravlab {
@@ -249,6 +250,25 @@ TEST(HierarchicalSteps, LevelsFollowTheirBodiesThroughOrbPermutations) {
     EXPECT_TRUE(permuted) << "ORB should have reordered the bodies";
     EXPECT_LT(worstVelocity, 1e-4);
     EXPECT_EQ(domains.timeStepStatistics().bodiesPerLevel, reference.timeStepStatistics().bodiesPerLevel);
+}
+
+void expectSameBodies(const Bodies& a, const Bodies& b);
+
+// A body whose velocity is infinite drifts to infinity in the first sub-step; the base step must report it and leave
+// the state as it was before the call, as a fixed step does.
+TEST(HierarchicalSteps, ANonFiniteBodyRollsTheBaseStepBack) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    Bodies start = generateScenario("plummer", 200, seed, {});
+    start.vx[17] = std::numeric_limits<float>::infinity();
+    SimParams params = hierarchicalParams(0.05, 6);
+    params.softeningLength = 0.02;
+    CpuBackend backend;
+    backend.load(start);
+    EXPECT_THROW(backend.step(params, 2), NonFiniteStateError);
+    Bodies after;
+    backend.readBodies(after);
+    expectSameBodies(after, start);
 }
 
 void expectSameBodies(const Bodies& a, const Bodies& b) {

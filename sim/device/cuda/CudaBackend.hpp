@@ -80,6 +80,9 @@ public:
     const float* computePotentialsOnDevice(const SimParams& params) const;
     std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
     void updateOrbDomains(const SimParams& params) override;
+    /// Levels as the next base step starts them and the work of the last step() call (CudaBackendTimeSteps.cpp);
+    /// host copies, no device access.
+    TimeStepStatistics timeStepStatistics() const override;
     VisualSource& visuals() override { return m_visuals; }
     const VisualSource& visuals() const override { return m_visuals; }
 
@@ -156,6 +159,14 @@ private:
     bool accelerationsCurrentFor(const ForceSettings& settings) const;
     /// The step's ORB update, after the drift and before the force evaluation (which follows the new order).
     void updateOrbAfterDrift(const SimParams& params);
+    /// One base step of hierarchical time steps (DeviceHierarchicalLeapfrog.hpp), step stepIndex of this call.
+    void stepHierarchical(const ForceSettings& settings, const SimParams& params, int stepIndex);
+    /// Forces of the bodies on levels from shallowestActive down (activeCount of them; all: refreshAccelerations).
+    unsigned evaluateActive(const ForceSettings& settings, std::uint32_t shallowestActive, std::size_t activeCount);
+    /// The device histogram of levels, after the stream's work so far (waits for it).
+    void readLevelHistogram();
+    /// Whether m_levelOfLoad describes the state (a hierarchical step was the last change).
+    bool levelsCurrent() const;
     void saveState();
     void restoreState();
     /// Restores the state and throws for the first step of this call whose kick left non-finite bodies, or else for
@@ -196,6 +207,17 @@ private:
     mutable DeviceBuffer<float> m_potential; ///< per body, computePotentialsOnDevice()
     /// Built on request while the stepping solver has no current tree.
     mutable std::unique_ptr<DeviceTree> m_potentialTree;
+    // Hierarchical time steps (allocated on first use: 6 bytes per body).
+    DeviceBuffer<std::uint8_t> m_levelOfLoad;         ///< level per body, in load order (ORB moves leave it valid)
+    DeviceBuffer<std::uint8_t> m_isTarget;            ///< per body: active in the current sub-step
+    DeviceBuffer<std::uint32_t> m_activeList;         ///< the active bodies' indices
+    DeviceBuffer<unsigned> m_levelCounters;           ///< bodies per level (17), then the active count
+    DeviceBuffer<unsigned long long> m_surplusBodies; ///< tree groups' inactive bodies walked in this call
+    std::vector<unsigned> m_levelHistogram;           ///< host copy of the device histogram
+    TimeStepMode m_lastTimeStepMode = TimeStepMode::Fixed;
+    std::uint32_t m_levelsMaxLevel = 0;
+    std::uint64_t m_levelsStateVersion = 0;
+    std::uint64_t m_baseStepsInCall = 0, m_subStepsInCall = 0, m_forceEvaluationsInCall = 0, m_surplusInCall = 0;
     Visuals m_visuals{*this};
 };
 

@@ -17,6 +17,13 @@ unsigned TreeCudaSolver::computeAccelerations(DeviceBodies& bodies, DeviceBuffer
                                        kTreePhases);
 }
 
+unsigned TreeCudaSolver::computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
+                                                const ForceParams& params, const DeviceTargets& targets,
+                                                cudaStream_t stream, PhaseTimeline& timeline) {
+    return m_tree.computeAccelerationsOf(bodies, bodyScratch, params.gravity, params.openingAngle, targets, stream,
+                                         timeline, kTreePhases);
+}
+
 void TreeCudaSolver::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out,
                                       cudaStream_t stream) const {
     m_tree.collectCells(query, out, stream);
