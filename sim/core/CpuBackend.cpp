@@ -57,6 +57,12 @@ CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& param
         bytes.resident += sizeof(float) + sizeof(std::uint32_t);
         stepScratch = std::max<std::uint64_t>(stepScratch, 2 * sizeof(std::uint32_t) + sizeof(std::uint64_t) + 1);
     }
+    if (params.timeSteps.mode == TimeStepMode::Hierarchical) {
+        // Kept: a level and a place in the by-level list per body. Scratch: the ORB hook's weights, order and
+        // permuted levels, or the tree's flag and slot per listed target.
+        bytes.resident += sizeof(std::uint8_t) + sizeof(std::uint32_t);
+        stepScratch += 2 * sizeof(float) + sizeof(std::uint32_t) + sizeof(std::uint8_t);
+    }
     // A step copies the state for its rollback, then allocates the solver's or ORB's scratch; a load first copies
     // the bodies it is given, which is no more than that.
     bytes.transient = Bodies::kBytesPerBody + stepScratch;

@@ -452,7 +452,8 @@ std::unique_ptr<SimulationBackend> createCudaBackend(const SimParams&) {
 }
 
 std::uint64_t cudaDeviceBytesPerBody(const SimParams& params) {
-    return CudaBackend::kDeviceBytesPerBody + (params.orb.domainCount > 0 ? OrbDomainsGpu::kBytesPerBody : 0);
+    return CudaBackend::kDeviceBytesPerBody + (params.orb.domainCount > 0 ? OrbDomainsGpu::kBytesPerBody : 0) +
+           (params.timeSteps.mode == TimeStepMode::Hierarchical ? CudaBackend::kHierarchicalBytesPerBody : 0);
 }
 
 } // namespace gravlab

@@ -43,6 +43,9 @@ public:
     /// Plummer sphere, with room for more clustered sets). Measured by `gravlab bench --solver tree` on an H100:
     /// 149 bytes per body in all at N = 2^24.
     static constexpr std::uint64_t kDeviceBytesPerBody = DeviceBodies::kBytesPerBody + 32 + 4 + 16 + 64;
+    /// Hierarchical time steps add a level and an active flag (1 byte each) and an active-list entry (4) per body;
+    /// the tree's second walk queue is within its 64.
+    static constexpr std::uint64_t kHierarchicalBytesPerBody = 1 + 1 + 4;
 
     /// Uses the current CUDA device; throws std::runtime_error when there is none.
     CudaBackend();
