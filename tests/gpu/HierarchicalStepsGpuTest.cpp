@@ -48,7 +48,7 @@ TEST_F(CudaDeviceTest, HierarchicalStepsMatchTheCpuBackendForEverySolver) {
     const Bodies start = generateScenario("plummer", 1000, seed);
     for (const std::string solver : {"direct", "direct-symmetric", "direct-fp64", "tree"}) {
         SCOPED_TRACE("solver " + solver);
-        const SimParams params = hierarchical(solver, 0.05, 6);
+        const SimParams params = hierarchical(solver, 0.03, 6);
         SimParams cpuParams = params;
         cpuParams.solver = cpuSolverFor(solver);
         CpuBackend cpu;
@@ -123,7 +123,7 @@ TEST_F(CudaDeviceTest, LevelsFollowTheirBodiesThroughOrbPermutations) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     const Bodies start = generateScenario("plummer", 3000, seed);
-    const SimParams params = hierarchical("direct", 0.05, 6);
+    const SimParams params = hierarchical("direct", 0.03, 6);
     SimParams withOrb = params;
     withOrb.orb = {16, OrbBalance::Work, 1, 1.25};
     CudaBackend reference;
@@ -147,6 +147,35 @@ TEST_F(CudaDeviceTest, LevelsFollowTheirBodiesThroughOrbPermutations) {
     EXPECT_LT(worstPosition, 1e-5);
     EXPECT_LT(worstVelocity, 1e-4);
     EXPECT_EQ(domains.timeStepStatistics().bodiesPerLevel, reference.timeStepStatistics().bodiesPerLevel);
+}
+
+// The time-step-level colours on the device, as on the CPU: level / maxLevel per body, as many bodies per colour as
+// the histogram holds per level, positions those of the bodies.
+TEST_F(CudaDeviceTest, LevelColoursMatchTheHistogram) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    const Bodies start = generateScenario("plummer", 2000, seed);
+    const SimParams params = hierarchical("tree", 0.03, 6);
+    CudaBackend gpu;
+    gpu.load(start);
+    gpu.visuals().setColorMode(ColorMode::TimeStepLevel);
+    gpu.step(params, 1);
+    std::vector<RenderVertex> vertices(start.size());
+    gpu.visuals().writeVertices(vertices);
+    const std::vector<std::uint64_t> histogram = gpu.timeStepStatistics().bodiesPerLevel;
+    ASSERT_GE(histogram.size(), 3u) << "the test needs several levels in use";
+    std::vector<std::uint64_t> drawn(params.timeSteps.maxLevel + 1, 0);
+    Bodies bodies;
+    gpu.readBodies(bodies);
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        const double level = vertices[i].colorScalar * params.timeSteps.maxLevel;
+        ASSERT_NEAR(level, std::round(level), 1e-5) << "body " << i;
+        ++drawn[std::size_t(std::lround(level))];
+        ASSERT_EQ(vertices[i].x, bodies.x[i]);
+    }
+    drawn.resize(histogram.size());
+    EXPECT_EQ(drawn, histogram);
+    EXPECT_EQ(gpu.visuals().colorScale(nbodyUnits()).legend, ColorLegend::Scalar);
 }
 
 // The e = 0.9 binary over two orbits: the energy errors of the two devices' hierarchical runs are alike (both resolve

@@ -60,7 +60,7 @@ TEST(HierarchicalSteps, LevelOfAnAccelerationIsTheLargestPowerOfTwoStepWithinThe
 TEST(HierarchicalSteps, BodiesStartEachBaseStepOnTheLevelTheirAccelerationAsks) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
-    SimParams params = hierarchicalParams(0.05, 6);
+    SimParams params = hierarchicalParams(0.03, 6);
     params.softeningLength = 0.02;
     const Bodies start = generateScenario("plummer", 400, seed, {});
     CpuBackend backend;
@@ -219,7 +219,7 @@ TEST(HierarchicalSteps, LevelsFollowTheirBodiesThroughOrbPermutations) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     const Bodies start = generateScenario("plummer", 600, seed, {});
-    SimParams params = hierarchicalParams(0.05, 6);
+    SimParams params = hierarchicalParams(0.03, 6);
     params.softeningLength = 0.02;
     SimParams withOrb = params;
     withOrb.orb = {8, OrbBalance::Work, 1, 1.25};
@@ -254,6 +254,44 @@ TEST(HierarchicalSteps, LevelsFollowTheirBodiesThroughOrbPermutations) {
 
 void expectSameBodies(const Bodies& a, const Bodies& b);
 
+// The time-step-level colour mode draws level / maxLevel per body: as many bodies per colour as the histogram has per
+// level, positions untouched; with fixed steps it falls back to the component colours and says why.
+TEST(HierarchicalSteps, LevelColoursMatchTheHistogram) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    const Bodies start = generateScenario("plummer", 500, seed, {});
+    SimParams params = hierarchicalParams(0.03, 6);
+    params.softeningLength = 0.02;
+    CpuBackend backend;
+    backend.load(start);
+    backend.visuals().setColorMode(ColorMode::TimeStepLevel);
+    backend.step(params, 1);
+    std::vector<RenderVertex> vertices(start.size());
+    backend.visuals().writeVertices(vertices);
+    const std::vector<std::uint64_t> histogram = backend.timeStepStatistics().bodiesPerLevel;
+    ASSERT_GE(histogram.size(), 3u) << "the test needs several levels in use";
+    std::vector<std::uint64_t> drawn(params.timeSteps.maxLevel + 1, 0);
+    Bodies bodies;
+    backend.readBodies(bodies);
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        const double level = vertices[i].colorScalar * params.timeSteps.maxLevel;
+        ASSERT_NEAR(level, std::round(level), 1e-5) << "body " << i;
+        ++drawn[std::size_t(std::lround(level))];
+        ASSERT_EQ(vertices[i].x, bodies.x[i]);
+    }
+    drawn.resize(histogram.size());
+    EXPECT_EQ(drawn, histogram);
+    EXPECT_EQ(backend.visuals().colorScale(nbodyUnits()).legend, ColorLegend::Scalar);
+
+    SimParams fixed = params;
+    fixed.timeSteps.mode = TimeStepMode::Fixed;
+    backend.step(fixed, 1);
+    backend.visuals().writeVertices(vertices);
+    const ColorScale scale = backend.visuals().colorScale(nbodyUnits());
+    EXPECT_EQ(scale.legend, ColorLegend::Components);
+    EXPECT_FALSE(scale.note.empty());
+}
+
 // A body whose velocity is infinite drifts to infinity in the first sub-step; the base step must report it and leave
 // the state as it was before the call, as a fixed step does.
 TEST(HierarchicalSteps, ANonFiniteBodyRollsTheBaseStepBack) {
@@ -261,7 +299,7 @@ TEST(HierarchicalSteps, ANonFiniteBodyRollsTheBaseStepBack) {
     SCOPED_TRACE(simtest::seedTrace(seed));
     Bodies start = generateScenario("plummer", 200, seed, {});
     start.vx[17] = std::numeric_limits<float>::infinity();
-    SimParams params = hierarchicalParams(0.05, 6);
+    SimParams params = hierarchicalParams(0.03, 6);
     params.softeningLength = 0.02;
     CpuBackend backend;
     backend.load(start);
