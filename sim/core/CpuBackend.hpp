@@ -13,6 +13,9 @@
 // the solver's (SolverInfo::cpuPhases), then "integrate", then "orb" while ORB is on. Non-finite positions are never
 // handed to a solver: the evaluation then yields NaN accelerations, so the step's finiteness check reports and rolls
 // back.
+// With hierarchical time steps (SimParams::timeSteps) each step() base step is HierarchicalStepperCpu's sequence of
+// sub-steps around this backend's solver and domains (CpuBackendTimeSteps.cpp); it ends synchronised like a KDK step,
+// so the cache, the rollback and the finiteness check work unchanged.
 #include "color/ScalarColorsCpu.hpp"
 #include "core/HierarchicalStepper.hpp"
 #include "orb/OrbDomainsCpu.hpp"

@@ -17,6 +17,9 @@
 // re-partitions. What is drawn is offered by visuals(): a host copy of the vertices (writeVertices, staged in the
 // scratch array the tree uses for its permutation) or, through CUDA-GL interop, a write into a device pointer to the
 // mapped GL buffer (writeVerticesOnDevice), which never leaves the GPU.
+// Hierarchical time steps (SimParams::timeSteps) replace each KDK step by a base step of sub-steps
+// (CudaBackendTimeSteps.cpp, DeviceHierarchicalLeapfrog.hpp) that ends synchronised, with every body's closing kick
+// counting non-finite bodies, so rollback and the cached accelerations work as for fixed steps.
 #include "color/cuda/ScalarColorsGpu.hpp"
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
