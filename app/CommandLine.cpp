@@ -30,6 +30,7 @@ struct RawOptions {
     std::string colorScale;
     std::string overlayDepth;
     std::string orbBalance;
+    std::string timeSteps;
     std::string movie;
     std::string movieEncoder;
     int stepsPerFrame = 1;
@@ -62,6 +63,15 @@ void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
         app, kTimeStepRange, NumberKind::Real, params.timeStep,
         "leapfrog time step, in the simulation's time unit (N-body units unless a --load file states physical "
         "ones: docs/UNITS.md)");
+    app.add_option("--time-steps", raw.timeSteps,
+                   "fixed (every body takes dt) or hierarchical (each body dt / 2^level, the level from its "
+                   "acceleration: for eccentric orbits, close passages and collapses)")
+        ->type_name("NAME")
+        ->default_str(std::string(toString(defaults.timeSteps.mode)));
+    addNumberOption(app, kTimeStepAccuracyRange, NumberKind::Real, params.timeSteps.accuracy,
+                    "hierarchical steps: a body's step is at most eta sqrt(softening / |a|)");
+    addNumberOption(app, kMaxTimeStepLevelRange, NumberKind::Whole, params.timeSteps.maxLevel,
+                    "hierarchical steps: the deepest level, whose step is dt / 2^level");
     addNumberOption(app, kSofteningRange, NumberKind::Real, params.softeningLength,
                     "Plummer softening length, in the simulation's length unit");
     addNumberOption(app, kGravitationalConstantRange, NumberKind::Real, params.gravitationalConstant,
@@ -346,6 +356,8 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
         params.backend = parseBackendKind(raw.backend);
     if (app.count("--opening") > 0)
         params.openingCriterion = parseOpeningCriterion(raw.opening);
+    if (app.count("--time-steps") > 0)
+        params.timeSteps.mode = parseTimeStepMode(raw.timeSteps);
     if (app.count("--steps-per-frame") > 0)
         options.stepsPerFrame = raw.stepsPerFrame;
     if (app.count("--color") > 0)
@@ -415,6 +427,8 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
     const CLI::App* benchCommand = addBenchCommand(app, bench);
     AccuracyOptions accuracy;
     const CLI::App* accuracyCommand = addAccuracyCommand(app, accuracy);
+    TimeStepBenchOptions timeStepBench;
+    const CLI::App* timeStepBenchCommand = addTimeStepBenchCommand(app, timeStepBench);
     ConvertOptions convert;
     const CLI::App* convertCommand = addConvertCommand(app, convert);
     app.footer("Scenarios (gravlab --list-scenarios describes each):\n" + scenarioSummaryText() +
@@ -433,6 +447,8 @@ CommandLineOutcome parseCommandLine(int argc, const char* const* argv) {
         return running([&](CommandLineOutcome& outcome) { outcome.bench = bench; });
     if (*accuracyCommand)
         return running([&](CommandLineOutcome& outcome) { outcome.accuracy = accuracy; });
+    if (*timeStepBenchCommand)
+        return running([&](CommandLineOutcome& outcome) { outcome.timeStepBench = timeStepBench; });
     if (*convertCommand)
         return running([&](CommandLineOutcome& outcome) { outcome.convert = convert; });
     if (raw.listScenarios)

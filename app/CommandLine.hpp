@@ -23,6 +23,7 @@
 #include "AccuracyCommand.hpp"
 #include "BenchCommand.hpp"
 #include "ConvertCommand.hpp"
+#include "TimeStepBenchCommand.hpp"
 #include "ViewSettings.hpp"
 #include "session/Comparison.hpp"
 #include "session/SnapshotSaver.hpp"
@@ -128,6 +129,8 @@ struct CommandLineOutcome {
     std::optional<BenchOptions> bench;
     /// Set instead of options when the command was `gravlab accuracy ...`.
     std::optional<AccuracyOptions> accuracy;
+    /// Set instead of options when the command was `gravlab timesteps-bench ...`.
+    std::optional<TimeStepBenchOptions> timeStepBench;
     /// Set instead of options when the command was `gravlab convert ...`.
     std::optional<ConvertOptions> convert;
     /// When options, bench and accuracy are empty: 0 after --help or --list-scenarios, 2 for a usage error.

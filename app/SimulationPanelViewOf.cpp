@@ -22,6 +22,7 @@ SimulationPanelView simulationPanelViewOf(const SessionStatus& status, const Ses
             .rendererDescription = renderer,
             .vertexPath = pipeline.vertexPath(),
             .lastStepTimings = status.lastStepTimings,
+            .timeSteps = &status.timeSteps,
             .energy = energy,
             .autoRefreshEnergy = session.autoRefreshEnergy(),
             .lastError = session.lastError(),

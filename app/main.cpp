@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
             return runBench(*outcome.bench, std::cout, std::cerr);
         if (outcome.accuracy)
             return runAccuracy(*outcome.accuracy, std::cout, std::cerr);
+        if (outcome.timeStepBench)
+            return runTimeStepBench(*outcome.timeStepBench, std::cout, std::cerr);
         if (outcome.convert)
             return runConvert(*outcome.convert, std::cout);
         if (!outcome.options) {

@@ -1,8 +1,9 @@
 // ImGui widgets of the simulation panel.
 #include "SimulationPanel.hpp"
-#include "panels/PanelLayout.hpp"
 
 #include "SolverControls.hpp"
+#include "TimeStepControls.hpp"
+#include "panels/PanelLayout.hpp"
 
 #include <gravlab/sim/Scenarios.hpp>
 
@@ -85,6 +86,7 @@ bool SimulationPanel::drawScenarioAndBodies(const SimulationPanelView& view, Sim
 bool SimulationPanel::drawPhysics(const SimulationPanelView& view, SimParams& edited) {
     bool changed = false;
     changed |= rangeSlider("dt", kTimeStepRange, 1e-5, edited.timeStep);
+    changed |= drawTimeStepControls(edited);
     changed |= rangeSlider("softening", kSofteningRange, kSofteningRange.min, edited.softeningLength);
     changed |= rangeSlider("G", kGravitationalConstantRange, 1e-3, edited.gravitationalConstant);
     if (ImGui::BeginCombo("backend", std::string(toString(edited.backend)).c_str())) {
@@ -127,6 +129,8 @@ void SimulationPanel::drawNumbers(const SimulationPanelView& view, SimulationPan
         ImGui::TextUnformatted("units: N-body (G = 1 unless changed; docs/UNITS.md)");
     ImGui::Text("%.1f frames/s, %d step(s) per frame", ImGui::GetIO().Framerate, view.stepsPerFrame);
     drawPhaseTimings(view.lastStepTimings);
+    if (view.timeSteps != nullptr && view.params.timeSteps.mode == TimeStepMode::Hierarchical)
+        drawTimeStepLevels(*view.timeSteps, view.bodyCount);
 
     if (!view.energy)
         ImGui::TextUnformatted("energy drift: not measured yet");

@@ -41,6 +41,7 @@ struct SimulationPanelView {
     /// How positions reach the vertex buffer: "CUDA-GL interop" or "host copy" with the reason.
     std::string_view vertexPath;
     std::span<const PhaseTiming> lastStepTimings;
+    const TimeStepStatistics* timeSteps = nullptr; ///< levels of the last steps; null: not shown
     std::optional<EnergyReading> energy;
     bool autoRefreshEnergy = true;
     std::string_view lastError; ///< empty when the last action succeeded

@@ -12,6 +12,7 @@ SessionStatus captureStatus(const Simulation& simulation) {
             .timeDirection = simulation.timeDirection(),
             .bodyCount = simulation.bodyCount(),
             .lastStepTimings = simulation.backend().lastStepTimings(),
+            .timeSteps = simulation.backend().timeStepStatistics(),
             .backendDescription = simulation.backend().description(),
             .orb = simulation.visuals().orbStatus()};
 }

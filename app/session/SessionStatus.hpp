@@ -25,6 +25,7 @@ struct SessionStatus {
     int timeDirection = 1; ///< +1 forward, -1 after a time reversal
     std::size_t bodyCount = 0;
     std::vector<PhaseTiming> lastStepTimings; ///< of the last step() call, milliseconds per phase
+    TimeStepStatistics timeSteps;             ///< levels and force evaluations of the last step() call
     std::string backendDescription;
     OrbStatus orb; ///< the current ORB domains (domainCount 0 when ORB is off)
 };

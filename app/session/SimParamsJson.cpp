@@ -14,7 +14,7 @@ inline constexpr ParamRange kUnitScaleRange{"scale", 0.0, std::numeric_limits<do
                                             "in cgs; 0 in all three for N-body units"};
 
 /// The key of each field as validateSimParams names it (the command line's spelling), for its cross-field refusals.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 15> kKeyOfParameter{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 18> kKeyOfParameter{{
     {"scenario", "scenario"},
     {"scenario-param", "scenarioParams"},
     {"bodies", "bodyCount"},
@@ -26,6 +26,9 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 15> kKeyOfPa
     {"force-accuracy", "forceAccuracy"},
     {"solver", "solver"},
     {"backend", "backend"},
+    {"time-steps", "timeSteps.mode"},
+    {"eta", "timeSteps.accuracy"},
+    {"max-level", "timeSteps.maxLevel"},
     {"orb-domains", "orb.domainCount"},
     {"orb-balance", "orb.balance"},
     {"orb-every", "orb.rebuildInterval"},
@@ -77,6 +80,12 @@ void readOrb(JsonObjectReader& reader, OrbParams& orb) {
     reader.read("imbalanceLimit", orb.imbalanceLimit, kOrbImbalanceLimitRange);
 }
 
+void readTimeSteps(JsonObjectReader& reader, TimeStepParams& timeSteps) {
+    reader.readName("mode", timeSteps.mode);
+    reader.read("accuracy", timeSteps.accuracy, kTimeStepAccuracyRange);
+    reader.readWhole("maxLevel", timeSteps.maxLevel, kMaxTimeStepLevelRange);
+}
+
 /// A check of the sim that throws InvalidParameterError, its refusal as a JsonFieldError under key.
 template <typename Check> void checkAs(const JsonObjectReader& reader, std::string_view key, Check&& check) {
     try {
@@ -124,6 +133,7 @@ void readInitialConditions(JsonObjectReader& reader, SimParams& params) {
 void readPhysicsAndSolver(JsonObjectReader& reader, SimParams& params) {
     reader.read("gravitationalConstant", params.gravitationalConstant, kGravitationalConstantRange);
     reader.read("timeStep", params.timeStep, kTimeStepRange);
+    reader.readObject("timeSteps", [&](JsonObjectReader& timeSteps) { readTimeSteps(timeSteps, params.timeSteps); });
     reader.read("softeningLength", params.softeningLength, kSofteningRange);
     reader.read("openingAngle", params.openingAngle, kOpeningAngleRange);
     reader.readName("openingCriterion", params.openingCriterion);
@@ -148,6 +158,10 @@ Json simParamsToJson(const SimParams& params) {
             {"units", unitsToJson(params.units)},
             {"gravitationalConstant", params.gravitationalConstant},
             {"timeStep", params.timeStep},
+            {"timeSteps",
+             {{"mode", std::string(enumName(params.timeSteps.mode))},
+              {"accuracy", params.timeSteps.accuracy},
+              {"maxLevel", params.timeSteps.maxLevel}}},
             {"softeningLength", params.softeningLength},
             {"openingAngle", params.openingAngle},
             {"openingCriterion", std::string(enumName(params.openingCriterion))},

@@ -5,8 +5,10 @@
 // field), enum values and solvers are their command-line names, units are the UnitSystem's six fields:
 //   {"scenario": "plummer", "scenarioParams": {"virial-ratio": 0.5}, "bodyCount": 8192, "seed": 42,
 //    "initialFile": "", "initialFileFormat": null, "recentre": false, "units": {"lengthInCm": 0, ...},
-//    "gravitationalConstant": 1, "timeStep": 0.01, "softeningLength": 0.05, "openingAngle": 0.5, "solver": "direct",
-//    "backend": "auto", "orb": {"domainCount": 0, "balance": "count", "rebuildInterval": 16, "imbalanceLimit": 1.25}}
+//    "gravitationalConstant": 1, "timeStep": 0.01,
+//    "timeSteps": {"mode": "fixed", "accuracy": 0.2, "maxLevel": 8}, "softeningLength": 0.05, "openingAngle": 0.5,
+//    "solver": "direct", "backend": "auto", "orb": {"domainCount": 0, "balance": "count", "rebuildInterval": 16,
+//    "imbalanceLimit": 1.25}}
 // Reading starts from SimParams' defaults, so any key may be left out. Each value is checked as it is read against
 // the same ParamRange, EnumNames table, scenario (with its parameter table) and solver registries the command line
 // uses, then validateSimParams() checks what no single field can (domains against bodies, a solver against the

@@ -17,6 +17,7 @@ bool isScalarColorMode(ColorMode mode) {
     case ColorMode::Component:
     case ColorMode::LeafDepth:
     case ColorMode::OrbDomain:
+    case ColorMode::TimeStepLevel:
         return false;
     }
     return false;
@@ -46,6 +47,8 @@ std::string colorQuantityName(ColorMode mode) {
         return "tree force error |a_tree - a_direct| / |a_direct|";
     case ColorMode::LeafDepth:
         return "octree leaf depth";
+    case ColorMode::TimeStepLevel:
+        return "time-step level (step dt / 2^level)";
     case ColorMode::Component:
     case ColorMode::OrbDomain:
         return "";
@@ -73,6 +76,7 @@ std::string colorUnitName(ColorMode mode, const UnitSystem& units) {
     }
     case ColorMode::ForceError:
     case ColorMode::LeafDepth:
+    case ColorMode::TimeStepLevel:
     case ColorMode::Component:
     case ColorMode::OrbDomain:
         return "";

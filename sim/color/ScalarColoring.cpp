@@ -53,6 +53,17 @@ void ScalarColoring::showLeafDepth() {
                "deeper leaves take the top colour"};
 }
 
+void ScalarColoring::showTimeStepLevels(std::uint32_t maxLevel) {
+    m_shownMode = ColorMode::TimeStepLevel;
+    m_shown = {ColorLegend::Scalar,
+               colorQuantityName(ColorMode::TimeStepLevel),
+               "",
+               0.0,
+               double(std::max<std::uint32_t>(maxLevel, 1)),
+               false,
+               "the level each body's acceleration asks for at the end of the last step"};
+}
+
 void ScalarColoring::showDomains() {
     m_shownMode = ColorMode::OrbDomain;
     m_shown = {ColorLegend::Domains, "", "", 0.0, 1.0, false, ""};

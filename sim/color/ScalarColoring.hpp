@@ -46,6 +46,8 @@ public:
     /// The current mode's values; stateVersion says whether they are the current state's (the force error may lag).
     void showScalars(std::uint64_t stateVersion);
     void showLeafDepth();
+    /// Levels 0..maxLevel over the colour bar (colour scalar level / maxLevel; all 0 when maxLevel is 0).
+    void showTimeStepLevels(std::uint32_t maxLevel);
     void showDomains();
     /// Component colours, with why when the mode asked for something else.
     void showComponents(std::string reason);

@@ -22,6 +22,14 @@
 namespace gravlab {
 namespace {
 
+void checkConsistentSizes(const Bodies& bodies) {
+    if (!bodies.consistent())
+        throw std::invalid_argument("load: the body arrays differ in length (" + std::to_string(bodies.size()) +
+                                    " positions)");
+}
+
+} // namespace
+
 std::size_t countNonFiniteBodies(const Bodies& bodies, bool positionsOnly) {
     const auto count = std::int64_t(bodies.size());
     std::int64_t nonFinite = 0;
@@ -37,45 +45,6 @@ std::size_t countNonFiniteBodies(const Bodies& bodies, bool positionsOnly) {
     return std::size_t(nonFinite);
 }
 
-/// Runs update, an ORB update that permutes every per-body array of bodies together, and gives carried (the previous
-/// accelerations, which the relative opening criterion reads) the same permutation: meanwhile each body's id array
-/// holds its index before the update, and afterwards the ids are put back in the new order, also when update throws.
-template <typename Update> void updateOrbCarrying(Bodies& bodies, Vec3Arrays<float>& carried, Update&& update) {
-    std::vector<std::uint64_t> ids(bodies.size());
-    std::iota(ids.begin(), ids.end(), std::uint64_t{0});
-    std::swap(ids, bodies.id);
-    const auto applyPermutation = [&] {
-        std::vector<std::uint64_t> previousIndex;
-        std::swap(previousIndex, bodies.id);
-        bodies.id.resize(previousIndex.size());
-        Vec3Arrays<float> moved;
-        moved.resize(previousIndex.size());
-        for (std::size_t i = 0; i < previousIndex.size(); ++i) {
-            const auto from = std::size_t(previousIndex[i]);
-            bodies.id[i] = ids[from];
-            moved.x[i] = carried.x[from];
-            moved.y[i] = carried.y[from];
-            moved.z[i] = carried.z[from];
-        }
-        carried = std::move(moved);
-    };
-    try {
-        update();
-    } catch (...) {
-        applyPermutation();
-        throw;
-    }
-    applyPermutation();
-}
-
-void checkConsistentSizes(const Bodies& bodies) {
-    if (!bodies.consistent())
-        throw std::invalid_argument("load: the body arrays differ in length (" + std::to_string(bodies.size()) +
-                                    " positions)");
-}
-
-} // namespace
-
 CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& params) {
     // Between steps: the state, the accelerations and the work weights.
     HostBytesPerBody bytes{Bodies::kBytesPerBody + 3 * sizeof(float) + sizeof(float), 0};
@@ -88,6 +57,12 @@ CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& param
         // bits (rounded up to a byte).
         bytes.resident += sizeof(float) + sizeof(std::uint32_t);
         stepScratch = std::max<std::uint64_t>(stepScratch, 2 * sizeof(std::uint32_t) + sizeof(std::uint64_t) + 1);
+    }
+    if (params.timeSteps.mode == TimeStepMode::Hierarchical) {
+        // Kept: a level and a place in the by-level list per body. Scratch: the ORB hook's weights, order and
+        // permuted levels, or the tree's flag and slot per listed target.
+        bytes.resident += sizeof(std::uint8_t) + sizeof(std::uint32_t);
+        stepScratch += 2 * sizeof(float) + sizeof(std::uint32_t) + sizeof(std::uint8_t);
     }
     // A step copies the state for its rollback, then allocates the solver's or ORB's scratch; a load first copies
     // the bodies it is given, which is no more than that.
@@ -178,10 +153,12 @@ void CpuBackend::stepOnce(const ForceSettings& settings, const SimParams& params
 
     const Stopwatch orb;
     if (countNonFiniteBodies(m_bodies, true) == 0) { // a blown-up drift is reported by the check after the step
-        if (m_accelerationsInBodyOrder && m_accelerations.size() == m_bodies.size())
-            updateOrbCarrying(m_bodies, m_accelerations, [&] { return m_orb.update(m_bodies, m_work, params.orb); });
-        else
-            m_orb.update(m_bodies, m_work, params.orb);
+        // The relative opening criterion reads the previous accelerations: they follow their bodies.
+        std::vector<std::uint32_t> order;
+        if (params.orb.domainCount == 0 && !m_orb.active())
+            m_orb.update(m_bodies, m_work, params.orb); // nothing to permute
+        else if (updateOrbReportingOrder(m_orb, m_bodies, m_work, params.orb, order) && m_accelerationsInBodyOrder)
+            permuteAccelerations(m_accelerations, order);
     }
     if (params.orb.domainCount > 0)
         addPhaseTime(times, "orb", orb.elapsedMilliseconds());
@@ -213,9 +190,15 @@ void CpuBackend::step(const SimParams& params, int stepCount) {
     addPhaseTime(times, "integrate", 0.0);
     if (params.orb.domainCount > 0)
         addPhaseTime(times, "orb", 0.0);
+    const bool hierarchical = params.timeSteps.mode == TimeStepMode::Hierarchical;
+    m_hierarchical.resetCounters();
+    m_lastTimeStepMode = params.timeSteps.mode;
     for (int s = 0; s < stepCount; ++s) {
         try {
-            stepOnce(settings, params, times);
+            if (hierarchical)
+                stepHierarchical(settings, params, times);
+            else
+                stepOnce(settings, params, times);
         } catch (...) {
             restoreState(); // e.g. the octree ran out of memory: nothing of this call stays
             throw;
@@ -231,7 +214,7 @@ void CpuBackend::step(const SimParams& params, int stepCount) {
         }
     }
     m_lastTimings = std::move(times);
-    m_orbStatus = m_orb.status(m_work);
+    m_orbStatus = m_orb.status(orbWorkWeights());
 }
 
 void CpuBackend::updateOrbDomains(const SimParams& params) {
@@ -323,13 +306,16 @@ void CpuBackend::Visuals::writeModeColors(std::span<RenderVertex> out) const {
         for (std::size_t i = 0; i < leafDepth.size(); ++i)
             out[i].colorScalar = std::min(float(leafDepth[i]) / float(kMaxTreeDepthForColor), 1.0f);
         coloring.showLeafDepth();
+    } else if (mode == ColorMode::TimeStepLevel && m_backend.writeTimeStepLevelColors(out)) {
+        coloring.showTimeStepLevels(m_backend.m_hierarchical.maxLevel());
     } else if (mode == ColorMode::OrbDomain && m_backend.m_orb.active()) {
         m_backend.m_orb.writeDomainColors(out);
         coloring.showDomains();
     } else {
-        coloring.showComponents(mode == ColorMode::LeafDepth   ? "the solver builds no tree, or none is built yet"
-                                : mode == ColorMode::OrbDomain ? "ORB is off"
-                                                               : "");
+        coloring.showComponents(mode == ColorMode::LeafDepth       ? "the solver builds no tree, or none is built yet"
+                                : mode == ColorMode::OrbDomain     ? "ORB is off"
+                                : mode == ColorMode::TimeStepLevel ? "no hierarchical step since the state changed"
+                                                                   : "");
     }
 }
 

@@ -13,7 +13,11 @@
 // the solver's (SolverInfo::cpuPhases), then "integrate", then "orb" while ORB is on. Non-finite positions are never
 // handed to a solver: the evaluation then yields NaN accelerations, so the step's finiteness check reports and rolls
 // back.
+// With hierarchical time steps (SimParams::timeSteps) each step() base step is HierarchicalStepperCpu's sequence of
+// sub-steps around this backend's solver and domains (CpuBackendTimeSteps.cpp); it ends synchronised like a KDK step,
+// so the cache, the rollback and the finiteness check work unchanged.
 #include "color/ScalarColorsCpu.hpp"
+#include "core/HierarchicalStepper.hpp"
 #include "orb/OrbDomainsCpu.hpp"
 #include "solvers/CpuForceSolver.hpp"
 
@@ -21,10 +25,14 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 
 namespace gravlab {
+
+/// Bodies whose position (or, unless positionsOnly, velocity) is not finite; one O(N) pass.
+std::size_t countNonFiniteBodies(const Bodies& bodies, bool positionsOnly);
 
 class CpuBackend final : public SimulationBackend {
 public:
@@ -60,6 +68,8 @@ public:
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     std::vector<PhaseTiming> lastStepTimings() const override;
     void updateOrbDomains(const SimParams& params) override;
+    /// Levels as the next base step starts them and the work of the last step() call (CpuBackendTimeSteps.cpp).
+    TimeStepStatistics timeStepStatistics() const override;
     VisualSource& visuals() override { return m_visuals; }
     const VisualSource& visuals() const override { return m_visuals; }
 
@@ -84,6 +94,17 @@ private:
     /// One KDK step, with the ORB update between the drift and the force evaluation.
     void stepOnce(const ForceSettings& settings, const SimParams& params, std::vector<PhaseTiming>& times);
     void dropCachedForces();
+    /// One base step of hierarchical time steps (HierarchicalStepper.hpp) around this backend's solver and ORB domains.
+    void stepHierarchical(const ForceSettings& settings, const SimParams& params, std::vector<PhaseTiming>& times);
+    /// Accelerations and work of the listed bodies only (all of them: computeAccelerations).
+    void computeAccelerationsOf(const ForceSettings& settings, std::span<const std::uint32_t> targets,
+                                std::vector<PhaseTiming>& times);
+    /// ORB's work weights: interactions per evaluation, times the evaluations per base step under hierarchical steps.
+    std::vector<float> orbWorkWeights() const;
+    /// Whether m_hierarchical's levels describe the bodies as they are (no load, rollback or re-order since).
+    bool levelsCurrent() const;
+    /// Each body's colour scalar level / maxLevel into out when the levels are current; false (out untouched) if not.
+    bool writeTimeStepLevelColors(std::span<RenderVertex> out) const;
 
     /// What is drawn of the backend's host state; the colour mode is its own.
     class Visuals final : public VisualSource {
@@ -132,6 +153,9 @@ private:
     /// Counts changes of the state or of the accelerations, so the colour quantities know when they are stale.
     std::uint64_t m_stateVersion = 0;
     std::vector<PhaseTiming> m_lastTimings;
+    TimeStepMode m_lastTimeStepMode = TimeStepMode::Fixed; ///< of the last step() call
+    HierarchicalStepperCpu m_hierarchical;
+    std::uint64_t m_levelsStateVersion = 0; ///< m_stateVersion when m_hierarchical's levels were last assigned
     Visuals m_visuals{*this};
 };
 

@@ -64,6 +64,12 @@ void checkOrb(const OrbParams& orb, std::uint64_t bodyCount) {
     checkInRange(kOrbImbalanceLimitRange, orb.imbalanceLimit);
 }
 
+void checkTimeSteps(const TimeStepParams& timeSteps) {
+    checkEnumValue(timeSteps.mode);
+    checkInRange(kTimeStepAccuracyRange, timeSteps.accuracy);
+    checkInRange(kMaxTimeStepLevelRange, timeSteps.maxLevel);
+}
+
 // Every theta the range allows reaches the trees (in float) unchanged by their cap, and the cap itself is allowed.
 static_assert(float(kOpeningAngleRange.max) == kLargestSelfSafeOpeningAngle,
               "the theta range ends at the tree criterion's cap");
@@ -87,6 +93,7 @@ void validateSimParams(const SimParams& params) {
     checkBodyCount(params.bodyCount);
     checkInRange(kGravitationalConstantRange, params.gravitationalConstant);
     checkInRange(kTimeStepRange, params.timeStep);
+    checkTimeSteps(params.timeSteps);
     checkInRange(kSofteningRange, params.softeningLength);
     checkInRange(kOpeningAngleRange, params.openingAngle);
     checkInRange(kForceAccuracyRange, params.forceAccuracy);
@@ -108,6 +115,14 @@ std::string_view toString(OpeningCriterion criterion) {
 
 OpeningCriterion parseOpeningCriterion(std::string_view name) {
     return parseEnumName<OpeningCriterion>(name);
+}
+
+std::string_view toString(TimeStepMode mode) {
+    return enumName(mode);
+}
+
+TimeStepMode parseTimeStepMode(std::string_view name) {
+    return parseEnumName<TimeStepMode>(name);
 }
 
 std::string_view toString(OrbBalance balance) {

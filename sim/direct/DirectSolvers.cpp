@@ -23,6 +23,15 @@ public:
         work.assign(bodies.size(), float(bodies.size()));
         addPhaseTime(times, "force", force.elapsedMilliseconds());
     }
+    void computeAccelerationsOf(const Bodies& bodies, const ForceParams& params, std::span<const std::uint32_t> targets,
+                                Vec3Arrays<float>& accelerations, std::vector<float>& work,
+                                std::vector<PhaseTiming>& times) override {
+        const Stopwatch force;
+        computeAccelerationsCpu(bodies, params.gravity, targets, accelerations);
+        for (const std::uint32_t target : targets)
+            work[target] = float(bodies.size());
+        addPhaseTime(times, "force", force.elapsedMilliseconds());
+    }
 };
 
 std::unique_ptr<CpuForceSolver> makeDirectCpuSolver() {

@@ -48,6 +48,44 @@ AccelerationFp64 accelerationOfFp64(const Bodies& bodies, std::size_t target, do
     return sum;
 }
 
+/// The float solver's view of the sources and its sum for one target, shared by the all-body and the listed-target
+/// versions so that both give the same bits.
+class FloatSources {
+public:
+    FloatSources(const Bodies& bodies, const GravityParams& gravity)
+        : m_x(bodies.x.data()), m_y(bodies.y.data()), m_z(bodies.z.data()), m_mass(bodies.mass.data()),
+          m_count(bodies.size()), m_softening2(float(gravity.softeningLength * gravity.softeningLength)),
+          m_gravitationalConstant(float(gravity.gravitationalConstant)) {}
+
+    void accelerate(std::size_t target, Vec3Arrays<float>& out) const {
+        const float xi = m_x[target], yi = m_y[target], zi = m_z[target];
+        const float *sourceX = m_x, *sourceY = m_y, *sourceZ = m_z, *sourceMass = m_mass;
+        const float softening2 = m_softening2;
+        float ax = 0, ay = 0, az = 0;
+#pragma omp simd reduction(+ : ax, ay, az)
+        for (std::size_t j = 0; j < m_count; ++j) {
+            const float dx = sourceX[j] - xi;
+            const float dy = sourceY[j] - yi;
+            const float dz = sourceZ[j] - zi;
+            const float distance2 = dx * dx + dy * dy + dz * dz + softening2;
+            const float inverseDistance = 1.0f / std::sqrt(distance2);
+            const float weight = sourceMass[j] * inverseDistance * inverseDistance * inverseDistance;
+            ax += weight * dx;
+            ay += weight * dy;
+            az += weight * dz;
+        }
+        out.x[target] = m_gravitationalConstant * ax;
+        out.y[target] = m_gravitationalConstant * ay;
+        out.z[target] = m_gravitationalConstant * az;
+    }
+
+private:
+    const float *m_x, *m_y, *m_z, *m_mass;
+    std::size_t m_count;
+    float m_softening2;
+    float m_gravitationalConstant;
+};
+
 } // namespace
 
 void computeAccelerationsFp64(const Bodies& bodies, const GravityParams& gravity, std::span<const std::size_t> targets,
@@ -78,35 +116,30 @@ void computeAccelerationsFp64(const Bodies& bodies, const GravityParams& gravity
 
 void computeAccelerationsCpu(const Bodies& bodies, const GravityParams& gravity, Vec3Arrays<float>& out) {
     checkBodyArrays(bodies);
-    const std::size_t count = bodies.size();
-    out.resize(count);
-    const float* sourceX = bodies.x.data();
-    const float* sourceY = bodies.y.data();
-    const float* sourceZ = bodies.z.data();
-    const float* sourceMass = bodies.mass.data();
-    const auto softening2 = float(gravity.softeningLength * gravity.softeningLength);
-    const auto gravitationalConstant = float(gravity.gravitationalConstant);
-    const auto targetCount = std::int64_t(count);
+    out.resize(bodies.size());
+    const FloatSources sources(bodies, gravity);
+    const auto targetCount = std::int64_t(bodies.size());
 #pragma omp parallel for schedule(static) if (parallel : targetCount * targetCount >= kMinPairsForParallel)
-    for (std::int64_t i = 0; i < targetCount; ++i) {
-        const float xi = sourceX[i], yi = sourceY[i], zi = sourceZ[i];
-        float ax = 0, ay = 0, az = 0;
-#pragma omp simd reduction(+ : ax, ay, az)
-        for (std::size_t j = 0; j < count; ++j) {
-            const float dx = sourceX[j] - xi;
-            const float dy = sourceY[j] - yi;
-            const float dz = sourceZ[j] - zi;
-            const float distance2 = dx * dx + dy * dy + dz * dz + softening2;
-            const float inverseDistance = 1.0f / std::sqrt(distance2);
-            const float weight = sourceMass[j] * inverseDistance * inverseDistance * inverseDistance;
-            ax += weight * dx;
-            ay += weight * dy;
-            az += weight * dz;
-        }
-        out.x[std::size_t(i)] = gravitationalConstant * ax;
-        out.y[std::size_t(i)] = gravitationalConstant * ay;
-        out.z[std::size_t(i)] = gravitationalConstant * az;
-    }
+    for (std::int64_t i = 0; i < targetCount; ++i)
+        sources.accelerate(std::size_t(i), out);
+}
+
+void computeAccelerationsCpu(const Bodies& bodies, const GravityParams& gravity, std::span<const std::uint32_t> targets,
+                             Vec3Arrays<float>& out) {
+    checkBodyArrays(bodies);
+    if (out.size() != bodies.size())
+        throw std::invalid_argument("direct sum: " + std::to_string(out.size()) + " accelerations for " +
+                                    std::to_string(bodies.size()) + " bodies");
+    for (const std::uint32_t target : targets)
+        if (target >= bodies.size())
+            throw std::out_of_range("direct sum: target " + std::to_string(target) + " is not one of the " +
+                                    std::to_string(bodies.size()) + " bodies");
+    const FloatSources sources(bodies, gravity);
+    const auto targetCount = std::int64_t(targets.size());
+#pragma omp parallel for schedule(static) if (parallel                                                                 \
+                                              : targetCount * std::int64_t(bodies.size()) >= kMinPairsForParallel)
+    for (std::int64_t k = 0; k < targetCount; ++k)
+        sources.accelerate(targets[std::size_t(k)], out);
 }
 
 } // namespace gravlab

@@ -75,4 +75,36 @@ void OrbDomainsCpu::writeDomainColors(std::span<RenderVertex> out) const {
     }
 }
 
+bool updateOrbReportingOrder(OrbDomainsCpu& orb, Bodies& bodies, std::vector<float>& work, const OrbParams& params,
+                             std::vector<std::uint32_t>& order) {
+    std::vector<std::uint64_t> ids = std::move(bodies.id);
+    bodies.id.resize(ids.size());
+    std::iota(bodies.id.begin(), bodies.id.end(), std::uint64_t{0});
+    const auto restoreIds = [&] {
+        order.resize(ids.size());
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            order[k] = std::uint32_t(bodies.id[k]);
+            bodies.id[k] = ids[order[k]];
+        }
+    };
+    bool permuted = false;
+    try {
+        permuted = orb.update(bodies, work, params);
+    } catch (...) {
+        restoreIds();
+        throw;
+    }
+    restoreIds();
+    return permuted;
+}
+
+void permuteAccelerations(Vec3Arrays<float>& values, const std::vector<std::uint32_t>& order) {
+    for (std::vector<float>* component : {&values.x, &values.y, &values.z}) {
+        std::vector<float> moved(order.size());
+        for (std::size_t k = 0; k < order.size(); ++k)
+            moved[k] = (*component)[order[k]];
+        *component = std::move(moved);
+    }
+}
+
 } // namespace gravlab

@@ -40,4 +40,13 @@ private:
     std::vector<OrbCell> m_cells;
 };
 
+/// orb.update, also returning order[k], the index before the update of the body now at k: for the per-body values a
+/// backend keeps beside the bodies (accelerations, time-step levels). Meanwhile each body's id array holds its index;
+/// the real ids are put back in the new order, also when the update throws. O(N).
+bool updateOrbReportingOrder(OrbDomainsCpu& orb, Bodies& bodies, std::vector<float>& work, const OrbParams& params,
+                             std::vector<std::uint32_t>& order);
+
+/// values[k] = the value before at order[k], for each of the three arrays.
+void permuteAccelerations(Vec3Arrays<float>& values, const std::vector<std::uint32_t>& order);
+
 } // namespace gravlab

@@ -11,6 +11,7 @@
 #include <gravlab/sim/TreeView.hpp>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace gravlab {
@@ -36,6 +37,12 @@ public:
     /// weights); adds the milliseconds of its phases (SolverInfo::cpuPhases) to times. Bodies are finite.
     virtual void computeAccelerations(const Bodies& bodies, const ForceParams& params, Vec3Arrays<float>& accelerations,
                                       std::vector<float>& work, std::vector<PhaseTiming>& times) = 0;
+    /// As computeAccelerations, for the bodies listed in targets only (distinct indices, any order) against all
+    /// bodies: accelerations and work (both already N long) are written at the listed indices and kept elsewhere.
+    /// Hierarchical time steps need, at each sub-step, the forces of the bodies whose step ends there.
+    virtual void computeAccelerationsOf(const Bodies& bodies, const ForceParams& params,
+                                        std::span<const std::uint32_t> targets, Vec3Arrays<float>& accelerations,
+                                        std::vector<float>& work, std::vector<PhaseTiming>& times) = 0;
     /// The bodies changed other than through this solver's last evaluation: drop what was built from them.
     virtual void invalidate() {}
     /// Cells matching query of the structure the last evaluation built (cleared first; empty without one).

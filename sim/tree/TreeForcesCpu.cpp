@@ -126,20 +126,21 @@ std::vector<float> inverseTolerances(const OctreeCpu& tree, const TreeForceParam
     return inverse;
 }
 
+/// Walks for the bodies in tree slots slots[0..count) (every slot, in order, when slots is null).
 template <MultipoleOrder order>
-void walkEveryBody(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arrays<float>& out, float* work) {
+void walkSlots(const OctreeCpu& tree, const TreeForceParams& params, const std::uint32_t* slots, std::int64_t count,
+               Vec3Arrays<float>& out, float* work) {
     const TreeOrderedBodies& bodies = tree.orderedBodies();
     const std::vector<std::uint32_t>& bodyOrder = tree.bodyOrder();
     const auto eps2 = float(params.softeningLength * params.softeningLength);
     const auto gravitationalConstant = float(params.gravitationalConstant);
-    const auto count = std::int64_t(tree.bodyCount());
     const std::vector<float> inverseTolerance = inverseTolerances(tree, params);
 #pragma omp parallel if (parallel : count >= kMinBodiesForParallelSampling / 4)
     {
         InteractionLists lists;
 #pragma omp for schedule(dynamic, 64)
         for (std::int64_t k = 0; k < count; ++k) {
-            const auto slot = std::size_t(k);
+            const std::size_t slot = slots != nullptr ? slots[k] : std::size_t(k);
             const RelativeOpening relative{inverseTolerance.empty() ? 0.0f : inverseTolerance[slot], eps2};
             walkFromRoot(tree, bodies.x[slot], bodies.y[slot], bodies.z[slot], relative, lists);
             const auto [ax, ay, az] = lists.evaluate<order>(bodies.x[slot], bodies.y[slot], bodies.z[slot], eps2);
@@ -153,20 +154,49 @@ void walkEveryBody(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arr
     }
 }
 
+void walkSlots(const OctreeCpu& tree, const TreeForceParams& params, const std::uint32_t* slots, std::int64_t count,
+               Vec3Arrays<float>& out, float* work) {
+    if (tree.multipoles().size() != tree.cells().size())
+        throw std::logic_error("tree forces: the octree has not been summarized since it was built");
+    if (params.multipoleOrder == MultipoleOrder::Quadrupole)
+        walkSlots<MultipoleOrder::Quadrupole>(tree, params, slots, count, out, work);
+    else
+        walkSlots<MultipoleOrder::Monopole>(tree, params, slots, count, out, work);
+}
+
 } // namespace
 
 void computeTreeAccelerationsCpu(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arrays<float>& out,
                                  std::vector<float>* work) {
-    if (tree.multipoles().size() != tree.cells().size())
-        throw std::logic_error("tree forces: the octree has not been summarized since it was built");
     out.resize(tree.bodyCount());
     if (work != nullptr)
         work->resize(tree.bodyCount());
-    float* workPerBody = work != nullptr ? work->data() : nullptr;
-    if (params.multipoleOrder == MultipoleOrder::Quadrupole)
-        walkEveryBody<MultipoleOrder::Quadrupole>(tree, params, out, workPerBody);
-    else
-        walkEveryBody<MultipoleOrder::Monopole>(tree, params, out, workPerBody);
+    walkSlots(tree, params, nullptr, std::int64_t(tree.bodyCount()), out, work != nullptr ? work->data() : nullptr);
+}
+
+void computeTreeAccelerationsCpu(const OctreeCpu& tree, const TreeForceParams& params,
+                                 std::span<const std::uint32_t> targets, Vec3Arrays<float>& out,
+                                 std::vector<float>& work) {
+    const std::size_t count = tree.bodyCount();
+    if (out.size() != count || work.size() != count)
+        throw std::invalid_argument("tree forces: " + std::to_string(out.size()) + " accelerations and " +
+                                    std::to_string(work.size()) + " work weights for " + std::to_string(count) +
+                                    " bodies");
+    std::vector<std::uint8_t> listed(count, 0);
+    for (const std::uint32_t target : targets) {
+        if (target >= count)
+            throw std::out_of_range("tree forces: target " + std::to_string(target) + " is not one of the " +
+                                    std::to_string(count) + " bodies");
+        listed[target] = 1;
+    }
+    // In tree order, so that neighbouring walks still share their cells in cache.
+    std::vector<std::uint32_t> slots;
+    slots.reserve(targets.size());
+    const std::vector<std::uint32_t>& bodyOrder = tree.bodyOrder();
+    for (std::uint32_t slot = 0; slot < count; ++slot)
+        if (listed[bodyOrder[slot]] != 0)
+            slots.push_back(slot);
+    walkSlots(tree, params, slots.data(), std::int64_t(slots.size()), out, work.data());
 }
 
 } // namespace gravlab

@@ -18,6 +18,8 @@
 
 #include <gravlab/sim/Bodies.hpp>
 
+#include <cstdint>
+#include <span>
 #include <vector>
 
 namespace gravlab {
@@ -44,5 +46,11 @@ struct TreeForceParams {
 /// number of interactions (accepted cells plus bodies of opened leaves) body i's walk evaluated, in the same order.
 void computeTreeAccelerationsCpu(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arrays<float>& out,
                                  std::vector<float>* work = nullptr);
+
+/// As above for the bodies listed in targets only (distinct indices in build order), walked in tree order: out and work
+/// must hold N entries and are written at the listed indices, kept elsewhere (hierarchical time steps' active bodies).
+void computeTreeAccelerationsCpu(const OctreeCpu& tree, const TreeForceParams& params,
+                                 std::span<const std::uint32_t> targets, Vec3Arrays<float>& out,
+                                 std::vector<float>& work);
 
 } // namespace gravlab

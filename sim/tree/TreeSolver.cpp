@@ -23,21 +23,19 @@ class TreeCpuSolver final : public CpuForceSolver {
 public:
     void computeAccelerations(const Bodies& bodies, const ForceParams& params, Vec3Arrays<float>& accelerations,
                               std::vector<float>& work, std::vector<PhaseTiming>& times) override {
-        m_built = false;
-        const Stopwatch build;
-        m_tree.build(bodies);
-        addPhaseTime(times, "build", build.elapsedMilliseconds());
-        const Stopwatch summary;
-        const bool relative = params.relativeOpening();
-        m_tree.summarize(relative ? kRelativeOpeningSafetyAngle : params.openingAngle);
-        addPhaseTime(times, "summary", summary.elapsedMilliseconds());
+        buildAndSummarize(bodies, params, times);
         const Stopwatch force;
-        TreeForceParams forces{params.gravity.gravitationalConstant, params.gravity.softeningLength};
-        if (relative) {
-            forces.previousAccelerations = &accelerations;
-            forces.forceAccuracy = params.forceAccuracy;
-        }
-        computeTreeAccelerationsCpu(m_tree, forces, accelerations, &work);
+        computeTreeAccelerationsCpu(m_tree, treeForceParams(params, accelerations), accelerations, &work);
+        addPhaseTime(times, "force", force.elapsedMilliseconds());
+        m_built = true;
+    }
+    /// The tree is built over every body (all of them are sources), then walked for the targets only.
+    void computeAccelerationsOf(const Bodies& bodies, const ForceParams& params, std::span<const std::uint32_t> targets,
+                                Vec3Arrays<float>& accelerations, std::vector<float>& work,
+                                std::vector<PhaseTiming>& times) override {
+        buildAndSummarize(bodies, params, times);
+        const Stopwatch force;
+        computeTreeAccelerationsCpu(m_tree, treeForceParams(params, accelerations), targets, accelerations, work);
         addPhaseTime(times, "force", force.elapsedMilliseconds());
         m_built = true;
     }
@@ -55,6 +53,26 @@ public:
     }
 
 private:
+    /// The walk's parameters; under the relative criterion it reads the previous accelerations, which the evaluation
+    /// then overwrites.
+    static TreeForceParams treeForceParams(const ForceParams& params, const Vec3Arrays<float>& accelerations) {
+        TreeForceParams forces{params.gravity.gravitationalConstant, params.gravity.softeningLength};
+        if (params.relativeOpening()) {
+            forces.previousAccelerations = &accelerations;
+            forces.forceAccuracy = params.forceAccuracy;
+        }
+        return forces;
+    }
+    void buildAndSummarize(const Bodies& bodies, const ForceParams& params, std::vector<PhaseTiming>& times) {
+        m_built = false;
+        const Stopwatch build;
+        m_tree.build(bodies);
+        addPhaseTime(times, "build", build.elapsedMilliseconds());
+        const Stopwatch summary;
+        m_tree.summarize(params.relativeOpening() ? kRelativeOpeningSafetyAngle : params.openingAngle);
+        addPhaseTime(times, "summary", summary.elapsedMilliseconds());
+    }
+
     OctreeCpu m_tree;
     bool m_built = false; ///< m_tree was built from the bodies as they are now
 };

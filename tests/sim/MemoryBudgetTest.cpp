@@ -70,16 +70,20 @@ TEST(MemoryBudget, CpuEstimateBoundsTheHeapARunReallyAllocates) {
         std::uint64_t bodyCount;
         std::string solver;
         std::uint32_t domains;
+        bool hierarchical = false; ///< levels (max 3, so a run stays short), ORB's order and the tree's target list
     };
     const std::uint64_t treeBodies = std::uniform_int_distribution<std::uint64_t>(66000, 90000)(random);
     const std::uint64_t directBodies = std::uniform_int_distribution<std::uint64_t>(12000, 20000)(random);
     for (const Case& run :
          {Case{"plummer", treeBodies, "tree", 0}, Case{"galaxy-collision", treeBodies, "tree", 64},
           Case{"cold-cube", treeBodies, "tree", 0}, Case{"disk-galaxy", directBodies, "direct", 0},
-          Case{"plummer", directBodies, "direct", 16}}) {
-        const SimParams params = cpuParams(run.scenario, run.bodyCount, run.solver, run.domains, random());
-        SCOPED_TRACE(run.scenario + ", " + std::to_string(run.bodyCount) + " bodies, " +
-                     std::string(run.solver) + ", " + std::to_string(run.domains) + " ORB domains");
+          Case{"plummer", directBodies, "direct", 16}, Case{"galaxy-collision", treeBodies, "tree", 64, true}}) {
+        SimParams params = cpuParams(run.scenario, run.bodyCount, run.solver, run.domains, random());
+        if (run.hierarchical)
+            params.timeSteps = {TimeStepMode::Hierarchical, 0.2, 3};
+        SCOPED_TRACE(run.scenario + ", " + std::to_string(run.bodyCount) + " bodies, " + std::string(run.solver) +
+                     ", " + std::to_string(run.domains) + " ORB domains" +
+                     (run.hierarchical ? ", hierarchical steps" : ""));
         const MemoryEstimate estimate = estimateMemory(params, std::nullopt);
         const simtest::HeapPeak heap;
         {
@@ -144,8 +148,8 @@ TEST(MemoryBudget, DeviceRunsCountTheDeviceFootprintAndTheUploadStaging) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     std::mt19937_64 random(seed);
-    const SimParams params = cpuParams(
-        "plummer", std::uniform_int_distribution<std::uint64_t>(1, kMaxBodyCount)(random), "tree", 0, 1);
+    const SimParams params =
+        cpuParams("plummer", std::uniform_int_distribution<std::uint64_t>(1, kMaxBodyCount)(random), "tree", 0, 1);
     const DeviceFootprint device{std::uniform_int_distribution<std::uint64_t>(48, 400)(random), 64ull << 20};
     const CompanionMemory companion{16, 16, 1000};
     const MemoryEstimate estimate = estimateMemory(params, device, companion);
@@ -193,8 +197,8 @@ TEST(MemoryBudget, SetParamsCountsWhatTheCurrentBodiesReleaseAndKeepsTheStateWhe
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     std::mt19937_64 random(seed);
-    const SimParams small = cpuParams("plummer", std::uniform_int_distribution<std::uint64_t>(200, 800)(random),
-                                      "direct", 0, random());
+    const SimParams small =
+        cpuParams("plummer", std::uniform_int_distribution<std::uint64_t>(200, 800)(random), "direct", 0, random());
     FixedMemory memory;
     memory.hostBytes = std::numeric_limits<std::uint64_t>::max();
     Simulation simulation(small, {}, memory);

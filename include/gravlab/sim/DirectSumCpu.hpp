@@ -8,6 +8,7 @@
 #include <gravlab/sim/Bodies.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 namespace gravlab {
@@ -26,5 +27,10 @@ void computeAccelerationsFp64(const Bodies& bodies, const GravityParams& gravity
 
 /// float accelerations of every body, OpenMP-parallel (out is resized to N).
 void computeAccelerationsCpu(const Bodies& bodies, const GravityParams& gravity, Vec3Arrays<float>& out);
+
+/// float accelerations of the bodies listed in targets (distinct indices) against all bodies, written into out at
+/// those indices (out must hold N entries; the others are kept), bit-identical to the all-body version's.
+void computeAccelerationsCpu(const Bodies& bodies, const GravityParams& gravity, std::span<const std::uint32_t> targets,
+                             Vec3Arrays<float>& out);
 
 } // namespace gravlab

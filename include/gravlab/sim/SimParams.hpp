@@ -43,6 +43,19 @@ enum class OpeningCriterion {
     Relative,  ///< the cell's estimated force error below forceAccuracy times the body's last |a| (GADGET's criterion)
 };
 
+/// How the bodies share the time step (TimeStepLevels.hpp states the criterion, HierarchicalStepper.hpp the scheme).
+enum class TimeStepMode {
+    Fixed,        ///< every body takes the base step timeStep
+    Hierarchical, ///< each body takes timeStep / 2^level, its level from its acceleration (block time steps)
+};
+
+template <> struct EnumNames<TimeStepMode> {
+    static constexpr std::string_view field = "time-steps";
+    static constexpr std::array entries{EnumName<TimeStepMode>{TimeStepMode::Fixed, "fixed", "one step for every body"},
+                                        EnumName<TimeStepMode>{TimeStepMode::Hierarchical, "hierarchical",
+                                                               "power-of-two steps per body from its acceleration"}};
+};
+
 template <> struct EnumNames<BackendKind> {
     static constexpr std::string_view field = "backend";
     static constexpr std::array entries{EnumName<BackendKind>{BackendKind::Auto, "auto"},
@@ -76,6 +89,19 @@ struct OrbParams {
     bool operator==(const OrbParams&) const = default;
 };
 
+/// Hierarchical (block) time steps: a body with acceleration a takes the largest step timeStep / 2^level that is no
+/// longer than accuracy * sqrt(softeningLength / |a|), level in [0, maxLevel].
+struct TimeStepParams {
+    TimeStepMode mode = TimeStepMode::Fixed;
+    /// eta of the criterion, dimensionless; range (0, 10]. 0.2 asks what GADGET's ErrTolIntAccuracy = 0.025 asks of
+    /// its sqrt(2 eta eps / |a|) (sqrt(2 * 0.025) = 0.22); smaller is more accurate and costs more sub-steps.
+    double accuracy = 0.2;
+    /// Deepest level, so the smallest step is timeStep / 2^maxLevel; range [0, 16]. 0 makes hierarchical steps the
+    /// fixed step.
+    std::uint32_t maxLevel = 8;
+    bool operator==(const TimeStepParams&) const = default;
+};
+
 struct SimParams {
     /// Scenario name from the registry (see Scenarios.hpp).
     std::string scenario = "galaxy-collision";
@@ -100,6 +126,8 @@ struct SimParams {
     double gravitationalConstant = 1.0;
     /// Leapfrog time step, N-body time units; range (0, 1].
     double timeStep = 0.01;
+    /// Fixed or hierarchical steps; with hierarchical ones, timeStep is the base (largest) step.
+    TimeStepParams timeSteps;
     /// Plummer softening length epsilon, N-body length units; range [1e-5, 10].
     /// The pair potential is -G m_i m_j / sqrt(r^2 + epsilon^2) for forces and energies alike.
     double softeningLength = 0.05;
@@ -137,6 +165,10 @@ struct ParamRange {
 inline constexpr ParamRange kBodyCountRange{"bodies", 1.0, double(kMaxBodyCount), true, "number of bodies"};
 inline constexpr ParamRange kGravitationalConstantRange{"G", 0.0, 1e12, false, "gravitational constant"};
 inline constexpr ParamRange kTimeStepRange{"dt", 0.0, 1.0, false, "time step in N-body time units"};
+inline constexpr ParamRange kTimeStepAccuracyRange{"eta", 0.0, 10.0, false,
+                                                   "accuracy of the hierarchical time-step criterion"};
+inline constexpr ParamRange kMaxTimeStepLevelRange{"max-level", 0.0, 16.0, true,
+                                                   "deepest hierarchical time-step level (smallest step dt / 2^level)"};
 inline constexpr ParamRange kSofteningRange{"softening", 1e-5, 10.0, true, "Plummer softening length"};
 /// Ends at 2 / sqrt(3), where TreeMath.hpp caps theta (kLargestSelfSafeOpeningAngle): a larger value would act as it.
 inline constexpr ParamRange kOpeningAngleRange{"theta", 0.1, 1.1547005383792515, true, "Barnes-Hut opening angle"};
@@ -173,6 +205,9 @@ BackendKind parseBackendKind(std::string_view name);
 std::string_view toString(OpeningCriterion criterion);
 /// Parse "geometric" / "relative"; throws InvalidParameterError (field "opening") listing the allowed names.
 OpeningCriterion parseOpeningCriterion(std::string_view name);
+std::string_view toString(TimeStepMode mode);
+/// Parse "fixed" / "hierarchical"; throws InvalidParameterError (field "time-steps") listing the allowed names.
+TimeStepMode parseTimeStepMode(std::string_view name);
 std::string_view toString(OrbBalance balance);
 /// Parse "count" / "work"; throws InvalidParameterError (field "orb-balance") listing the allowed names.
 OrbBalance parseOrbBalance(std::string_view name);

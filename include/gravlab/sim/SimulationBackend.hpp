@@ -10,6 +10,7 @@
 #include <gravlab/sim/Diagnostics.hpp>
 #include <gravlab/sim/SimParams.hpp>
 #include <gravlab/sim/SolverRegistry.hpp>
+#include <gravlab/sim/TimeStepStatistics.hpp>
 #include <gravlab/sim/VisualSource.hpp>
 
 #include <cstdint>
@@ -101,6 +102,9 @@ public:
     /// Solver-specific figures of the last force evaluation (octree cells, walk groups), for reports; may wait for
     /// the device.
     virtual std::vector<SolverStatistic> solverStatistics() const { return {}; }
+    /// Bodies per time-step level and the force evaluations of the last step() call (TimeStepStatistics.hpp);
+    /// O(levels), cheap enough for every frame. Empty from backends that do not count.
+    virtual TimeStepStatistics timeStepStatistics() const { return {}; }
     /// Brings the ORB domains up to params.orb now, without stepping (step() does it itself after every drift): a full
     /// re-partition when the domain count, the balance or the body count differ from the current domains', nothing
     /// otherwise. For a paused view whose ORB settings changed.

@@ -33,14 +33,15 @@ struct TreeCellQuery {
 };
 
 enum class ColorMode {
-    Component,    ///< the scenario's colour key (which galaxy or component)
-    LeafDepth,    ///< depth of the body's octree leaf (tree solver only; others fall back to Component)
-    OrbDomain,    ///< the body's ORB domain, through orbDomainColorScalar() (falls back to Component when ORB is off)
-    Speed,        ///< |v|
-    Acceleration, ///< |a| of the last force evaluation
-    Density,      ///< local mass density, from a uniform grid over the bodies (DensityGrid.hpp)
-    Potential,    ///< gravitational potential per body (falls back to Component while no potential source is wired in)
-    ForceError,   ///< |a_tree - a_direct| / |a_direct| (tree solver only; others fall back to Component)
+    Component,     ///< the scenario's colour key (which galaxy or component)
+    LeafDepth,     ///< depth of the body's octree leaf (tree solver only; others fall back to Component)
+    OrbDomain,     ///< the body's ORB domain, through orbDomainColorScalar() (falls back to Component when ORB is off)
+    Speed,         ///< |v|
+    Acceleration,  ///< |a| of the last force evaluation
+    Density,       ///< local mass density, from a uniform grid over the bodies (DensityGrid.hpp)
+    Potential,     ///< gravitational potential per body (falls back to Component while no potential source is wired in)
+    ForceError,    ///< |a_tree - a_direct| / |a_direct| (tree solver only; others fall back to Component)
+    TimeStepLevel, ///< the body's hierarchical time-step level (hierarchical steps only; others fall back to Component)
 };
 
 template <> struct EnumNames<ColorMode> {
@@ -54,7 +55,9 @@ template <> struct EnumNames<ColorMode> {
         EnumName<ColorMode>{ColorMode::Density, "density", "local mass density (mass per cell of a uniform grid)"},
         EnumName<ColorMode>{ColorMode::Potential, "potential", "gravitational potential of each body"},
         EnumName<ColorMode>{ColorMode::ForceError, "force-error",
-                            "relative error of the tree force against the direct sum, tree solver only"}};
+                            "relative error of the tree force against the direct sum, tree solver only"},
+        EnumName<ColorMode>{ColorMode::TimeStepLevel, "time-step-level",
+                            "each body's time-step level (its step is dt / 2^level)"}};
 };
 
 /// Leaf depth that maps to colour scalar 1 in ColorMode::LeafDepth: typical leaves (depth 6 to 12 for 10^4 to 10^7

@@ -2,6 +2,7 @@
 
 #include "device/cuda/CudaBackendFactory.hpp"
 #include "device/cuda/DeviceDiagnostics.hpp"
+#include "device/cuda/DeviceHierarchicalLeapfrog.hpp"
 #include "device/cuda/DeviceLeapfrog.hpp"
 #include "device/cuda/DeviceRenderVertices.hpp"
 #include "direct/cuda/DeviceForces.hpp"
@@ -143,7 +144,14 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
         if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)
             failBeforeBuild(0, nonFinite);
     }
+    const bool hierarchical = params.timeSteps.mode == TimeStepMode::Hierarchical;
+    m_lastTimeStepMode = params.timeSteps.mode;
+    m_baseStepsInCall = m_subStepsInCall = m_forceEvaluationsInCall = m_surplusInCall = 0;
     for (int s = 0; s < stepCount; ++s) {
+        if (hierarchical) {
+            stepHierarchical(settings, params, s);
+            continue;
+        }
         launchKickDrift(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), m_bodies.acceleration.data(),
                         count, halfStep, timeStep, stream);
         m_timeline.mark(m_integratePhase, stream);
@@ -340,14 +348,23 @@ bool CudaBackend::Visuals::writeTreeOrDomainColors(RenderVertex* vertices, cudaS
         coloring.showDomains();
         return true;
     }
+    if (mode == ColorMode::TimeStepLevel && m_backend.levelsCurrent()) {
+        launchWriteRenderVertices(bodies.positionMass.data(), bodies.velocityColor.data(), vertices, bodies.size(),
+                                  stream); // positions; the colour scalars are then replaced by the levels
+        launchWriteLevelColors(vertices, bodies.loadOrder.data(), m_backend.m_levelOfLoad.data(), bodies.size(),
+                               m_backend.m_levelsMaxLevel, stream);
+        coloring.showTimeStepLevels(m_backend.m_levelsMaxLevel);
+        return true;
+    }
     if (mode == ColorMode::LeafDepth && m_backend.m_solver &&
         m_backend.m_solver->writeLeafDepthVertices(bodies.positionMass.data(), vertices, bodies.size(), stream)) {
         coloring.showLeafDepth();
         return true;
     }
-    coloring.showComponents(mode == ColorMode::LeafDepth   ? "the solver builds no tree, or none is built yet"
-                            : mode == ColorMode::OrbDomain ? "ORB is off"
-                                                           : "");
+    coloring.showComponents(mode == ColorMode::LeafDepth       ? "the solver builds no tree, or none is built yet"
+                            : mode == ColorMode::OrbDomain     ? "ORB is off"
+                            : mode == ColorMode::TimeStepLevel ? "no hierarchical step since the state changed"
+                                                               : "");
     return false;
 }
 
@@ -437,7 +454,8 @@ std::unique_ptr<SimulationBackend> createCudaBackend(const SimParams&) {
 }
 
 std::uint64_t cudaDeviceBytesPerBody(const SimParams& params) {
-    return CudaBackend::kDeviceBytesPerBody + (params.orb.domainCount > 0 ? OrbDomainsGpu::kBytesPerBody : 0);
+    return CudaBackend::kDeviceBytesPerBody + (params.orb.domainCount > 0 ? OrbDomainsGpu::kBytesPerBody : 0) +
+           (params.timeSteps.mode == TimeStepMode::Hierarchical ? CudaBackend::kHierarchicalBytesPerBody : 0);
 }
 
 } // namespace gravlab

@@ -17,6 +17,9 @@
 // re-partitions. What is drawn is offered by visuals(): a host copy of the vertices (writeVertices, staged in the
 // scratch array the tree uses for its permutation) or, through CUDA-GL interop, a write into a device pointer to the
 // mapped GL buffer (writeVerticesOnDevice), which never leaves the GPU.
+// Hierarchical time steps (SimParams::timeSteps) replace each KDK step by a base step of sub-steps
+// (CudaBackendTimeSteps.cpp, DeviceHierarchicalLeapfrog.hpp) that ends synchronised, with every body's closing kick
+// counting non-finite bodies, so rollback and the cached accelerations work as for fixed steps.
 #include "color/cuda/ScalarColorsGpu.hpp"
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
@@ -45,6 +48,9 @@ public:
     /// H100: 116 to 118 bytes per body in all at N = 2^24 (without ORB).
     static constexpr std::uint64_t kDeviceBytesPerBody =
         DeviceBodies::kBytesPerBody + StepRollback::kBytesPerBodyWithReorder + 16 + 48;
+    /// Hierarchical time steps add a level and an active flag (1 byte each) and an active-list entry (4) per body;
+    /// the tree's second walk queue is within its 48.
+    static constexpr std::uint64_t kHierarchicalBytesPerBody = 1 + 1 + 4;
 
     /// Uses the current CUDA device; throws std::runtime_error when there is none.
     CudaBackend();
@@ -82,6 +88,9 @@ public:
     const float* computePotentialsOnDevice(const SimParams& params) const;
     std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
     void updateOrbDomains(const SimParams& params) override;
+    /// Levels as the next base step starts them and the work of the last step() call (CudaBackendTimeSteps.cpp);
+    /// host copies, no device access.
+    TimeStepStatistics timeStepStatistics() const override;
     VisualSource& visuals() override { return m_visuals; }
     const VisualSource& visuals() const override { return m_visuals; }
 
@@ -160,6 +169,14 @@ private:
     bool accelerationsCurrentFor(const ForceSettings& settings) const;
     /// The step's ORB update, after the drift and before the force evaluation (which follows the new order).
     void updateOrbAfterDrift(const SimParams& params);
+    /// One base step of hierarchical time steps (DeviceHierarchicalLeapfrog.hpp), step stepIndex of this call.
+    void stepHierarchical(const ForceSettings& settings, const SimParams& params, int stepIndex);
+    /// Forces of the bodies on levels from shallowestActive down (activeCount of them; all: refreshAccelerations).
+    unsigned evaluateActive(const ForceSettings& settings, std::uint32_t shallowestActive, std::size_t activeCount);
+    /// The device histogram of levels, after the stream's work so far (waits for it).
+    void readLevelHistogram();
+    /// Whether m_levelOfLoad describes the state (a hierarchical step was the last change).
+    bool levelsCurrent() const;
     /// Keeps the state at the start of a step() call in m_rollback, and puts it back.
     void saveState();
     void restoreState();
@@ -203,6 +220,17 @@ private:
     mutable DeviceBuffer<float> m_potential; ///< per body, computePotentialsOnDevice()
     /// Built on request while the stepping solver has no current tree.
     mutable std::unique_ptr<DeviceTree> m_potentialTree;
+    // Hierarchical time steps (allocated on first use: 6 bytes per body).
+    DeviceBuffer<std::uint8_t> m_levelOfLoad;         ///< level per body, in load order (ORB moves leave it valid)
+    DeviceBuffer<std::uint8_t> m_isTarget;            ///< per body: active in the current sub-step
+    DeviceBuffer<std::uint32_t> m_activeList;         ///< the active bodies' indices
+    DeviceBuffer<unsigned> m_levelCounters;           ///< bodies per level (17), then the active count
+    DeviceBuffer<unsigned long long> m_surplusBodies; ///< tree groups' inactive bodies walked in this call
+    std::vector<unsigned> m_levelHistogram;           ///< host copy of the device histogram
+    TimeStepMode m_lastTimeStepMode = TimeStepMode::Fixed;
+    std::uint32_t m_levelsMaxLevel = 0;
+    std::uint64_t m_levelsStateVersion = 0;
+    std::uint64_t m_baseStepsInCall = 0, m_subStepsInCall = 0, m_forceEvaluationsInCall = 0, m_surplusInCall = 0;
     Visuals m_visuals{*this};
 };
 

@@ -15,7 +15,8 @@ namespace gravlab {
 std::unique_ptr<SimulationBackend> createCudaBackend(const SimParams& params);
 
 /// Device bytes per body a CudaBackend holds for a run of params: CudaBackend::kDeviceBytesPerBody, plus ORB's
-/// working arrays while ORB is on (MemoryBudget.hpp adds DeviceInfo's fixed reserve).
+/// working arrays while ORB is on and the levels and active lists of hierarchical time steps (MemoryBudget.hpp adds
+/// DeviceInfo's fixed reserve).
 std::uint64_t cudaDeviceBytesPerBody(const SimParams& params);
 
 } // namespace gravlab

@@ -11,6 +11,7 @@
 #include <gravlab/sim/SimParams.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <cuda_runtime_api.h>
 #include <vector_types.h>
 
@@ -24,6 +25,13 @@ inline constexpr unsigned kDirectTargetsPerBlock = 512;
 
 void launchDirectForces(const float4* positionMass, float4* acceleration, std::size_t bodyCount,
                         const GravityParams& gravity, cudaStream_t stream);
+
+/// The tiled sum for the targetCount bodies listed in targetIndex (a device array of distinct body indices) against
+/// all bodies: acceleration[targetIndex[k]] is written, every other entry kept. Both direct solvers use it for the
+/// partial sets of hierarchical time steps (the pair-once sum pays off only when every body is a target).
+void launchDirectForcesOf(const float4* positionMass, float4* acceleration, std::size_t bodyCount,
+                          const std::uint32_t* targetIndex, std::size_t targetCount, const GravityParams& gravity,
+                          cudaStream_t stream);
 
 void launchDirectSymmetricForces(const float4* positionMass, float4* acceleration, std::size_t bodyCount,
                                  const GravityParams& gravity, cudaStream_t stream);

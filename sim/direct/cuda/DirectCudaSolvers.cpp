@@ -9,13 +9,22 @@ namespace {
 
 using DirectLaunch = void (*)(const float4*, float4*, std::size_t, const GravityParams&, cudaStream_t);
 
-/// Both direct solvers are one launch timed as phase 0, "force".
+/// Both direct solvers are one launch timed as phase 0, "force". A partial evaluation is the tiled sum over the listed
+/// targets for both: the pair-once sum saves half the pairs only when every body is a target.
 class DirectCudaSolver final : public CudaForceSolver {
 public:
     explicit DirectCudaSolver(DirectLaunch launch) : m_launch(launch) {}
     unsigned computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>&, const ForceParams& params,
                                   cudaStream_t stream, PhaseTimeline& timeline) override {
         m_launch(bodies.positionMass.data(), bodies.acceleration.data(), bodies.size(), params.gravity, stream);
+        timeline.mark(0, stream);
+        return 0;
+    }
+    unsigned computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<float4>&, const ForceParams& params,
+                                    const DeviceTargets& targets, cudaStream_t stream,
+                                    PhaseTimeline& timeline) override {
+        launchDirectForcesOf(bodies.positionMass.data(), bodies.acceleration.data(), bodies.size(), targets.index,
+                             targets.count, params.gravity, stream);
         timeline.mark(0, stream);
         return 0;
     }

@@ -10,6 +10,9 @@
 // times over; slices then add their partial sums with atomics into an array reset to (0, 0, 0, N), N being the work
 // weight every body gets (DeviceForces.hpp); unsliced launches store it with the sums. Many small blocks also keep the
 // tail of the launch, where some multiprocessors have run out of blocks, short.
+// Hierarchical time steps ask for the accelerations of a subset of targets (the bodies whose step ends) against all
+// sources: the same kernel then reads its targets through an index list (null: target k is body k), which costs one
+// extra 4-byte load per target and nothing in the inner loop; the grid is sized by the list.
 // Bodies past N are loaded as massless bodies at the origin (ForceMath.cuh), so no inner-loop branch is needed; the
 // self-interaction contributes exactly zero because eps > 0 and x_i - x_i = 0.
 #include "device/cuda/CudaCheck.hpp"
@@ -20,6 +23,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace gravlab {
 namespace {
@@ -41,16 +45,21 @@ constexpr unsigned kBlocksPerSlot = 16;
 template <int kThreads, int kTargetsPerThread>
 __global__ void __launch_bounds__(kThreads)
     directForcesKernel(const float4* __restrict__ positionMass, float4* __restrict__ acceleration, unsigned bodyCount,
-                       unsigned sliceLength, float scaledSoftening2, float gravitationalConstant, bool accumulate) {
+                       const unsigned* __restrict__ targetIndex, unsigned targetCount, unsigned sliceLength,
+                       float scaledSoftening2, float gravitationalConstant, bool accumulate) {
     const float workPerBody = float(bodyCount);
     __shared__ float4 tile[kThreads];
 
     const unsigned firstTarget = blockIdx.x * (kThreads * kTargetsPerThread) + threadIdx.x;
+    const auto bodyOfTarget = [&](unsigned slot) {
+        return slot >= targetCount ? bodyCount : targetIndex != nullptr ? targetIndex[slot] : slot;
+    };
     float3 target[kTargetsPerThread];
     float3 sum[kTargetsPerThread];
 #pragma unroll
     for (int k = 0; k < kTargetsPerThread; ++k) {
-        const float4 body = force::loadScaledOrMassless(positionMass, firstTarget + k * kThreads, bodyCount);
+        const float4 body =
+            force::loadScaledOrMassless(positionMass, bodyOfTarget(firstTarget + k * kThreads), bodyCount);
         target[k] = make_float3(body.x, body.y, body.z);
         sum[k] = make_float3(0.0f, 0.0f, 0.0f);
     }
@@ -74,7 +83,7 @@ __global__ void __launch_bounds__(kThreads)
 
 #pragma unroll
     for (int k = 0; k < kTargetsPerThread; ++k) {
-        const unsigned index = firstTarget + k * kThreads;
+        const unsigned index = bodyOfTarget(firstTarget + k * kThreads);
         if (index >= bodyCount)
             continue;
         const float3 value = force::unscaledAcceleration(sum[k], gravitationalConstant);
@@ -85,11 +94,20 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-// Work per body: none; 16 bytes written.
-__global__ void resetAccelerationsKernel(float4* __restrict__ acceleration, unsigned bodyCount, float workPerBody) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < bodyCount)
-        acceleration[i] = make_float4(0.0f, 0.0f, 0.0f, workPerBody);
+// Work per body: none; 16 bytes written (and 4 read per listed target).
+__global__ void resetAccelerationsKernel(float4* __restrict__ acceleration, const unsigned* __restrict__ targetIndex,
+                                         unsigned count, float workPerBody) {
+    const unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < count)
+        acceleration[targetIndex != nullptr ? targetIndex[k] : k] = make_float4(0.0f, 0.0f, 0.0f, workPerBody);
+}
+
+void launchResetListed(float4* acceleration, const unsigned* targetIndex, std::size_t count, float workPerBody,
+                       cudaStream_t stream) {
+    const LaunchSize size = launchSize1d(count);
+    resetAccelerationsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+        acceleration, targetIndex, static_cast<unsigned>(count), workPerBody);
+    checkLaunch("resetAccelerationsKernel");
 }
 
 /// Source slices per target block: enough blocks for kBlocksPerSlot waves, slices of at least kMinTilesPerSlice.
@@ -103,21 +121,21 @@ template <int kThreads, int kTargetsPerThread> unsigned chooseSliceCount(unsigne
     return std::clamp(slices, 1u, std::min(maxSlices, 65535u));
 }
 
-/// Launches the tiled kernel of the given shape over all bodies.
+/// Launches the tiled kernel of the given shape over targetCount targets (targetIndex null: every body).
 template <int kThreads, int kTargetsPerThread>
-void launchTiledShape(const float4* positionMass, float4* acceleration, unsigned bodyCount,
-                      const GravityParams& gravity, cudaStream_t stream) {
+void launchTiledShape(const float4* positionMass, float4* acceleration, unsigned bodyCount, const unsigned* targetIndex,
+                      unsigned targetCount, const GravityParams& gravity, cudaStream_t stream) {
     constexpr unsigned kTargetsPerBlock = kThreads * kTargetsPerThread;
-    const auto targetBlocks = unsigned(divideRoundingUp(bodyCount, kTargetsPerBlock));
+    const auto targetBlocks = unsigned(divideRoundingUp(targetCount, kTargetsPerBlock));
     const unsigned slices = chooseSliceCount<kThreads, kTargetsPerThread>(bodyCount, targetBlocks);
     const auto tiles = unsigned(divideRoundingUp(bodyCount, kThreads));
     const unsigned sliceLength = unsigned(divideRoundingUp(tiles, slices)) * kThreads;
     const auto usedSlices = unsigned(divideRoundingUp(bodyCount, sliceLength));
     const bool accumulate = usedSlices > 1;
     if (accumulate)
-        launchResetAccelerations(acceleration, bodyCount, float(bodyCount), stream);
+        launchResetListed(acceleration, targetIndex, targetCount, float(bodyCount), stream);
     directForcesKernel<kThreads, kTargetsPerThread><<<dim3(targetBlocks, usedSlices), kThreads, 0, stream>>>(
-        positionMass, acceleration, bodyCount, sliceLength, scaledSoftening2(gravity),
+        positionMass, acceleration, bodyCount, targetIndex, targetCount, sliceLength, scaledSoftening2(gravity),
         static_cast<float>(gravity.gravitationalConstant), accumulate);
     checkLaunch("directForcesKernel");
 }
@@ -125,10 +143,7 @@ void launchTiledShape(const float4* positionMass, float4* acceleration, unsigned
 } // namespace
 
 void launchResetAccelerations(float4* acceleration, std::size_t bodyCount, float workPerBody, cudaStream_t stream) {
-    const LaunchSize size = launchSize1d(bodyCount);
-    resetAccelerationsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
-        acceleration, static_cast<unsigned>(bodyCount), workPerBody);
-    checkLaunch("resetAccelerationsKernel");
+    launchResetListed(acceleration, nullptr, bodyCount, workPerBody, stream);
 }
 
 void launchDirectForces(const float4* positionMass, float4* acceleration, std::size_t bodyCount,
@@ -138,7 +153,21 @@ void launchDirectForces(const float4* positionMass, float4* acceleration, std::s
     if (bodyCount > kMaxBodyCount)
         throw std::invalid_argument("launchDirectForces: body count above kMaxBodyCount");
     launchTiledShape<kShippedThreads, kShippedTargetsPerThread>(positionMass, acceleration,
+                                                                static_cast<unsigned>(bodyCount), nullptr,
                                                                 static_cast<unsigned>(bodyCount), gravity, stream);
+}
+
+void launchDirectForcesOf(const float4* positionMass, float4* acceleration, std::size_t bodyCount,
+                          const std::uint32_t* targetIndex, std::size_t targetCount, const GravityParams& gravity,
+                          cudaStream_t stream) {
+    if (targetCount == 0 || bodyCount == 0)
+        return;
+    if (bodyCount > kMaxBodyCount || targetCount > bodyCount)
+        throw std::invalid_argument("launchDirectForcesOf: " + std::to_string(targetCount) + " targets of " +
+                                    std::to_string(bodyCount) + " bodies");
+    launchTiledShape<kShippedThreads, kShippedTargetsPerThread>(positionMass, acceleration,
+                                                                static_cast<unsigned>(bodyCount), targetIndex,
+                                                                static_cast<unsigned>(targetCount), gravity, stream);
 }
 
 } // namespace gravlab

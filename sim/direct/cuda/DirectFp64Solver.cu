@@ -3,14 +3,16 @@
 //
 // Design note: one thread per target body accumulates a_i = G sum_j m_j (x_j - x_i) / (|x_j - x_i|^2 + eps^2)^(3/2)
 // in double, with the sources staged through shared memory a block-sized tile at a time (converted from the float
-// state once per tile). The self term is exactly zero for eps > 0. Positions are the float state, so the sum is exact
-// up to fp64 rounding of float inputs: what the CPU oracle computes. acceleration.w gets N, every body's work.
+// state once per tile); a partial evaluation (hierarchical time steps) reads its targets through an index list. The
+// self term is exactly zero for eps > 0. Positions are the float state, so the sum is exact up to fp64 rounding of
+// float inputs: what the CPU oracle computes. acceleration.w gets N, every body's work.
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/LaunchSize.hpp"
 #include "solvers/cuda/CudaForceSolver.hpp"
 
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 namespace gravlab {
 namespace {
@@ -24,9 +26,13 @@ struct SourceFp64 {
 // Per target and source: 3 subtractions, 3 FMAs for r^2 + eps^2, one rsqrt, 3 multiplications, 3 FMAs (fp64); loads
 // 32 bytes of shared memory per source, 16 bytes of global memory per source per block.
 __global__ void directFp64Kernel(const float4* __restrict__ positionMass, float4* __restrict__ acceleration,
-                                 unsigned bodyCount, double gravitationalConstant, double softening2) {
+                                 unsigned bodyCount, const unsigned* __restrict__ targetIndex, unsigned targetCount,
+                                 double gravitationalConstant, double softening2) {
     __shared__ SourceFp64 tile[kFp64TileSize];
-    const unsigned target = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned slot = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned target = slot >= targetCount      ? bodyCount
+                            : targetIndex != nullptr ? targetIndex[slot]
+                                                     : slot; // bodyCount: none
     double xi = 0.0, yi = 0.0, zi = 0.0;
     if (target < bodyCount) {
         const float4 own = positionMass[target];
@@ -62,18 +68,32 @@ class DirectFp64CudaSolver final : public CudaForceSolver {
 public:
     unsigned computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>&, const ForceParams& params,
                                   cudaStream_t stream, PhaseTimeline& timeline) override {
+        launch(bodies, nullptr, bodies.size(), params, stream);
+        timeline.mark(0, stream);
+        return 0;
+    }
+    unsigned computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<float4>&, const ForceParams& params,
+                                    const DeviceTargets& targets, cudaStream_t stream,
+                                    PhaseTimeline& timeline) override {
+        launch(bodies, targets.index, targets.count, params, stream);
+        timeline.mark(0, stream);
+        return 0;
+    }
+
+private:
+    static void launch(DeviceBodies& bodies, const std::uint32_t* targetIndex, std::size_t targetCount,
+                       const ForceParams& params, cudaStream_t stream) {
         const double softening = params.gravity.softeningLength;
         if (!(softening > 0.0))
             throw std::invalid_argument("the fp64 direct sum needs a softening length > 0, got " +
                                         std::to_string(softening));
-        const std::size_t count = bodies.size();
-        const LaunchSize launch = launchSize1d(count, kFp64TileSize);
-        directFp64Kernel<<<launch.blocks, launch.threadsPerBlock, 0, stream>>>(
-            bodies.positionMass.data(), bodies.acceleration.data(), unsigned(count),
-            params.gravity.gravitationalConstant, softening * softening);
+        if (targetCount == 0)
+            return;
+        const LaunchSize size = launchSize1d(targetCount, kFp64TileSize);
+        directFp64Kernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+            bodies.positionMass.data(), bodies.acceleration.data(), unsigned(bodies.size()), targetIndex,
+            unsigned(targetCount), params.gravity.gravitationalConstant, softening * softening);
         checkLaunch("directFp64Kernel");
-        timeline.mark(0, stream);
-        return 0;
     }
 };
 

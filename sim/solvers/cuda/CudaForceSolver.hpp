@@ -8,6 +8,7 @@
 // structure (the octree) keeps it until invalidate(), for the overlay and leaf-depth colours.
 #include "device/cuda/DeviceBodies.hpp"
 #include "device/cuda/DeviceBuffer.hpp"
+#include "device/cuda/DeviceTargets.hpp"
 #include "device/cuda/PhaseTimeline.hpp"
 #include "solvers/CpuForceSolver.hpp"
 
@@ -25,6 +26,12 @@ public:
     /// number of bodies with a non-finite position when the solver found some, in which case nothing was written.
     virtual unsigned computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
                                           const ForceParams& params, cudaStream_t stream, PhaseTimeline& timeline) = 0;
+    /// As computeAccelerations, for the bodies targets lists (hierarchical time steps' active bodies) against all
+    /// bodies: their bodies.acceleration entries are written, the others kept (a solver may also rewrite some of the
+    /// others with their current acceleration, counting them in targets.surplusBodies).
+    virtual unsigned computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
+                                            const ForceParams& params, const DeviceTargets& targets,
+                                            cudaStream_t stream, PhaseTimeline& timeline) = 0;
     /// The bodies changed other than by a kick: drop what was built from them.
     virtual void invalidate() {}
     /// Frees scratch sized for the old bodies (new bodies were loaded).

@@ -34,6 +34,7 @@
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
 #include "device/cuda/DeviceBuffer.hpp"
+#include "device/cuda/DeviceTargets.hpp"
 #include "device/cuda/PhaseTimeline.hpp"
 #include "tree/TreeMath.hpp"
 #include "tree/cuda/DeviceOctree.hpp"
@@ -77,6 +78,11 @@ public:
                                   const TreeOpening& opening, cudaStream_t stream, PhaseTimeline& timeline,
                                   const PhaseMarks& phases);
 
+    /// As computeAccelerations() for the bodies targets lists: the tree is built over all bodies, and only the walk
+    /// groups holding a target are walked (their other bodies are rewritten too and counted in targets.surplusBodies).
+    unsigned computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
+                                    const GravityParams& gravity, const TreeOpening& opening, const DeviceTargets& targets,
+                                    cudaStream_t stream, PhaseTimeline& timeline, const PhaseMarks& phases);
     /// The build and summary of computeAccelerations() without the force walk: the octree of positionMass (bodyCount
     /// bodies, caller's order) for openingAngle, with treeOrderedScratch (bodyCount elements) holding the positions in
     /// tree order afterwards. Returns 0, or the number of non-finite positions (then no tree is built). Synchronises
@@ -161,7 +167,9 @@ private:
     // take.
     DeviceBuffer<uint2> m_walkGroups;
     DeviceBuffer<unsigned> m_walkCounters;
-    int m_multiprocessorCount = 0; ///< of the current device, for walkGroupCapacity()
+    DeviceBuffer<uint2> m_activeWalkGroups;      ///< partial evaluations: the groups holding a target
+    DeviceBuffer<unsigned> m_activeWalkCounters; ///< their queue: total, next to take
+    int m_multiprocessorCount = 0;               ///< of the current device, for walkGroupCapacity()
     unsigned m_walkGroupCapacityOverride = 0;
     // Host view of the last build.
     unsigned m_bodyCount = 0;

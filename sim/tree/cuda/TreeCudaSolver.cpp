@@ -9,12 +9,23 @@ namespace {
 /// ("box", "build", "summary", "sort", "force"; TreeSolver.cpp).
 constexpr DeviceTree::PhaseMarks kTreePhases{.box = 0, .build = 1, .sort = 3, .summary = 2, .force = 4};
 
+TreeOpening treeOpeningOf(const ForceParams& params) {
+    return {params.openingAngle, params.relativeOpening() ? params.forceAccuracy : 0.0f};
+}
+
 } // namespace
 
 unsigned TreeCudaSolver::computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
                                               const ForceParams& params, cudaStream_t stream, PhaseTimeline& timeline) {
-    const TreeOpening opening{params.openingAngle, params.relativeOpening() ? params.forceAccuracy : 0.0f};
-    return m_tree.computeAccelerations(bodies, bodyScratch, params.gravity, opening, stream, timeline, kTreePhases);
+    return m_tree.computeAccelerations(bodies, bodyScratch, params.gravity, treeOpeningOf(params), stream, timeline,
+                                       kTreePhases);
+}
+
+unsigned TreeCudaSolver::computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
+                                                const ForceParams& params, const DeviceTargets& targets,
+                                                cudaStream_t stream, PhaseTimeline& timeline) {
+    return m_tree.computeAccelerationsOf(bodies, bodyScratch, params.gravity, treeOpeningOf(params), targets, stream,
+                                         timeline, kTreePhases);
 }
 
 void TreeCudaSolver::collectTreeCells(const TreeCellQuery& query, std::vector<TreeCellBox>& out,

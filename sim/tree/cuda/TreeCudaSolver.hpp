@@ -9,6 +9,9 @@ class TreeCudaSolver final : public CudaForceSolver {
 public:
     unsigned computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch, const ForceParams& params,
                                   cudaStream_t stream, PhaseTimeline& timeline) override;
+    unsigned computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch, const ForceParams& params,
+                                    const DeviceTargets& targets, cudaStream_t stream,
+                                    PhaseTimeline& timeline) override;
     void invalidate() override { m_tree.invalidate(); }
     void release() override { m_tree.release(); }
     std::uint64_t allocatedBytes() const override { return m_tree.allocatedBytes(); }

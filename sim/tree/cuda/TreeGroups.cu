@@ -13,6 +13,9 @@
 // which is cut into chunks of G (its bodies coincide, its box is a point). A root of at most G bodies is one group.
 // Every body is in exactly one group, and each group is a contiguous range of tree-order bodies. Two passes over the
 // cells with a scan between them: count the groups of each cell, then write them.
+// Hierarchical time steps walk only the groups holding at least one active body (a third pass, one thread per group,
+// appending such groups to a second queue); the walk then recomputes the group's inactive bodies too, which is harmless
+// (their next kick is preceded by their own evaluation) and is counted as surplus work.
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/LaunchSize.hpp"
 #include "tree/cuda/TreeKernels.hpp"
@@ -123,7 +126,39 @@ __global__ void writeWalkGroupsKernel(OctreeView tree, const std::uint64_t* __re
         *groupTotal = firstGroup[cell] + groupCount[cell];
 }
 
+// Work per group: one 4-byte load of the permutation and one byte of flag per body until an active one is found; 8
+// bytes written per kept group, two atomics.
+__global__ void selectActiveWalkGroupsKernel(const uint2* __restrict__ groups, const unsigned* __restrict__ groupTotal,
+                                             const unsigned* __restrict__ treeOrder,
+                                             const std::uint8_t* __restrict__ isTarget, uint2* __restrict__ selected,
+                                             unsigned* __restrict__ selectedTotal,
+                                             unsigned long long* __restrict__ surplusBodies) {
+    const unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= *groupTotal)
+        return;
+    const uint2 group = groups[g];
+    unsigned active = 0;
+    for (unsigned slot = group.x; slot < group.x + group.y; ++slot)
+        active += isTarget[treeOrder[slot]];
+    if (active == 0)
+        return;
+    selected[atomicAdd(selectedTotal, 1u)] = group;
+    if (surplusBodies != nullptr && active < group.y)
+        atomicAdd(surplusBodies, static_cast<unsigned long long>(group.y - active));
+}
+
 } // namespace
+
+void launchSelectActiveWalkGroups(const uint2* groups, const unsigned* groupTotal, std::size_t groupCapacity,
+                                  const unsigned* treeOrder, const std::uint8_t* isTarget, uint2* selected,
+                                  unsigned* selectedTotal, unsigned long long* surplusBodies, cudaStream_t stream) {
+    if (groupCapacity == 0)
+        return;
+    const LaunchSize size = launchSize1d(groupCapacity);
+    selectActiveWalkGroupsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+        groups, groupTotal, treeOrder, isTarget, selected, selectedTotal, surplusBodies);
+    checkLaunch("selectActiveWalkGroupsKernel");
+}
 
 void launchCountWalkGroups(const OctreeView& tree, const std::uint64_t* sortedKeys, unsigned capacity,
                            unsigned* groupCount, cudaStream_t stream) {

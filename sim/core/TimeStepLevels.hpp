@@ -1,0 +1,68 @@
+#pragma once
+// The arithmetic of hierarchical (block) time steps, shared by the CPU stepper and the CUDA kernels so both assign the
+// same levels to the same accelerations.
+//
+// Design note: a base step dt is cut into 2^maxLevel ticks; a body on level l takes steps of dt / 2^l, i.e.
+// 2^(maxLevel - l) ticks, and its steps always begin and end on multiples of that many ticks, so the levels stay nested
+// (the power-of-two block steps of GADGET, pkdgrav and ChaNGa; Springel 2005, MNRAS 364, 1105, section 4). A body's
+// wanted level is the smallest l whose step dt / 2^l is no longer than the criterion eta * sqrt(eps / |a|), found by
+// halving (exact in binary), and its squared bound computed in double, so the CPU and the GPU agree bit for bit on
+// the same acceleration. A body may move to a deeper (shorter) level whenever its step ends; to a shallower (longer)
+// one only at a tick that the longer step divides, which shallowerLevelAllowed finds.
+#include <gravlab/sim/HostDevice.hpp>
+
+#include <cmath>
+#include <cstdint>
+
+namespace gravlab {
+
+/// What the level criterion reads besides the acceleration.
+struct TimeStepCriterion {
+    double baseStep;  ///< dt, the step of level 0
+    double softening; ///< eps, the Plummer softening length
+    double accuracy;  ///< eta
+    std::uint32_t maxLevel;
+};
+
+/// Ticks of one step of level: 2^(maxLevel - level).
+GRAVLAB_HOST_DEVICE std::uint32_t levelStepTicks(std::uint32_t level, std::uint32_t maxLevel) {
+    return std::uint32_t{1} << (maxLevel - level);
+}
+
+/// The level eta * sqrt(eps / |a|) asks for, a2 = |a|^2: 0 for a zero or non-finite acceleration (a non-finite one is
+/// reported by the step's finiteness check, not hidden by a deep level), at most criterion.maxLevel.
+GRAVLAB_HOST_DEVICE std::uint32_t wantedTimeStepLevel(float ax, float ay, float az,
+                                                      const TimeStepCriterion& criterion) {
+    const double a2 = double(ax) * double(ax) + double(ay) * double(ay) + double(az) * double(az);
+    if (!(a2 > 0.0) || !(a2 < 1e300))
+        return 0;
+    // step^2 <= eta^2 eps / |a|, without taking the step's root.
+    const double allowedSquared = criterion.accuracy * criterion.accuracy * criterion.softening / std::sqrt(a2);
+    double step = criterion.baseStep;
+    std::uint32_t level = 0;
+    while (level < criterion.maxLevel && step * step > allowedSquared) {
+        step *= 0.5;
+        ++level;
+    }
+    return level;
+}
+
+/// The shallowest level whose step ends at tick (every deeper level's ends there too); maxLevel's always does.
+GRAVLAB_HOST_DEVICE std::uint32_t shallowestLevelEndingAt(std::uint32_t tick, std::uint32_t maxLevel) {
+    std::uint32_t level = 0;
+    while (level < maxLevel && tick % levelStepTicks(level, maxLevel) != 0)
+        ++level;
+    return level;
+}
+
+/// The level a body whose step ends at tick takes next: wanted when it is at least as deep as current, otherwise the
+/// shallowest level from wanted down to current whose steps tick is a multiple of (current always is: its step ended).
+GRAVLAB_HOST_DEVICE std::uint32_t nextTimeStepLevel(std::uint32_t current, std::uint32_t wanted, std::uint32_t tick,
+                                                    std::uint32_t maxLevel) {
+    std::uint32_t level = wanted;
+    while (level < current && tick % levelStepTicks(level, maxLevel) != 0)
+        ++level;
+    return level;
+}
+
+} // namespace gravlab

@@ -1,0 +1,214 @@
+// Hierarchical time-step kernels (see DeviceHierarchicalLeapfrog.hpp): one thread per body, memory-bound.
+#include "device/cuda/CudaCheck.hpp"
+#include "device/cuda/DeviceHierarchicalLeapfrog.hpp"
+#include "device/cuda/LaunchSize.hpp"
+
+#include <stdexcept>
+#include <string>
+
+namespace gravlab {
+namespace {
+
+constexpr unsigned kThreads = 256;
+
+/// Adds one to the block's count of level (shared), and after the block is done, the block's counts to histogram.
+struct BlockHistogram {
+    unsigned* counts; ///< kDeviceTimeStepLevels entries of shared memory
+
+    __device__ void clear() {
+        for (unsigned level = threadIdx.x; level < kDeviceTimeStepLevels; level += blockDim.x)
+            counts[level] = 0;
+        __syncthreads();
+    }
+    __device__ void flush(unsigned* histogram) {
+        __syncthreads();
+        for (unsigned level = threadIdx.x; level < kDeviceTimeStepLevels; level += blockDim.x)
+            if (counts[level] != 0)
+                atomicAdd(histogram + level, counts[level]);
+    }
+};
+
+// Work per body: ~20 flops and a level loop of at most 16 steps (fp64 for the bound); 20 bytes read, 1 written.
+__global__ void assignLevelsKernel(const float4* __restrict__ acceleration, const std::uint32_t* __restrict__ loadOrder,
+                                   std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
+                                   TimeStepCriterion criterion, unsigned* __restrict__ histogram) {
+    __shared__ unsigned counts[kDeviceTimeStepLevels];
+    BlockHistogram block{counts};
+    block.clear();
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < bodyCount) {
+        const float4 a = acceleration[i];
+        const std::uint32_t level = wantedTimeStepLevel(a.x, a.y, a.z, criterion);
+        levelOfLoad[loadOrder[i]] = std::uint8_t(level);
+        atomicAdd(&counts[level], 1u);
+    }
+    block.flush(histogram);
+}
+
+// Work per body: 6 FFMA; 53 bytes read (position, velocity, acceleration, load index, level), 32 written.
+__global__ void openingKicksAndDriftKernel(float4* __restrict__ positionMass, float4* __restrict__ velocityColor,
+                                           const float4* __restrict__ acceleration,
+                                           const std::uint32_t* __restrict__ loadOrder,
+                                           const std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
+                                           std::uint32_t tick, std::uint32_t maxLevel, LevelHalfSteps halfSteps,
+                                           float drift) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= bodyCount)
+        return;
+    const std::uint32_t level = levelOfLoad[loadOrder[i]];
+    float4 v = velocityColor[i];
+    if (tick % levelStepTicks(level, maxLevel) == 0) {
+        const float4 a = acceleration[i];
+        const float halfStep = halfSteps.value[level];
+        v.x = fmaf(a.x, halfStep, v.x);
+        v.y = fmaf(a.y, halfStep, v.y);
+        v.z = fmaf(a.z, halfStep, v.z);
+        velocityColor[i] = v;
+    }
+    float4 p = positionMass[i];
+    p.x = fmaf(v.x, drift, p.x);
+    p.y = fmaf(v.y, drift, p.y);
+    p.z = fmaf(v.z, drift, p.z);
+    positionMass[i] = p;
+}
+
+// Work per body: 5 bytes read, 1 written; 4 more and an atomic per active body.
+__global__ void selectActiveBodiesKernel(const std::uint32_t* __restrict__ loadOrder,
+                                         const std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
+                                         std::uint32_t shallowestActive, std::uint8_t* __restrict__ isTarget,
+                                         std::uint32_t* __restrict__ activeList, unsigned* __restrict__ activeCount) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= bodyCount)
+        return;
+    const bool active = levelOfLoad[loadOrder[i]] >= shallowestActive;
+    isTarget[i] = active ? 1 : 0;
+    if (active)
+        activeList[atomicAdd(activeCount, 1u)] = i;
+}
+
+// Work per active body: 3 FFMA, the level criterion (~20 flops, fp64 bound) and six finiteness tests; 53 bytes read,
+// 17 written. Inactive bodies: 5 bytes read.
+__global__ void closingKicksAndLevelsKernel(const float4* __restrict__ positionMass, float4* __restrict__ velocityColor,
+                                            const float4* __restrict__ acceleration,
+                                            const std::uint32_t* __restrict__ loadOrder,
+                                            std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
+                                            std::uint32_t tick, std::uint32_t shallowestActive,
+                                            LevelHalfSteps halfSteps, TimeStepCriterion criterion,
+                                            unsigned* __restrict__ histogram, unsigned* __restrict__ nonFiniteCount) {
+    __shared__ unsigned counts[kDeviceTimeStepLevels];
+    BlockHistogram block{counts};
+    block.clear();
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    bool nonFinite = false;
+    if (i < bodyCount) {
+        const std::uint32_t load = loadOrder[i];
+        std::uint32_t level = levelOfLoad[load];
+        if (level >= shallowestActive) {
+            const float4 a = acceleration[i];
+            float4 v = velocityColor[i];
+            const float halfStep = halfSteps.value[level];
+            v.x = fmaf(a.x, halfStep, v.x);
+            v.y = fmaf(a.y, halfStep, v.y);
+            v.z = fmaf(a.z, halfStep, v.z);
+            velocityColor[i] = v;
+            level = nextTimeStepLevel(level, wantedTimeStepLevel(a.x, a.y, a.z, criterion), tick, criterion.maxLevel);
+            levelOfLoad[load] = std::uint8_t(level);
+            if (nonFiniteCount != nullptr) {
+                const float4 p = positionMass[i];
+                nonFinite = !(isfinite(p.x) && isfinite(p.y) && isfinite(p.z) && isfinite(v.x) && isfinite(v.y) &&
+                              isfinite(v.z));
+            }
+        }
+        atomicAdd(&counts[level], 1u);
+    }
+    const unsigned warpCount = __popc(__ballot_sync(0xffffffffu, nonFinite));
+    if (warpCount != 0 && threadIdx.x % 32 == 0)
+        atomicAdd(nonFiniteCount, warpCount);
+    block.flush(histogram);
+}
+
+// Work per body: 1 multiply; 21 bytes read, 16 written.
+__global__ void weighWorkByLevelKernel(float4* __restrict__ acceleration, const std::uint32_t* __restrict__ loadOrder,
+                                       const std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < bodyCount)
+        acceleration[i].w *= float(1u << levelOfLoad[loadOrder[i]]);
+}
+
+// Work per body: 5 bytes read, 4 written.
+__global__ void writeLevelColorsKernel(RenderVertex* __restrict__ vertices, const std::uint32_t* __restrict__ loadOrder,
+                                       const std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount, float scale) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < bodyCount)
+        vertices[i].colorScalar = float(levelOfLoad[loadOrder[i]]) * scale;
+}
+
+void requireLevels(std::uint32_t maxLevel) {
+    if (maxLevel >= kDeviceTimeStepLevels)
+        throw std::invalid_argument("hierarchical time steps on the device: max level " + std::to_string(maxLevel) +
+                                    " is above 16");
+}
+
+} // namespace
+
+void launchAssignTimeStepLevels(const float4* acceleration, const std::uint32_t* loadOrder, std::uint8_t* levelOfLoad,
+                                std::size_t bodyCount, const TimeStepCriterion& criterion, unsigned* histogram,
+                                cudaStream_t stream) {
+    requireLevels(criterion.maxLevel);
+    const LaunchSize size = launchSize1d(bodyCount, kThreads);
+    assignLevelsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(acceleration, loadOrder, levelOfLoad,
+                                                                         unsigned(bodyCount), criterion, histogram);
+    checkLaunch("assignLevelsKernel");
+}
+
+void launchOpeningKicksAndDrift(float4* positionMass, float4* velocityColor, const float4* acceleration,
+                                const std::uint32_t* loadOrder, const std::uint8_t* levelOfLoad, std::size_t bodyCount,
+                                std::uint32_t tick, std::uint32_t maxLevel, const LevelHalfSteps& halfSteps,
+                                float drift, cudaStream_t stream) {
+    requireLevels(maxLevel);
+    const LaunchSize size = launchSize1d(bodyCount, kThreads);
+    openingKicksAndDriftKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+        positionMass, velocityColor, acceleration, loadOrder, levelOfLoad, unsigned(bodyCount), tick, maxLevel,
+        halfSteps, drift);
+    checkLaunch("openingKicksAndDriftKernel");
+}
+
+void launchSelectActiveBodies(const std::uint32_t* loadOrder, const std::uint8_t* levelOfLoad, std::size_t bodyCount,
+                              std::uint32_t shallowestActive, std::uint8_t* isTarget, std::uint32_t* activeList,
+                              unsigned* activeCount, cudaStream_t stream) {
+    const LaunchSize size = launchSize1d(bodyCount, kThreads);
+    selectActiveBodiesKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+        loadOrder, levelOfLoad, unsigned(bodyCount), shallowestActive, isTarget, activeList, activeCount);
+    checkLaunch("selectActiveBodiesKernel");
+}
+
+void launchClosingKicksAndLevels(const float4* positionMass, float4* velocityColor, const float4* acceleration,
+                                 const std::uint32_t* loadOrder, std::uint8_t* levelOfLoad, std::size_t bodyCount,
+                                 std::uint32_t tick, std::uint32_t shallowestActive, const LevelHalfSteps& halfSteps,
+                                 const TimeStepCriterion& criterion, unsigned* histogram, unsigned* nonFiniteCount,
+                                 cudaStream_t stream) {
+    requireLevels(criterion.maxLevel);
+    const LaunchSize size = launchSize1d(bodyCount, kThreads);
+    closingKicksAndLevelsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+        positionMass, velocityColor, acceleration, loadOrder, levelOfLoad, unsigned(bodyCount), tick, shallowestActive,
+        halfSteps, criterion, histogram, nonFiniteCount);
+    checkLaunch("closingKicksAndLevelsKernel");
+}
+
+void launchWeighWorkByLevel(float4* acceleration, const std::uint32_t* loadOrder, const std::uint8_t* levelOfLoad,
+                            std::size_t bodyCount, cudaStream_t stream) {
+    const LaunchSize size = launchSize1d(bodyCount, kThreads);
+    weighWorkByLevelKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(acceleration, loadOrder, levelOfLoad,
+                                                                             unsigned(bodyCount));
+    checkLaunch("weighWorkByLevelKernel");
+}
+
+void launchWriteLevelColors(RenderVertex* vertices, const std::uint32_t* loadOrder, const std::uint8_t* levelOfLoad,
+                            std::size_t bodyCount, std::uint32_t maxLevel, cudaStream_t stream) {
+    const LaunchSize size = launchSize1d(bodyCount, kThreads);
+    writeLevelColorsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+        vertices, loadOrder, levelOfLoad, unsigned(bodyCount), 1.0f / float(maxLevel > 0 ? maxLevel : 1));
+    checkLaunch("writeLevelColorsKernel");
+}
+
+} // namespace gravlab

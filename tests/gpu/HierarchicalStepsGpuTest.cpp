@@ -1,0 +1,211 @@
+// Hierarchical time steps on the CUDA backend against the CPU backend's (tests/sim/HierarchicalStepsTest.cpp checks
+// the CPU stepper against independent references): same levels, same cost, same state after a base step for every
+// solver, bit-identical to the fixed KDK with every body on level 0, and the eccentric binary's energy as on the CPU.
+#include "GpuTestSupport.hpp"
+#include "core/CpuBackend.hpp"
+#include "device/cuda/CudaBackend.hpp"
+
+#include <gravlab/sim/Scenarios.hpp>
+
+#include <iostream>
+#include <numbers>
+
+namespace gravlab::gputest {
+namespace {
+
+SimParams hierarchical(const std::string& solver, double eta, std::uint32_t maxLevel) {
+    SimParams params;
+    params.solver = solver;
+    params.softeningLength = 0.02;
+    params.timeStep = 0.01;
+    params.timeSteps = {TimeStepMode::Hierarchical, eta, maxLevel};
+    return params;
+}
+
+Bodies bodiesAfter(SimulationBackend& backend, const Bodies& start, const SimParams& params, int steps) {
+    backend.load(start);
+    backend.step(params, steps);
+    Bodies out;
+    backend.readBodies(out);
+    return out;
+}
+
+/// The CPU's counterpart of a GPU solver: the same physics (direct-symmetric and direct-fp64 run on the GPU only).
+std::string cpuSolverFor(const std::string& solver) {
+    return solver == "tree" ? "tree" : "direct";
+}
+
+// Two base steps of a Plummer sphere whose bodies spread over about five levels. The states agree as the fixed steps'
+// do (CudaBackendTest.FewStepsMatchCpuBackendState: fp32 force differences of 1e-6 of the magnitude sums, times the
+// steps): 1e-6 relative in position and 5e-6 in velocity for the direct sums, and the tree's walks differ between
+// the devices by its ~1e-3 force error times dt = 0.01 per base step: 5e-5 in velocity, 1e-5 in position. A body on
+// another level (a kick of twice or half its step) moves its velocity by ~|a| dt / 4, far above these bounds. Levels
+// come from accelerations that differ by ~1e-6 (direct) or ~1e-3 (tree) relative, so at most a few bodies sitting at a
+// level boundary may differ, which the histogram tolerance allows.
+TEST_F(CudaDeviceTest, HierarchicalStepsMatchTheCpuBackendForEverySolver) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    const Bodies start = generateScenario("plummer", 1000, seed);
+    for (const std::string solver : {"direct", "direct-symmetric", "direct-fp64", "tree"}) {
+        SCOPED_TRACE("solver " + solver);
+        const SimParams params = hierarchical(solver, 0.03, 6);
+        SimParams cpuParams = params;
+        cpuParams.solver = cpuSolverFor(solver);
+        CpuBackend cpu;
+        CudaBackend gpu;
+        const Bodies cpuState = bodiesAfter(cpu, start, cpuParams, 2);
+        const Bodies gpuState = bodiesAfter(gpu, start, params, 2);
+        const TimeStepStatistics cpuLevels = cpu.timeStepStatistics();
+        const TimeStepStatistics gpuLevels = gpu.timeStepStatistics();
+        ASSERT_GE(cpuLevels.bodiesPerLevel.size(), 3u) << "the test needs several levels in use";
+        ASSERT_EQ(gpuLevels.bodiesPerLevel.size(), cpuLevels.bodiesPerLevel.size());
+        std::uint64_t moved = 0;
+        for (std::size_t level = 0; level < cpuLevels.bodiesPerLevel.size(); ++level)
+            moved += std::uint64_t(std::abs(std::int64_t(gpuLevels.bodiesPerLevel[level]) -
+                                            std::int64_t(cpuLevels.bodiesPerLevel[level])));
+        EXPECT_LE(moved, solver == "tree" ? 20u : 4u);
+        EXPECT_NEAR(gpuLevels.forceEvaluationsPerStep, cpuLevels.forceEvaluationsPerStep,
+                    0.02 * cpuLevels.forceEvaluationsPerStep);
+        const bool tree = solver == "tree";
+        if (!tree) { // a tree body at a boundary of the deepest level may halve or double the sub-steps
+            EXPECT_EQ(gpuLevels.subStepsPerStep, cpuLevels.subStepsPerStep);
+            EXPECT_EQ(gpuLevels.wastedForceEvaluationsPerStep, 0.0);
+        } else {
+            EXPECT_GT(gpuLevels.wastedForceEvaluationsPerStep, 0.0) << "walked groups hold inactive bodies";
+        }
+
+        double worstPosition = 0.0, worstVelocity = 0.0;
+        const auto relative = [](float a, float b) { return std::abs(double(a) - b) / (1.0 + std::abs(double(b))); };
+        for (std::size_t i = 0; i < start.size(); ++i) {
+            worstPosition = std::max({worstPosition, relative(gpuState.x[i], cpuState.x[i]),
+                                      relative(gpuState.y[i], cpuState.y[i]), relative(gpuState.z[i], cpuState.z[i])});
+            worstVelocity =
+                std::max({worstVelocity, relative(gpuState.vx[i], cpuState.vx[i]),
+                          relative(gpuState.vy[i], cpuState.vy[i]), relative(gpuState.vz[i], cpuState.vz[i])});
+        }
+        std::cout << solver << ": worst relative |dx| " << worstPosition << ", |dv| " << worstVelocity << ", "
+                  << gpuLevels.forceEvaluationsPerStep << " evaluations per step ("
+                  << gpuLevels.wastedForceEvaluationsPerStep << " surplus)\n";
+        EXPECT_LE(worstPosition, tree ? 1e-5 : 1e-6);
+        EXPECT_LE(worstVelocity, tree ? 5e-5 : 5e-6);
+    }
+}
+
+// With every body on level 0 the device runs the fixed step's kernels' arithmetic (fused multiply-adds in the same
+// order) around the same full evaluation: the states must be identical bit for bit.
+TEST_F(CudaDeviceTest, HierarchicalOnLevelZeroIsTheFixedStepBitForBit) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    const Bodies start = generateScenario("plummer", 2000, seed);
+    for (const std::string solver : {"direct", "tree"}) {
+        SCOPED_TRACE("solver " + solver);
+        SimParams fixed;
+        fixed.solver = solver;
+        CudaBackend reference;
+        const Bodies expected = bodiesAfter(reference, start, fixed, 4);
+        SimParams levelZero = fixed;
+        levelZero.timeSteps = {TimeStepMode::Hierarchical, 0.2, 0};
+        CudaBackend gpu;
+        const Bodies actual = bodiesAfter(gpu, start, levelZero, 4);
+        for (std::size_t i = 0; i < start.size(); ++i) {
+            ASSERT_EQ(actual.x[i], expected.x[i]) << "body " << i;
+            ASSERT_EQ(actual.vx[i], expected.vx[i]) << "body " << i;
+            ASSERT_EQ(actual.vz[i], expected.vz[i]) << "body " << i;
+        }
+    }
+}
+
+// ORB permutes the bodies at each base step's last sub-step, between the drift and the closing kicks, which read each
+// body's level: the device keeps levels in load order, which ORB carries with the bodies. The same run without ORB,
+// matched by id, differs only by the order of the float force sums (1e-7 relative); a level read for the wrong body
+// kicks by another body's step, a velocity error of order |a| dt / 2 ~ 1e-2.
+TEST_F(CudaDeviceTest, LevelsFollowTheirBodiesThroughOrbPermutations) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    const Bodies start = generateScenario("plummer", 3000, seed);
+    const SimParams params = hierarchical("direct", 0.03, 6);
+    SimParams withOrb = params;
+    withOrb.orb = {16, OrbBalance::Work, 1, 1.25};
+    CudaBackend reference;
+    CudaBackend domains;
+    const Bodies expected = bodiesAfter(reference, start, params, 3);
+    const Bodies actual = bodiesAfter(domains, start, withOrb, 3);
+    std::vector<std::size_t> indexOfId(start.size());
+    for (std::size_t i = 0; i < actual.size(); ++i)
+        indexOfId[actual.id[i]] = i;
+    bool permuted = false;
+    double worstPosition = 0, worstVelocity = 0;
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const std::size_t k = indexOfId[expected.id[i]];
+        permuted |= k != i;
+        worstPosition = std::max({worstPosition, std::abs(double(actual.x[k]) - expected.x[i]),
+                                  std::abs(double(actual.y[k]) - expected.y[i])});
+        worstVelocity = std::max({worstVelocity, std::abs(double(actual.vx[k]) - expected.vx[i]),
+                                  std::abs(double(actual.vy[k]) - expected.vy[i])});
+    }
+    EXPECT_TRUE(permuted) << "ORB should have reordered the bodies";
+    EXPECT_LT(worstPosition, 1e-5);
+    EXPECT_LT(worstVelocity, 1e-4);
+    EXPECT_EQ(domains.timeStepStatistics().bodiesPerLevel, reference.timeStepStatistics().bodiesPerLevel);
+}
+
+// The time-step-level colours on the device, as on the CPU: level / maxLevel per body, as many bodies per colour as
+// the histogram holds per level, positions those of the bodies.
+TEST_F(CudaDeviceTest, LevelColoursMatchTheHistogram) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    const Bodies start = generateScenario("plummer", 2000, seed);
+    const SimParams params = hierarchical("tree", 0.03, 6);
+    CudaBackend gpu;
+    gpu.load(start);
+    gpu.visuals().setColorMode(ColorMode::TimeStepLevel);
+    gpu.step(params, 1);
+    std::vector<RenderVertex> vertices(start.size());
+    gpu.visuals().writeVertices(vertices);
+    const std::vector<std::uint64_t> histogram = gpu.timeStepStatistics().bodiesPerLevel;
+    ASSERT_GE(histogram.size(), 3u) << "the test needs several levels in use";
+    std::vector<std::uint64_t> drawn(params.timeSteps.maxLevel + 1, 0);
+    Bodies bodies;
+    gpu.readBodies(bodies);
+    for (std::size_t i = 0; i < vertices.size(); ++i) {
+        const double level = vertices[i].colorScalar * params.timeSteps.maxLevel;
+        ASSERT_NEAR(level, std::round(level), 1e-5) << "body " << i;
+        ++drawn[std::size_t(std::lround(level))];
+        ASSERT_EQ(vertices[i].x, bodies.x[i]);
+    }
+    drawn.resize(histogram.size());
+    EXPECT_EQ(drawn, histogram);
+    EXPECT_EQ(gpu.visuals().colorScale(nbodyUnits()).legend, ColorLegend::Scalar);
+}
+
+// The e = 0.9 binary over two orbits: the energy errors of the two devices' hierarchical runs are alike (both resolve
+// the periapsis with the same levels; fp32 rounding differs): within a factor 2 of each other, and both far below
+// the 0.4 a fixed step of the base dt loses (tests/sim: 1e-3 at this eta).
+TEST_F(CudaDeviceTest, EccentricBinaryEnergyMatchesTheCpuHierarchicalRun) {
+    constexpr double kPeriod = 2 * std::numbers::pi;
+    const Bodies start = generateScenario("kepler-binary", 2, 1, {{"eccentricity", 0.9}, {"period", kPeriod}});
+    SimParams params = hierarchical("direct", 0.1, 8);
+    params.softeningLength = 1e-3;
+    params.timeStep = kPeriod / 128;
+    const auto largestError = [&](SimulationBackend& backend) {
+        backend.load(start);
+        const double initial = backend.diagnostics(params).totalEnergy();
+        double worst = 0;
+        for (int s = 0; s < 256; ++s) {
+            backend.step(params, 1);
+            worst = std::max(worst, std::abs(backend.diagnostics(params).totalEnergy() - initial) / std::abs(initial));
+        }
+        return worst;
+    };
+    CpuBackend cpu;
+    CudaBackend gpu;
+    const double cpuError = largestError(cpu);
+    const double gpuError = largestError(gpu);
+    std::cout << "e = 0.9 binary, 2 orbits: max |dE/E| CPU " << cpuError << ", GPU " << gpuError << "\n";
+    EXPECT_LT(cpuError, 1e-2);
+    EXPECT_LT(gpuError, 2 * cpuError + 1e-6);
+    EXPECT_GT(gpuError, cpuError / 2 - 1e-6);
+}
+
+} // namespace
+} // namespace gravlab::gputest
