@@ -90,6 +90,7 @@ void validateSimParams(const SimParams& params) {
     checkInRange(kSofteningRange, params.softeningLength);
     checkInRange(kOpeningAngleRange, params.openingAngle);
     checkSolverAndBackend(params);
+    checkEnumValue(params.precision);
     checkOrb(params.orb, params.bodyCount);
 }
 
@@ -99,6 +100,14 @@ std::string_view toString(BackendKind backend) {
 
 BackendKind parseBackendKind(std::string_view name) {
     return parseEnumName<BackendKind>(name);
+}
+
+std::string_view toString(Precision precision) {
+    return enumName(precision);
+}
+
+Precision parsePrecision(std::string_view name) {
+    return parseEnumName<Precision>(name);
 }
 
 std::string_view toString(OrbBalance balance) {

@@ -56,8 +56,10 @@ ParamsChange changeBetween(const SimParams& before, const SimParams& after) {
     const bool partitionChanged = after.orb.domainCount != before.orb.domainCount ||
                                   (after.orb.domainCount > 0 && after.orb.balance != before.orb.balance);
     change.orbDomainsChanged = partitionChanged || (newState && after.orb.domainCount > 0);
-    change.forcesStale =
-        newState || solverChanged || change.energyFunctionChanged || openingAngleMatters || change.orbDomainsChanged;
+    // A precision change keeps the bodies (converted in place) but not an fp64 solver's accelerations.
+    const bool precisionChanged = after.precision != before.precision;
+    change.forcesStale = newState || solverChanged || change.energyFunctionChanged || openingAngleMatters ||
+                         change.orbDomainsChanged || precisionChanged;
     change.treeOverlayInvalidated = newState || solverChanged || change.orbDomainsChanged;
     change.orbOverlayInvalidated = newState || change.orbDomainsChanged;
     // Positions change only with new bodies; colour scalars with the solver (leaf depths) or the domains.
@@ -172,6 +174,7 @@ ParamsChange Simulation::setParams(const SimParams& requested) {
         m_backend->readBodies(current);
         replacement->load(current);
     }
+    target.setPrecision(params.precision);
     // Commit.
     if (replacement) {
         m_backend = std::move(replacement);
@@ -193,6 +196,7 @@ void Simulation::reset() {
     m_backend->load(
         m_initial ? m_initial->bodies
                   : generateScenario(m_params.scenario, m_params.bodyCount, m_params.seed, m_params.scenarioParams));
+    m_backend->setPrecision(m_params.precision);
     restartClockAndEnergy();
 }
 
