@@ -58,8 +58,8 @@ double Diagnostics::virialRatio() const {
 
 Diagnostics computeDiagnosticsCpu(const Bodies& bodies, const GravityParams& gravity) {
     Diagnostics result = computeBodySumsCpu(bodies);
-    result.potentialEnergy = bodies.hasLowParts() ? potentialEnergyFp64<true>(bodies, gravity)
-                                                  : potentialEnergyFp64<false>(bodies, gravity);
+    result.potentialEnergy =
+        bodies.hasLowParts() ? potentialEnergyFp64<true>(bodies, gravity) : potentialEnergyFp64<false>(bodies, gravity);
     return result;
 }
 

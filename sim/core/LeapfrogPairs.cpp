@@ -6,7 +6,6 @@
 // join and split around the update; they stay memory-bound (24 bytes more per body and update) and O(N) next to the
 // force evaluation.
 #include "core/Leapfrog.hpp"
-
 #include "core/Parallel.hpp"
 
 #include <gravlab/sim/Precision.hpp>
@@ -37,7 +36,8 @@ inline void advance(float& high, float& low, double rate, double duration) {
 void kickPairsCpu(Bodies& bodies, const Vec3Arrays<float>& accelerations, const Vec3Arrays<float>& accelerationLow,
                   double duration) {
     requirePairs(bodies, "kick");
-    if (accelerations.size() != bodies.size() || (accelerationLow.size() != 0 && accelerationLow.size() != bodies.size()))
+    if (accelerations.size() != bodies.size() ||
+        (accelerationLow.size() != 0 && accelerationLow.size() != bodies.size()))
         throw std::invalid_argument("kick: " + std::to_string(accelerations.size()) + " accelerations (" +
                                     std::to_string(accelerationLow.size()) + " low parts) for " +
                                     std::to_string(bodies.size()) + " bodies");

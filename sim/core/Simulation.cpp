@@ -148,9 +148,10 @@ ParamsChange Simulation::setParams(const SimParams& requested) {
         params.bodyCount = m_params.bodyCount; // a file's or the caller's bodies keep their count
     validateSimParams(params);
     const ParamsChange change = changeBetween(m_params, params);
-    // Only the backend and ORB decide the device's share; asking again on every dt change would query the driver.
-    const bool placementMayChange =
-        params.backend != m_params.backend || (params.orb.domainCount > 0) != (m_params.orb.domainCount > 0);
+    // Only the backend, ORB and the precision decide the device's share; asking again on every dt change would query
+    // the driver.
+    const bool placementMayChange = params.backend != m_params.backend || params.precision != m_params.precision ||
+                                    (params.orb.domainCount > 0) != (m_params.orb.domainCount > 0);
     const std::optional<DeviceFootprint> footprint =
         placementMayChange ? deviceFootprintFor(params) : m_deviceFootprint;
     const MemoryEstimate held = estimateMemory(m_params, m_deviceFootprint, m_companion);

@@ -2,10 +2,10 @@
 //
 // Design note: the fp64 reference converts nothing up front and skips j == i explicitly, so it stays correct for
 // zero softening; one target per OpenMP iteration. It reads positions as float-float pairs when the bodies carry low
-// parts (double precision, Precision.hpp), so it is the fp64 force of the fp64 state. The float solver reads the Bodies arrays in place (they are
-// already a structure of arrays), folds eps^2 into r^2 so the j == i term is 0 * finite = 0 without a branch, and
-// keeps the inner loop free of calls and branches so `omp simd` vectorises it (sqrt and division are IEEE in the
-// vector units too, so the vector and scalar paths agree to rounding). G is applied once per target.
+// parts (double precision, Precision.hpp), so it is the fp64 force of the fp64 state. The float solver reads the Bodies
+// arrays in place (they are already a structure of arrays), folds eps^2 into r^2 so the j == i term is 0 * finite = 0
+// without a branch, and keeps the inner loop free of calls and branches so `omp simd` vectorises it (sqrt and division
+// are IEEE in the vector units too, so the vector and scalar paths agree to rounding). G is applied once per target.
 // Work per pair: float 20 flops (3 sub, 3 fma for r^2, sqrt, div, 2 mul for 1/r^3 and m/r^3, 3 fma), 16 bytes of
 // source data read from L1/L2.
 #include "core/Parallel.hpp"
@@ -40,7 +40,8 @@ template <bool kPairs> double coordinate(const std::vector<float>& high, const s
         return double(high[i]);
 }
 
-template <bool kPairs> AccelerationFp64 accelerationOfFp64(const Bodies& bodies, std::size_t target, double softening2) {
+template <bool kPairs>
+AccelerationFp64 accelerationOfFp64(const Bodies& bodies, std::size_t target, double softening2) {
     const double xi = coordinate<kPairs>(bodies.x, bodies.xLow, target);
     const double yi = coordinate<kPairs>(bodies.y, bodies.yLow, target);
     const double zi = coordinate<kPairs>(bodies.z, bodies.zLow, target);

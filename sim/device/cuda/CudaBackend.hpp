@@ -17,6 +17,10 @@
 // re-partitions. What is drawn is offered by visuals(): a host copy of the vertices (writeVertices, staged in the
 // scratch array the tree uses for its permutation) or, through CUDA-GL interop, a write into a device pointer to the
 // mapped GL buffer (writeVerticesOnDevice), which never leaves the GPU.
+// Double precision (Precision.hpp): the bodies gain low-part arrays (DeviceBodies.hpp), the kicks and drifts run on
+// the pairs in double (DeviceLeapfrogPairs.hpp) with the fp64 solver's acceleration low parts, the rollback copy holds
+// the position and velocity low parts too (32 bytes per body more), and the diagnostics read the pairs. Single
+// precision allocates none of it.
 #include "color/cuda/ScalarColorsGpu.hpp"
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
@@ -51,6 +55,8 @@ public:
     Device device() const override { return Device::Cuda; }
     /// Throws std::runtime_error naming N and the memory needed when the bodies do not fit; the old state is kept.
     void load(const Bodies& bodies) override;
+    /// Allocates (zeros) or frees the low parts on the device, in place; the cached accelerations are dropped.
+    void setPrecision(Precision precision) override;
     /// Any solver registered for CUDA; throws InvalidParameterError for others. Throws NonFiniteStateError, naming the
     /// step and the count, when a step left a non-finite position or velocity, after restoring the state from before
     /// this call.
@@ -156,6 +162,9 @@ private:
     bool accelerationsCurrentFor(const ForceSettings& settings) const;
     /// The step's ORB update, after the drift and before the force evaluation (which follows the new order).
     void updateOrbAfterDrift(const SimParams& params);
+    /// Kick-drift (the first half of a step) and the closing kick with its non-finite count, in the state's precision.
+    void kickDrift(float halfStep, float timeStep, double timeStepFp64);
+    void kickAndCount(float halfStep, double timeStepFp64, unsigned* nonFiniteCount);
     void saveState();
     void restoreState();
     /// Restores the state and throws for the first step of this call whose kick left non-finite bodies, or else for
@@ -171,6 +180,8 @@ private:
     DeviceBuffer<float4> m_savedPositionMass;
     DeviceBuffer<float4> m_savedVelocityColor;
     DeviceBuffer<std::uint32_t> m_savedLoadOrder; ///< migration in a rolled-back step may have reordered the bodies
+    DeviceBuffer<float4> m_savedPositionLow;      ///< double precision only
+    DeviceBuffer<float4> m_savedVelocityLow;      ///< double precision only
     /// One float4 per body: the tree's permutation buffer during a step, the host render path's staging between steps.
     mutable DeviceBuffer<float4> m_bodyScratch;
     DeviceBuffer<unsigned> m_nonFiniteCounts; ///< one counter per step of the current step() call

@@ -52,8 +52,7 @@ void OrbGpu::layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount) {
             m_hostSplits.resize(m_levelSplitBegin.back());
         else
             m_levelSplitBegin.push_back(std::uint32_t(m_hostSplits.size()));
-        m_widestMultiTileLevel =
-            std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
+        m_widestMultiTileLevel = std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
         m_levelBegin.push_back(levelEnd);
     }
     m_cells.resize(m_hostCells.size());
@@ -102,8 +101,7 @@ OrbRecords OrbGpu::records(int side, std::size_t bodyCount) {
     return result;
 }
 
-int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance,
-                            cudaStream_t stream) {
+int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream) {
     // Bins are cleared by the tile that reads them; clearing them here too keeps one failed build from leaking.
     m_binCounts.zero(stream);
     m_binWeights.zero(stream);
@@ -130,8 +128,8 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         const std::uint32_t first = m_levelSplitBegin[depth];
         level.splits = m_splits.data() + first;
         level.splitCount = m_levelSplitBegin[depth + 1] - first;
-        level.gridTiles = std::uint32_t((std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) *
-                                                                        (kOrbTileBodies - 1)) / kOrbTileBodies);
+        level.gridTiles = std::uint32_t(
+            (std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) * (kOrbTileBodies - 1)) / kOrbTileBodies);
         level.from = records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
         launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
@@ -157,7 +155,7 @@ void OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
 }
 
 OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount,
-                                   std::uint32_t domainCount, std::array<const void*, 4> arrays) const {
+                                  std::uint32_t domainCount, std::array<const void*, 7> arrays) const {
     GraphKey key;
     key.positionsOnly = positionsOnly;
     key.workBalance = workBalance;
@@ -214,9 +212,11 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
     reserve(count, workBalance);
     const int side = finalSide();
     m_finalOrder = records(side, count).index;
+    // The low parts (double precision) are part of the key: a graph captured without them would not move them.
     const GraphKey key = graphKey(false, workBalance, bodyCount, domainCount,
                                   {bodies.positionMass.data(), bodies.velocityColor.data(), bodies.acceleration.data(),
-                                   bodies.loadOrder.data()});
+                                   bodies.loadOrder.data(), bodies.positionLow.data(), bodies.velocityLow.data(),
+                                   bodies.accelerationLow.data()});
     const auto enqueue = [&](cudaStream_t captured) {
         launchOrbExtractBodies(bodies.positionMass.data(), bodies.acceleration.data(), bodyCount, records(0, count),
                                m_state.data(), captured);
@@ -227,7 +227,7 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
         if (domainCount > 1) {
             // The other record buffer is free now: 16 bytes per body, one body array at a time.
             float4* scratch = m_recordBuffers[1 - side].data();
-            for (DeviceBuffer<float4>* array : {&bodies.positionMass, &bodies.velocityColor, &bodies.acceleration}) {
+            for (DeviceBuffer<float4>* array : bodies.reorderedArrays()) {
                 launchOrbGather(array->data(), m_finalOrder, scratch, bodyCount, m_state.data(), captured);
                 launchOrbCopyBack(scratch, array->data(), bodyCount, m_state.data(), captured);
             }
@@ -250,7 +250,7 @@ void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std
     reserve(count, false);
     const int side = finalSide();
     m_finalOrder = records(side, count).index;
-    const GraphKey key = graphKey(true, false, bodyCount, domainCount, {x, y, z});
+    const GraphKey key = graphKey(true, false, bodyCount, domainCount, {x, y, z, nullptr, nullptr, nullptr, nullptr});
     const auto enqueue = [&](cudaStream_t captured) {
         launchOrbExtractPositions(x, y, z, bodyCount, records(0, count), m_state.data(), captured);
         if (partitionLevels(bodyCount, domainCount, false, captured) != side)
@@ -281,8 +281,8 @@ OrbImbalance OrbGpu::imbalance(const DeviceBodies& bodies, OrbBalance balance, c
     const std::size_t cells = m_cells.size();
     m_leafLoads.resize(2 * cells + 5);
     const float4* weights = balance == OrbBalance::Work ? bodies.acceleration.data() : nullptr;
-    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(), m_leafLoads.data() + 2 * cells,
-                       stream);
+    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(),
+                       m_leafLoads.data() + 2 * cells, stream);
     double loads[5] = {};
     CUDA_CHECK(cudaMemcpyAsync(loads, m_leafLoads.data() + 2 * cells, sizeof(loads), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));

@@ -25,6 +25,9 @@ public:
     /// number of bodies with a non-finite position when the solver found some, in which case nothing was written.
     virtual unsigned computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
                                           const ForceParams& params, cudaStream_t stream, PhaseTimeline& timeline) = 0;
+    /// Whether computeAccelerations also writes bodies.accelerationLow, the low parts of fp64 accelerations, when the
+    /// bodies carry low parts (double precision, DeviceBodies.hpp); float solvers leave it alone and return false.
+    virtual bool writesAccelerationLowParts() const { return false; }
     /// The bodies changed other than by a kick: drop what was built from them.
     virtual void invalidate() {}
     /// Frees scratch sized for the old bodies (new bodies were loaded).
