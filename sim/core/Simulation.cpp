@@ -67,11 +67,15 @@ ParamsChange changeBetween(const SimParams& before, const SimParams& after) {
     return change;
 }
 
-/// The bodies of params.initialFile, read now (recentred when asked), or nothing when the scenario defines them.
+/// The bodies of params.initialFile, read now (recentred when asked), or nothing when the scenario defines them. In
+/// single precision the low parts a file of doubles gave are dropped at once: the copy kept for reset() stays at the
+/// single-precision size the memory estimate counts.
 std::optional<Snapshot> readInitialSnapshot(const SimParams& params) {
     if (params.initialFile.empty())
         return std::nullopt;
     Snapshot snapshot = readSnapshot(params.initialFile, params.initialFileFormat);
+    if (params.precision == Precision::Single)
+        convertPrecision(snapshot.bodies, Precision::Single);
     if (params.recentre)
         moveToCentreOfMassFrame(snapshot.bodies);
     return snapshot;

@@ -216,6 +216,37 @@ TEST(DoublePrecision, ARolledBackStepRestoresTheLowParts) {
     EXPECT_EQ(restored.x, bodies.x);
 }
 
+TEST(DoublePrecision, RecentringShiftsThePairsNotJustTheFloats) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    std::mt19937_64 random(seed);
+    std::uniform_real_distribution<double> coordinate(0.5, 1.5); // off centre: the shift is of order one
+    Bodies bodies;
+    bodies.resize(100);
+    convertPrecision(bodies, Precision::Double);
+    std::vector<std::array<double, 3>> positions(bodies.size());
+    Real totalMass = 0;
+    std::array<Real, 3> weighted{};
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        positions[i] = {coordinate(random), coordinate(random), coordinate(random)};
+        storePositionFp64(bodies, i, positions[i]);
+        positions[i] = positionFp64(bodies, i); // what the pairs hold
+        bodies.mass[i] = 0.01f;
+        totalMass += bodies.mass[i];
+        for (int k = 0; k < 3; ++k)
+            weighted[k] += Real(bodies.mass[i]) * positions[i][k];
+    }
+    moveToCentreOfMassFrame(bodies);
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        const std::array<double, 3> moved = positionFp64(bodies, i);
+        for (int k = 0; k < 3; ++k) {
+            // Pairs hold 48 bits (4e-15 of values of order one); shifting only the floats would miss by ~6e-8.
+            EXPECT_NEAR(moved[k], double(Real(positions[i][k]) - weighted[k] / totalMass), 1e-14)
+                << "body " << i << " axis " << k;
+        }
+    }
+}
+
 TEST(DoublePrecision, BodiesAcceptLowPartsAllOrNone) {
     Bodies bodies;
     bodies.resize(4);
