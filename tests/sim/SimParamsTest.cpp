@@ -100,8 +100,7 @@ TEST(SimParams, BodyCountMustBeBetweenOneAndTheMaximum) {
 TEST(SimParams, OrbDomainsAndIntervalStayInTheirRangesAndDomainsNeedBodies) {
     SimParams params;
     params.orb.domainCount = kMaxOrbDomains + 1;
-    expectMentions(rejectionMessage(params, "orb-domains"),
-                   {"orb-domains = 1025 ", "allowed 0 <= orb-domains <= 1024"});
+    expectMentions(rejectionMessage(params, "orb-domains"), {"orb-domains = 1025 ", "allowed 0 <= orb-domains <= 1024"});
     params.orb.domainCount = kMaxOrbDomains;
     EXPECT_NO_THROW(validateSimParams(params));
     params.bodyCount = 100;

@@ -10,8 +10,8 @@ namespace {
 
 void requireConsistentSizes(const Bodies& bodies) {
     if (!bodies.consistent())
-        throw std::invalid_argument("uploadBodies: the body arrays differ in length (" + std::to_string(bodies.size()) +
-                                    " positions)");
+        throw std::invalid_argument("uploadBodies: the body arrays differ in length (" +
+                                    std::to_string(bodies.size()) + " positions)");
 }
 
 } // namespace

@@ -52,7 +52,8 @@ void OrbGpu::layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount) {
             m_hostSplits.resize(m_levelSplitBegin.back());
         else
             m_levelSplitBegin.push_back(std::uint32_t(m_hostSplits.size()));
-        m_widestMultiTileLevel = std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
+        m_widestMultiTileLevel =
+            std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
         m_levelBegin.push_back(levelEnd);
     }
     m_cells.resize(m_hostCells.size());
@@ -101,7 +102,8 @@ OrbRecords OrbGpu::records(int side, std::size_t bodyCount) {
     return result;
 }
 
-int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream) {
+int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance,
+                            cudaStream_t stream) {
     // Bins are cleared by the tile that reads them; clearing them here too keeps one failed build from leaking.
     m_binCounts.zero(stream);
     m_binWeights.zero(stream);
@@ -128,8 +130,8 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         const std::uint32_t first = m_levelSplitBegin[depth];
         level.splits = m_splits.data() + first;
         level.splitCount = m_levelSplitBegin[depth + 1] - first;
-        level.gridTiles = std::uint32_t(
-            (std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) * (kOrbTileBodies - 1)) / kOrbTileBodies);
+        level.gridTiles = std::uint32_t((std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) *
+                                                                        (kOrbTileBodies - 1)) / kOrbTileBodies);
         level.from = records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
         launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
@@ -210,9 +212,9 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
     const bool workBalance = balance == OrbBalance::Work;
     layOutCells(bodyCount, domainCount);
     reserve(count, workBalance);
+    // The low parts (double precision) are part of the key: a graph captured without them would not move them.
     const int side = finalSide();
     m_finalOrder = records(side, count).index;
-    // The low parts (double precision) are part of the key: a graph captured without them would not move them.
     const GraphKey key = graphKey(false, workBalance, bodyCount, domainCount,
                                   {bodies.positionMass.data(), bodies.velocityColor.data(), bodies.acceleration.data(),
                                    bodies.loadOrder.data(), bodies.positionLow.data(), bodies.velocityLow.data(),
@@ -281,8 +283,8 @@ OrbImbalance OrbGpu::imbalance(const DeviceBodies& bodies, OrbBalance balance, c
     const std::size_t cells = m_cells.size();
     m_leafLoads.resize(2 * cells + 5);
     const float4* weights = balance == OrbBalance::Work ? bodies.acceleration.data() : nullptr;
-    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(),
-                       m_leafLoads.data() + 2 * cells, stream);
+    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(), m_leafLoads.data() + 2 * cells,
+                       stream);
     double loads[5] = {};
     CUDA_CHECK(cudaMemcpyAsync(loads, m_leafLoads.data() + 2 * cells, sizeof(loads), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
