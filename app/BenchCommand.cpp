@@ -64,6 +64,7 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
     report[result.device == Device::Cuda ? "gpu" : "cpu"] = result.machine;
     report["date"] = result.date;
     report["solver"] = options.solver;
+    report["precision"] = std::string(toString(options.precision));
     report["scenario"] = options.scenario;
     report["bodies"] = options.bodyCount;
     report["steps"] = options.stepCount;
@@ -107,6 +108,7 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
         out << (options.openingCriterion == OpeningCriterion::Relative
                     ? " (relative opening, alpha " + std::to_string(options.forceAccuracy) + ")"
                     : " (theta " + std::to_string(options.openingAngle) + ")");
+    out << ", " << toString(options.precision) << " precision";
     out << ", scenario " << options.scenario << ", N = " << options.bodyCount << ", median of " << options.stepCount
         << " steps after " << options.warmupStepCount << " warm-up steps\n"
         << (result.device == Device::Cuda ? "GPU: " : "CPU: ") << result.machine << ", " << result.date << "\n"
@@ -256,6 +258,7 @@ SimParams benchSimParams(const BenchOptions& options) {
     params.seed = options.seed;
     params.solver = options.solver;
     params.backend = options.backend;
+    params.precision = options.precision;
     params.openingAngle = options.openingAngle;
     params.openingCriterion = options.openingCriterion;
     params.forceAccuracy = options.forceAccuracy;
@@ -274,6 +277,10 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
     addNameOption(*bench, "backend", options.backend, parseBackendKind,
                   "where the steps run: auto (CUDA when a GPU is present, else the CPU), cuda or cpu",
                   std::string(toString(options.backend)));
+    addNameOption(*bench, "precision", options.precision, parsePrecision,
+                  "solver steps: the state's precision, single or double (fp64 state and kicks, a low-part array per "
+                  "coordinate)",
+                  std::string(toString(options.precision)));
     addNumberOption(*bench, kBenchBodyRange, NumberKind::Whole, options.bodyCount,
                     "number of bodies; above 2^28 only with --orb --positions-only (the GPU's memory may allow fewer)");
     addNumberOption(*bench, kBenchStepRange, NumberKind::Whole, options.stepCount, "timed steps");

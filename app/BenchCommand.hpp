@@ -47,6 +47,7 @@ inline constexpr ParamRange kDisplayHzRange{"display-hz", 0.0, 1000.0, true, "di
 struct BenchOptions {
     std::string solver = std::string(kDefaultSolver);
     BackendKind backend = BackendKind::Auto; ///< where solver steps run (the ORB build runs on the GPU)
+    Precision precision = Precision::Single; ///< solver steps only: the state's precision (Precision.hpp)
     std::uint64_t bodyCount = 262144;
     int stepCount = 20;        ///< timed steps; kBenchStepRange
     int warmupStepCount = 3;   ///< kBenchWarmupRange

@@ -26,6 +26,7 @@ struct RawOptions {
     std::string solver;
     std::string backend;
     std::string opening;
+    std::string precision;
     std::string color;
     std::string colorScale;
     std::string overlayDepth;
@@ -95,6 +96,11 @@ void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
     app.add_option("--backend", raw.backend, "where the simulation runs: auto (CUDA when a GPU is present), cuda, cpu")
         ->type_name("NAME")
         ->default_str(std::string(toString(defaults.backend)));
+    app.add_option("--precision", raw.precision,
+                   "state and integration precision: single, or double (fp64 positions, velocities and kicks; fp64 "
+                   "forces with --solver direct-fp64) for long, accurate runs of few bodies")
+        ->type_name("NAME")
+        ->default_str(std::string(toString(defaults.precision)));
 }
 
 void addFileOptions(CLI::App& app, AppOptions& options, RawOptions& raw) {
@@ -358,6 +364,8 @@ void completeOptions(const CLI::App& app, const RawOptions& raw, AppOptions& opt
         params.openingCriterion = parseOpeningCriterion(raw.opening);
     if (app.count("--time-steps") > 0)
         params.timeSteps.mode = parseTimeStepMode(raw.timeSteps);
+    if (app.count("--precision") > 0)
+        params.precision = parsePrecision(raw.precision);
     if (app.count("--steps-per-frame") > 0)
         options.stepsPerFrame = raw.stepsPerFrame;
     if (app.count("--color") > 0)

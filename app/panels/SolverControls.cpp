@@ -47,11 +47,31 @@ bool drawOpeningCriterionControls(SimParams& edited) {
     return changed;
 }
 
+bool drawPrecisionCombo(SimParams& edited) {
+    bool changed = false;
+    if (ImGui::BeginCombo("precision", std::string(toString(edited.precision)).c_str())) {
+        for (const EnumName<Precision>& precision : EnumNames<Precision>::entries) {
+            if (ImGui::Selectable(std::string(precision.name).c_str(), precision.value == edited.precision) &&
+                precision.value != edited.precision) {
+                edited.precision = precision.value;
+                changed = true;
+            }
+        }
+        ImGui::EndCombo();
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("double: fp64 positions, velocities and kicks (fp64 forces with direct-fp64), for long\n"
+                          "accurate runs of few bodies such as an eccentric binary; single is faster and lighter.\n"
+                          "Switching converts the current state in place.");
+    return changed;
+}
+
 } // namespace
 
 bool drawSolverControls(SimParams& edited, bool onCudaBackend) {
     bool changed = false;
     changed |= drawSolverCombo(edited, onCudaBackend);
+    changed |= drawPrecisionCombo(edited);
     const bool usesTheta = findSolver(edited.solver).usesOpeningAngle;
     ImGui::BeginDisabled(!usesTheta);
     changed |= ImGui::SliderScalar("theta", ImGuiDataType_Double, &edited.openingAngle, &kOpeningAngleRange.min,

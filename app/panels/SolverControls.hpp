@@ -1,6 +1,6 @@
 #pragma once
-// The solver section of the simulation panel: which force solver runs, its opening angle, and where the last step's
-// time went.
+// The solver section of the simulation panel: which force solver runs, its opening angle, the precision of the state,
+// and where the last step's time went.
 //
 // Design note: like the rest of the panel these widgets edit a copy of SimParams and report whether it changed; the
 // viewer validates and applies it. The pair-once solver exists only in the CUDA core, so on the CPU backend its entry
@@ -13,7 +13,8 @@
 
 namespace gravlab {
 
-/// Solver combo and theta slider; returns whether edited changed. onCudaBackend: the CUDA backend is running.
+/// Solver combo, theta slider and precision combo; returns whether edited changed. onCudaBackend: the CUDA backend is
+/// running.
 bool drawSolverControls(SimParams& edited, bool onCudaBackend);
 
 /// One row per phase of the last step (as the backend reports them) with milliseconds and share, and the total.

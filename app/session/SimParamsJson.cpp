@@ -14,7 +14,7 @@ inline constexpr ParamRange kUnitScaleRange{"scale", 0.0, std::numeric_limits<do
                                             "in cgs; 0 in all three for N-body units"};
 
 /// The key of each field as validateSimParams names it (the command line's spelling), for its cross-field refusals.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 18> kKeyOfParameter{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 19> kKeyOfParameter{{
     {"scenario", "scenario"},
     {"scenario-param", "scenarioParams"},
     {"bodies", "bodyCount"},
@@ -29,6 +29,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 18> kKeyOfPa
     {"time-steps", "timeSteps.mode"},
     {"eta", "timeSteps.accuracy"},
     {"max-level", "timeSteps.maxLevel"},
+    {"precision", "precision"},
     {"orb-domains", "orb.domainCount"},
     {"orb-balance", "orb.balance"},
     {"orb-every", "orb.rebuildInterval"},
@@ -141,6 +142,7 @@ void readPhysicsAndSolver(JsonObjectReader& reader, SimParams& params) {
     reader.read("solver", params.solver);
     checkAs(reader, "solver", [&] { params.solver = findSolver(params.solver).name; });
     reader.readName("backend", params.backend);
+    reader.readName("precision", params.precision);
     reader.readObject("orb", [&](JsonObjectReader& orb) { readOrb(orb, params.orb); });
 }
 
@@ -168,6 +170,7 @@ Json simParamsToJson(const SimParams& params) {
             {"forceAccuracy", params.forceAccuracy},
             {"solver", params.solver},
             {"backend", std::string(enumName(params.backend))},
+            {"precision", std::string(enumName(params.precision))},
             {"orb",
              {{"domainCount", params.orb.domainCount},
               {"balance", std::string(enumName(params.orb.balance))},

@@ -12,14 +12,24 @@ def test_params_report_what_was_asked_and_round_trip_through_set():
                                     G=2.5, theta=0.7, solver="tree", orb_domains=4, orb_balance="work",
                                     orb_every=8, orb_imbalance=1.5, time_steps="hierarchical", eta=0.1, max_level=5)
     assert simulation.params == {
-        "dt": 0.002, "softening": 0.02, "G": 2.5, "theta": 0.7, "solver": "tree", "backend": "cpu",
-        "orb_domains": 4, "orb_balance": "work", "orb_every": 8, "orb_imbalance": 1.5,
+        "dt": 0.002, "softening": 0.02, "G": 2.5, "theta": 0.7, "opening": "relative", "force_accuracy": 0.0025,
+        "solver": "tree", "backend": "cpu",
+        "precision": "single", "orb_domains": 4, "orb_balance": "work", "orb_every": 8, "orb_imbalance": 1.5,
         "time_steps": "hierarchical", "eta": 0.1, "max_level": 5, "scenario": "cold-cube",
         "scenario_params": {}, "bodies": 200, "seed": 3, "file": None, "format": None, "recentre": False,
     }
     simulation.step(3)
     simulation.set(**simulation.params)  # nothing changes: the bodies are not regenerated
     assert simulation.step_count == 3
+
+
+def test_precision_converts_the_state_in_place():
+    simulation = gravlab.Simulation("kepler-binary", bodies=2, backend="cpu", solver="direct-fp64",
+                                    precision="double")
+    assert simulation.params["precision"] == "double"
+    simulation.step(10)
+    simulation.set(precision="single")  # the state is converted, not regenerated
+    assert simulation.params["precision"] == "single" and simulation.step_count == 10
 
 
 def test_dt_applies_from_the_next_step_without_regenerating():

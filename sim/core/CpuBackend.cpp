@@ -48,6 +48,10 @@ std::size_t countNonFiniteBodies(const Bodies& bodies, bool positionsOnly) {
 CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& params) {
     // Between steps: the state, the accelerations and the work weights.
     HostBytesPerBody bytes{Bodies::kBytesPerBody + 3 * sizeof(float) + sizeof(float), 0};
+    // Double precision: the low parts of the state and of the accelerations (fp64 solvers), copied for the rollback.
+    const std::uint64_t lowPartBytes =
+        params.precision == Precision::Double ? Bodies::kLowPartBytesPerBody + 3 * sizeof(float) : 0;
+    bytes.resident += lowPartBytes;
     const SolverInfo& solver = findSolver(params.solver);
     bytes.resident += solver.cpuResidentBytesPerBody;
     std::uint64_t stepScratch = solver.cpuScratchBytesPerBody;
@@ -66,7 +70,7 @@ CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& param
     }
     // A step copies the state for its rollback, then allocates the solver's or ORB's scratch; a load first copies
     // the bodies it is given, which is no more than that.
-    bytes.transient = Bodies::kBytesPerBody + stepScratch;
+    bytes.transient = Bodies::kBytesPerBody + lowPartBytes + stepScratch;
     return bytes;
 }
 
@@ -85,6 +89,14 @@ void CpuBackend::load(const Bodies& bodies) {
     dropCachedForces();
     m_stepsSinceLoad = 0;
     m_lastTimings.clear();
+}
+
+void CpuBackend::setPrecision(Precision precision) {
+    if (precisionOf(m_bodies) == precision)
+        return;
+    convertPrecision(m_bodies, precision);
+    // An fp64 solver's accelerations gain or lose their low parts: the next step evaluates them again.
+    dropCachedForces();
 }
 
 bool CpuBackend::ForceSettings::sameForces(const ForceSettings& other) const {
@@ -129,6 +141,7 @@ void CpuBackend::computeAccelerations(const ForceSettings& settings, std::vector
     if (countNonFiniteBodies(m_bodies, true) > 0) {
         // A solver cannot place such bodies; NaN forces make the step's check report and roll back the step.
         m_solver->invalidate();
+        m_accelerationLow = {};
         m_accelerations.resize(m_bodies.size());
         for (std::vector<float>* component : {&m_accelerations.x, &m_accelerations.y, &m_accelerations.z})
             std::fill(component->begin(), component->end(), std::numeric_limits<float>::quiet_NaN());
@@ -139,16 +152,28 @@ void CpuBackend::computeAccelerations(const ForceSettings& settings, std::vector
     m_accelerationsInBodyOrder = false; // until the evaluation completes
     m_solver->computeAccelerations(m_bodies, forces, m_accelerations, m_work, times);
     m_accelerationsInBodyOrder = true;
+    if (!m_bodies.hasLowParts() || !m_solver->readAccelerationLowParts(m_accelerationLow))
+        m_accelerationLow = {};
     m_accelerationsSettings = settings;
     m_accelerationsValid = true;
 }
 
 void CpuBackend::stepOnce(const ForceSettings& settings, const SimParams& params, std::vector<PhaseTiming>& times) {
     const auto timeStep = float(params.timeStep);
+    const bool pairs = m_bodies.hasLowParts();
+    const auto kick = [&] {
+        if (pairs)
+            kickPairsCpu(m_bodies, m_accelerations, m_accelerationLow, 0.5 * params.timeStep);
+        else
+            kickCpu(m_bodies, m_accelerations, 0.5f * timeStep);
+    };
     ensureAccelerations(settings, times);
     const Stopwatch drift;
-    kickCpu(m_bodies, m_accelerations, 0.5f * timeStep);
-    driftCpu(m_bodies, timeStep);
+    kick();
+    if (pairs)
+        driftPairsCpu(m_bodies, params.timeStep);
+    else
+        driftCpu(m_bodies, timeStep);
     addPhaseTime(times, "integrate", drift.elapsedMilliseconds());
 
     const Stopwatch orb;
@@ -165,15 +190,16 @@ void CpuBackend::stepOnce(const ForceSettings& settings, const SimParams& params
 
     computeAccelerations(settings, times);
 
-    const Stopwatch kick;
-    kickCpu(m_bodies, m_accelerations, 0.5f * timeStep);
-    addPhaseTime(times, "integrate", kick.elapsedMilliseconds());
+    const Stopwatch lastKick;
+    kick();
+    addPhaseTime(times, "integrate", lastKick.elapsedMilliseconds());
 }
 
 void CpuBackend::step(const SimParams& params, int stepCount) {
     if (stepCount <= 0)
         return;
     const ForceSettings settings = forceSettingsOf(params);
+    setPrecision(params.precision);
     const Bodies before = m_bodies;
     const std::uint64_t stepsBefore = m_stepsSinceLoad;
     const auto restoreState = [&] {
@@ -230,7 +256,8 @@ void CpuBackend::updateOrbDomains(const SimParams& params) {
 void CpuBackend::reverseVelocities() {
     // Positions and the body order stay as they are, so the cached accelerations, the octree and the domains still
     // describe this state.
-    for (std::vector<float>* velocity : {&m_bodies.vx, &m_bodies.vy, &m_bodies.vz})
+    for (std::vector<float>* velocity :
+         {&m_bodies.vx, &m_bodies.vy, &m_bodies.vz, &m_bodies.vxLow, &m_bodies.vyLow, &m_bodies.vzLow})
         for (float& component : *velocity)
             component = -component;
 }

@@ -12,7 +12,9 @@
 // positions (the octree) is dropped whenever the state changes other than by its own evaluation. Reported phases:
 // the solver's (SolverInfo::cpuPhases), then "integrate", then "orb" while ORB is on. Non-finite positions are never
 // handed to a solver: the evaluation then yields NaN accelerations, so the step's finiteness check reports and rolls
-// back.
+// back. In double precision (the bodies carry low parts, Precision.hpp) the kicks and drifts run on the pairs in double
+// and the accelerations of an fp64 solver keep their low parts (CpuForceSolver::readAccelerationLowParts); the
+// rollback copy is a copy of the Bodies, so it holds the low parts too.
 // With hierarchical time steps (SimParams::timeSteps) each step() base step is HierarchicalStepperCpu's sequence of
 // sub-steps around this backend's solver and domains (CpuBackendTimeSteps.cpp); it ends synchronised like a KDK step,
 // so the cache, the rollback and the finiteness check work unchanged.
@@ -52,6 +54,8 @@ public:
     std::string description() const override;
     Device device() const override { return Device::Cpu; }
     void load(const Bodies& bodies) override;
+    /// In place; drops the cached accelerations (an fp64 solver's gain or lose their low parts).
+    void setPrecision(Precision precision) override;
     void step(const SimParams& params, int stepCount) override;
     void reverseVelocities() override;
     void readBodies(Bodies& out) const override;
@@ -139,6 +143,8 @@ private:
     std::string m_why;
     Bodies m_bodies;
     Vec3Arrays<float> m_accelerations;
+    /// Low parts of m_accelerations when the solver sums in fp64 and the state is in double precision; else empty.
+    Vec3Arrays<float> m_accelerationLow;
     std::vector<float> m_work; ///< interactions per body of the last force evaluation: ORB's work weights
     bool m_accelerationsValid = false;
     /// m_accelerations hold an evaluation's results for the bodies in their current order, however far they have

@@ -82,6 +82,9 @@ MemoryEstimate estimateMemory(const SimParams& params, const std::optional<Devic
         // and uploadBodies' staging arrays (two float4 and the uint32 load order) at once.
         hostResidentPerBody += sizeof(std::uint64_t) + sizeof(std::uint8_t);
         hostTransientPerBody = Bodies::kBytesPerBody + 2 * 4 * sizeof(float) + sizeof(std::uint32_t);
+        // Double precision: the low parts and their two float4 staging arrays as well.
+        if (params.precision == Precision::Double)
+            hostTransientPerBody += Bodies::kLowPartBytesPerBody + 2 * 4 * sizeof(float);
         const std::uint64_t perBody = device->bytesPerBody + companion.besideBodiesBytesPerBody;
         estimate.deviceResidentBytes = saturatingAdd(saturatingMultiply(n, perBody), device->reserveBytes);
         estimate.deviceBytes = estimate.deviceResidentBytes;

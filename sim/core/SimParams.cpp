@@ -98,6 +98,11 @@ void validateSimParams(const SimParams& params) {
     checkInRange(kOpeningAngleRange, params.openingAngle);
     checkInRange(kForceAccuracyRange, params.forceAccuracy);
     checkSolverAndBackend(params);
+    checkEnumValue(params.precision);
+    // The hierarchical stepper's kicks and drifts work on the float state alone.
+    if (params.timeSteps.mode == TimeStepMode::Hierarchical && params.precision == Precision::Double)
+        throw InvalidParameterError("time-steps", "time-steps = 'hierarchical' runs in single precision only: choose "
+                                                  "--precision single, or --time-steps fixed for double precision");
     checkOrb(params.orb, params.bodyCount);
 }
 
@@ -123,6 +128,14 @@ std::string_view toString(TimeStepMode mode) {
 
 TimeStepMode parseTimeStepMode(std::string_view name) {
     return parseEnumName<TimeStepMode>(name);
+}
+
+std::string_view toString(Precision precision) {
+    return enumName(precision);
+}
+
+Precision parsePrecision(std::string_view name) {
+    return parseEnumName<Precision>(name);
 }
 
 std::string_view toString(OrbBalance balance) {

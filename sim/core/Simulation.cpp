@@ -59,8 +59,10 @@ ParamsChange changeBetween(const SimParams& before, const SimParams& after) {
     const bool partitionChanged = after.orb.domainCount != before.orb.domainCount ||
                                   (after.orb.domainCount > 0 && after.orb.balance != before.orb.balance);
     change.orbDomainsChanged = partitionChanged || (newState && after.orb.domainCount > 0);
-    change.forcesStale =
-        newState || solverChanged || change.energyFunctionChanged || openingAngleMatters || change.orbDomainsChanged;
+    // A precision change keeps the bodies (converted in place) but not an fp64 solver's accelerations.
+    const bool precisionChanged = after.precision != before.precision;
+    change.forcesStale = newState || solverChanged || change.energyFunctionChanged || openingAngleMatters ||
+                         change.orbDomainsChanged || precisionChanged;
     change.treeOverlayInvalidated = newState || solverChanged || change.orbDomainsChanged;
     change.orbOverlayInvalidated = newState || change.orbDomainsChanged;
     // Positions change only with new bodies; colour scalars with the solver (leaf depths) or the domains.
@@ -68,11 +70,15 @@ ParamsChange changeBetween(const SimParams& before, const SimParams& after) {
     return change;
 }
 
-/// The bodies of params.initialFile, read now (recentred when asked), or nothing when the scenario defines them.
+/// The bodies of params.initialFile, read now (recentred when asked), or nothing when the scenario defines them. In
+/// single precision the low parts a file of doubles gave are dropped at once: the copy kept for reset() stays at the
+/// single-precision size the memory estimate counts.
 std::optional<Snapshot> readInitialSnapshot(const SimParams& params) {
     if (params.initialFile.empty())
         return std::nullopt;
     Snapshot snapshot = readSnapshot(params.initialFile, params.initialFileFormat);
+    if (params.precision == Precision::Single)
+        convertPrecision(snapshot.bodies, Precision::Single);
     if (params.recentre)
         moveToCentreOfMassFrame(snapshot.bodies);
     return snapshot;
@@ -149,9 +155,10 @@ ParamsChange Simulation::setParams(const SimParams& requested) {
         params.bodyCount = m_params.bodyCount; // a file's or the caller's bodies keep their count
     validateSimParams(params);
     const ParamsChange change = changeBetween(m_params, params);
-    // Only the backend and ORB decide the device's share; asking again on every dt change would query the driver.
-    const bool placementMayChange =
-        params.backend != m_params.backend || (params.orb.domainCount > 0) != (m_params.orb.domainCount > 0);
+    // Only the backend, ORB and the precision decide the device's share; asking again on every dt change would query
+    // the driver.
+    const bool placementMayChange = params.backend != m_params.backend || params.precision != m_params.precision ||
+                                    (params.orb.domainCount > 0) != (m_params.orb.domainCount > 0);
     const std::optional<DeviceFootprint> footprint =
         placementMayChange ? deviceFootprintFor(params) : m_deviceFootprint;
     const MemoryEstimate held = estimateMemory(m_params, m_deviceFootprint, m_companion);
@@ -175,6 +182,7 @@ ParamsChange Simulation::setParams(const SimParams& requested) {
         m_backend->readBodies(current);
         replacement->load(current);
     }
+    target.setPrecision(params.precision);
     // Commit.
     if (replacement) {
         m_backend = std::move(replacement);
@@ -196,6 +204,7 @@ void Simulation::reset() {
     m_backend->load(
         m_initial ? m_initial->bodies
                   : generateScenario(m_params.scenario, m_params.bodyCount, m_params.seed, m_params.scenarioParams));
+    m_backend->setPrecision(m_params.precision);
     restartClockAndEnergy();
 }
 

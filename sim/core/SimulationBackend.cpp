@@ -28,6 +28,15 @@ NonFiniteStateError::NonFiniteStateError(std::uint64_t step, std::size_t affecte
     : std::runtime_error(describeNonFiniteState(step, affectedBodies, bodyCount, restoredStep)), m_step(step),
       m_affectedBodies(affectedBodies), m_bodyCount(bodyCount) {}
 
+void SimulationBackend::setPrecision(Precision precision) {
+    Bodies bodies;
+    readBodies(bodies);
+    if (precisionOf(bodies) == precision || bodies.size() == 0)
+        return;
+    convertPrecision(bodies, precision);
+    load(bodies);
+}
+
 BodyIdentity SimulationBackend::bodyIdentity(std::size_t index) const {
     Bodies bodies;
     readBodies(bodies);

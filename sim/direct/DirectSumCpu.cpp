@@ -1,10 +1,11 @@
 // Direct-summation gravity on the CPU (see DirectSumCpu.hpp for the formula).
 //
 // Design note: the fp64 reference converts nothing up front and skips j == i explicitly, so it stays correct for
-// zero softening; one target per OpenMP iteration. The float solver reads the Bodies arrays in place (they are
-// already a structure of arrays), folds eps^2 into r^2 so the j == i term is 0 * finite = 0 without a branch, and
-// keeps the inner loop free of calls and branches so `omp simd` vectorises it (sqrt and division are IEEE in the
-// vector units too, so the vector and scalar paths agree to rounding). G is applied once per target.
+// zero softening; one target per OpenMP iteration. It reads positions as float-float pairs when the bodies carry low
+// parts (double precision, Precision.hpp), so it is the fp64 force of the fp64 state. The float solver reads the Bodies
+// arrays in place (they are already a structure of arrays), folds eps^2 into r^2 so the j == i term is 0 * finite = 0
+// without a branch, and keeps the inner loop free of calls and branches so `omp simd` vectorises it (sqrt and division
+// are IEEE in the vector units too, so the vector and scalar paths agree to rounding). G is applied once per target.
 // Work per pair: float 20 flops (3 sub, 3 fma for r^2, sqrt, div, 2 mul for 1/r^3 and m/r^3, 3 fma), 16 bytes of
 // source data read from L1/L2.
 #include "core/Parallel.hpp"
@@ -21,7 +22,8 @@ namespace {
 
 void checkBodyArrays(const Bodies& bodies) {
     const std::size_t count = bodies.size();
-    if (bodies.y.size() != count || bodies.z.size() != count || bodies.mass.size() != count)
+    if (bodies.y.size() != count || bodies.z.size() != count || bodies.mass.size() != count ||
+        (bodies.hasLowParts() && !bodies.consistent()))
         throw std::invalid_argument("direct sum: body arrays differ in length (x has " + std::to_string(count) +
                                     " entries)");
 }
@@ -30,15 +32,26 @@ struct AccelerationFp64 {
     double x, y, z;
 };
 
+/// Coordinate k of body i in double: the float, or the float-float pair when the bodies carry low parts.
+template <bool kPairs> double coordinate(const std::vector<float>& high, const std::vector<float>& low, std::size_t i) {
+    if constexpr (kPairs)
+        return double(high[i]) + double(low[i]);
+    else
+        return double(high[i]);
+}
+
+template <bool kPairs>
 AccelerationFp64 accelerationOfFp64(const Bodies& bodies, std::size_t target, double softening2) {
-    const double xi = bodies.x[target], yi = bodies.y[target], zi = bodies.z[target];
+    const double xi = coordinate<kPairs>(bodies.x, bodies.xLow, target);
+    const double yi = coordinate<kPairs>(bodies.y, bodies.yLow, target);
+    const double zi = coordinate<kPairs>(bodies.z, bodies.zLow, target);
     AccelerationFp64 sum{0, 0, 0};
     for (std::size_t j = 0; j < bodies.size(); ++j) {
         if (j == target)
             continue;
-        const double dx = double(bodies.x[j]) - xi;
-        const double dy = double(bodies.y[j]) - yi;
-        const double dz = double(bodies.z[j]) - zi;
+        const double dx = coordinate<kPairs>(bodies.x, bodies.xLow, j) - xi;
+        const double dy = coordinate<kPairs>(bodies.y, bodies.yLow, j) - yi;
+        const double dz = coordinate<kPairs>(bodies.z, bodies.zLow, j) - zi;
         const double distance2 = dx * dx + dy * dy + dz * dz + softening2;
         const double weight = double(bodies.mass[j]) / (distance2 * std::sqrt(distance2));
         sum.x += weight * dx;
@@ -97,10 +110,13 @@ void computeAccelerationsFp64(const Bodies& bodies, const GravityParams& gravity
                                     std::to_string(bodies.size()) + " bodies");
     out.resize(targets.size());
     const double softening2 = gravity.softeningLength * gravity.softeningLength;
+    const bool pairs = bodies.hasLowParts();
     const auto count = std::int64_t(targets.size());
 #pragma omp parallel for schedule(static) if (parallel : count * std::int64_t(bodies.size()) >= kMinPairsForParallel)
     for (std::int64_t k = 0; k < count; ++k) {
-        const AccelerationFp64 sum = accelerationOfFp64(bodies, targets[std::size_t(k)], softening2);
+        const std::size_t target = targets[std::size_t(k)];
+        const AccelerationFp64 sum = pairs ? accelerationOfFp64<true>(bodies, target, softening2)
+                                           : accelerationOfFp64<false>(bodies, target, softening2);
         out.x[std::size_t(k)] = gravity.gravitationalConstant * sum.x;
         out.y[std::size_t(k)] = gravity.gravitationalConstant * sum.y;
         out.z[std::size_t(k)] = gravity.gravitationalConstant * sum.z;

@@ -201,8 +201,12 @@ bool inspectDataset(hid_t group, const char* name, const DatasetPlace& place, st
     return openChecked(group, name, place, rows, columns, values).has_value();
 }
 
+bool datasetHoldsDoubles(hid_t group, const char* name, const DatasetPlace& place, std::uint64_t rows) {
+    return openRequired(group, name, place, rows, 3, DatasetValues::Real).valueBytes > sizeof(float);
+}
+
 void readDatasetTriples(hid_t group, const char* name, const DatasetPlace& place, std::uint64_t rows, float* x,
-                        float* y, float* z) {
+                        float* y, float* z, LowTriple low) {
     const CheckedDataset checked = openRequired(group, name, place, rows, 3, DatasetValues::Real);
     // One pass stores and checks (the stores of a block found bad are discarded with the throw), so each value is
     // read from the staging buffer once.
@@ -217,6 +221,12 @@ void readDatasetTriples(hid_t group, const char* name, const DatasetPlace& place
             x[first + i] = narrowToFloat(a);
             y[first + i] = narrowToFloat(b);
             z[first + i] = narrowToFloat(c);
+            if (low.x) {
+                // The remainder of a value in the float range is itself a float (exact or rounded once more).
+                low.x[first + i] = float(double(a) - double(x[first + i]));
+                low.y[first + i] = float(double(b) - double(y[first + i]));
+                low.z[first + i] = float(double(c) - double(z[first + i]));
+            }
         }
         if (!allFit) {
             const std::size_t bad = firstBeyondFloat(block, 3 * count);

@@ -10,7 +10,9 @@
 // own cost vanish, the staging buffer stays in cache while it is de-interleaved into x, y, z, and the memory peak
 // stays at the body arrays instead of a second copy of every dataset. Masses and ids stored as the arrays hold them
 // (float32, uint64) are read straight into the arrays. Doubles are read as doubles and narrowed here, so a value
-// beyond the float range is an error naming its row instead of an infinity.
+// beyond the float range is an error naming its row instead of an infinity. Where the caller asks for low parts (double
+// precision, Precision.hpp), a double is kept as the float-float pair (float, remainder), so coordinates stored as
+// float64 keep 48 of their 53 bits.
 #include <gravlab/sim/Bodies.hpp>
 
 #include <cfloat>
@@ -41,10 +43,20 @@ std::string massProblem(double mass);
 bool inspectDataset(hid_t group, const char* name, const DatasetPlace& place, std::uint64_t rows, std::size_t columns,
                     DatasetValues values);
 
+/// Whether the (required, checked) N x 3 dataset stores doubles.
+bool datasetHoldsDoubles(hid_t group, const char* name, const DatasetPlace& place, std::uint64_t rows);
+
+/// Where the low parts of a triple go (each with room for rows), or all null for none.
+struct LowTriple {
+    float* x = nullptr;
+    float* y = nullptr;
+    float* z = nullptr;
+};
+
 /// Reads an N x 3 dataset of floats or doubles into x, y, z (each with room for rows); every value must be finite and
-/// within the float range.
+/// within the float range. With low parts given, low = value - float(value) for doubles, 0 for floats.
 void readDatasetTriples(hid_t group, const char* name, const DatasetPlace& place, std::uint64_t rows, float* x,
-                        float* y, float* z);
+                        float* y, float* z, LowTriple low = {});
 /// Reads a list of masses (floats or doubles), each positive, finite and not zero once narrowed to a float.
 void readDatasetMasses(hid_t group, const char* name, const DatasetPlace& place, std::uint64_t rows, float* mass);
 /// Reads a list of ids (integers of any width; signed ones must not be negative).

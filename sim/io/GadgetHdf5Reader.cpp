@@ -6,6 +6,8 @@
 #include "io/GadgetHdf5Header.hpp"
 #include "io/GadgetHdf5Layout.hpp"
 
+#include <gravlab/sim/Precision.hpp>
+
 #include <algorithm>
 #include <array>
 #include <numeric>
@@ -102,8 +104,16 @@ void readPartType(hid_t file, const PieceLayout& piece, std::size_t type, std::s
     const std::uint64_t count = piece.header.countThisFile[type];
     const Hdf5Group group = openPartType(file, type, piece.name);
     const DatasetPlace place{piece.name, type};
-    readDatasetTriples(group.get(), kCoordinates, place, count, &bodies.x[first], &bodies.y[first], &bodies.z[first]);
-    readDatasetTriples(group.get(), kVelocities, place, count, &bodies.vx[first], &bodies.vy[first], &bodies.vz[first]);
+    // Doubles keep their low parts: the bodies turn double precision (zero low parts so far) at the first such dataset.
+    if (!bodies.hasLowParts() && (datasetHoldsDoubles(group.get(), kCoordinates, place, count) ||
+                                  datasetHoldsDoubles(group.get(), kVelocities, place, count)))
+        convertPrecision(bodies, Precision::Double);
+    const bool pairs = bodies.hasLowParts();
+    readDatasetTriples(group.get(), kCoordinates, place, count, &bodies.x[first], &bodies.y[first], &bodies.z[first],
+                       pairs ? LowTriple{&bodies.xLow[first], &bodies.yLow[first], &bodies.zLow[first]} : LowTriple{});
+    readDatasetTriples(group.get(), kVelocities, place, count, &bodies.vx[first], &bodies.vy[first], &bodies.vz[first],
+                       pairs ? LowTriple{&bodies.vxLow[first], &bodies.vyLow[first], &bodies.vzLow[first]}
+                             : LowTriple{});
     const auto last = std::ptrdiff_t(first + count);
     if (piece.hasMasses[type])
         readDatasetMasses(group.get(), kMasses, place, count, &bodies.mass[first]);

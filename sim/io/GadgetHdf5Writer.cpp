@@ -5,7 +5,8 @@
 // as six uint64, MassTable as six doubles (zeros: every type has its Masses dataset), Time, Redshift and BoxSize as
 // double scalars and NumFilesPerSnapshot as a 32-bit int; NumPart_Total_HighWord (six uint32 zeros) serves readers of
 // the GADGET-2 era. Each particle type that has bodies gets a group PartTypeK with Coordinates and Velocities (float32
-// N x 3), Masses (float32 N) and ParticleIDs (uint64 N), its bodies in their order in the snapshot. Physical units go
+// N x 3; float64 when the bodies carry low parts, Precision.hpp, so a double-precision state keeps its 48 bits), Masses
+// (float32 N) and ParticleIDs (uint64 N), its bodies in their order in the snapshot. Physical units go
 // both where GADGET-4 puts them (attributes of the Parameters group) and where SWIFT does (the Units group), so either
 // kind of reader finds them; our reader takes the GADGET ones first, which give the velocity unit without rounding.
 // Datasets are contiguous, not chunked or compressed, and no fill value is written ahead of the data. The bodies of
@@ -22,6 +23,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace gravlab::io {
@@ -174,20 +176,34 @@ std::optional<std::size_t> consecutiveRun(const Bodies& bodies, std::uint8_t typ
     return std::size_t(begin - bodies.component.begin());
 }
 
-/// Writes the count bodies of one particle type, in their order in the whole body set, block by block.
+/// Coordinate i as the file stores it: the float, or in double precision the float-float pair joined to a double.
+template <typename Real>
+Real storedValue(const std::vector<float>& high, const std::vector<float>& low, std::size_t i) {
+    if constexpr (std::is_same_v<Real, double>)
+        return double(high[i]) + double(low[i]);
+    else
+        return high[i];
+}
+
+/// Writes the count bodies of one particle type, in their order in the whole body set, block by block; positions and
+/// velocities as Real (float, or double for bodies with low parts).
+template <typename Real>
 void writePartType(const GadgetHdf5Writer& writer, hid_t file, const Bodies& bodies, std::uint8_t type,
                    std::uint64_t count) {
+    constexpr bool kDouble = std::is_same_v<Real, double>;
+    const hid_t fileType = kDouble ? H5T_IEEE_F64LE : H5T_IEEE_F32LE;
+    const hid_t memoryType = kDouble ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
     const std::string groupName = partTypeGroup(type);
     const Hdf5Group group = writer.group(file, groupName);
-    const Hdf5Dataset coordinates = writer.dataset(group.get(), groupName, kCoordinates, H5T_IEEE_F32LE, count, 3);
-    const Hdf5Dataset velocities = writer.dataset(group.get(), groupName, kVelocities, H5T_IEEE_F32LE, count, 3);
+    const Hdf5Dataset coordinates = writer.dataset(group.get(), groupName, kCoordinates, fileType, count, 3);
+    const Hdf5Dataset velocities = writer.dataset(group.get(), groupName, kVelocities, fileType, count, 3);
     const Hdf5Dataset masses = writer.dataset(group.get(), groupName, kMasses, H5T_IEEE_F32LE, count, 1);
     const Hdf5Dataset ids = writer.dataset(group.get(), groupName, kParticleIds, H5T_STD_U64LE, count, 1);
     const std::string prefix = groupName + "/";
 
     const std::optional<std::size_t> run = consecutiveRun(bodies, type, count);
     const std::size_t blockRows = std::size_t(std::min<std::uint64_t>(count, kBlockRows));
-    std::vector<float> positionBlock(3 * blockRows), velocityBlock(3 * blockRows);
+    std::vector<Real> positionBlock(3 * blockRows), velocityBlock(3 * blockRows);
     std::vector<float> massBlock(run ? 0 : blockRows);
     std::vector<std::uint64_t> idBlock(run ? 0 : blockRows);
     std::size_t body = run.value_or(0); // the next body of the whole set to look at
@@ -198,20 +214,20 @@ void writePartType(const GadgetHdf5Writer& writer, hid_t file, const Bodies& bod
         for (std::size_t row = 0; row < rows; ++body) {
             if (bodies.component[body] != type)
                 continue;
-            positionBlock[3 * row] = bodies.x[body];
-            positionBlock[3 * row + 1] = bodies.y[body];
-            positionBlock[3 * row + 2] = bodies.z[body];
-            velocityBlock[3 * row] = bodies.vx[body];
-            velocityBlock[3 * row + 1] = bodies.vy[body];
-            velocityBlock[3 * row + 2] = bodies.vz[body];
+            positionBlock[3 * row] = storedValue<Real>(bodies.x, bodies.xLow, body);
+            positionBlock[3 * row + 1] = storedValue<Real>(bodies.y, bodies.yLow, body);
+            positionBlock[3 * row + 2] = storedValue<Real>(bodies.z, bodies.zLow, body);
+            velocityBlock[3 * row] = storedValue<Real>(bodies.vx, bodies.vxLow, body);
+            velocityBlock[3 * row + 1] = storedValue<Real>(bodies.vy, bodies.vyLow, body);
+            velocityBlock[3 * row + 2] = storedValue<Real>(bodies.vz, bodies.vzLow, body);
             if (!run) {
                 massBlock[row] = bodies.mass[body];
                 idBlock[row] = bodies.id[body];
             }
             ++row;
         }
-        writer.rows(coordinates.get(), prefix + kCoordinates, H5T_NATIVE_FLOAT, first, rows, 3, positionBlock.data());
-        writer.rows(velocities.get(), prefix + kVelocities, H5T_NATIVE_FLOAT, first, rows, 3, velocityBlock.data());
+        writer.rows(coordinates.get(), prefix + kCoordinates, memoryType, first, rows, 3, positionBlock.data());
+        writer.rows(velocities.get(), prefix + kVelocities, memoryType, first, rows, 3, velocityBlock.data());
         writer.rows(masses.get(), prefix + kMasses, H5T_NATIVE_FLOAT, first, rows, 1, massRows);
         writer.rows(ids.get(), prefix + kParticleIds, H5T_NATIVE_UINT64, first, rows, 1, idRows);
     }
@@ -234,7 +250,8 @@ void writeGadgetHdf5(AtomicFile& out, const Snapshot& snapshot) {
         writeUnits(writer, file.get(), *snapshot.units);
     for (std::uint8_t type = 0; type < kComponentCount; ++type)
         if (counts[type] > 0)
-            writePartType(writer, file.get(), bodies, type, counts[type]);
+            bodies.hasLowParts() ? writePartType<double>(writer, file.get(), bodies, type, counts[type])
+                                 : writePartType<float>(writer, file.get(), bodies, type, counts[type]);
     if (!file.close())
         writer.fail("the file's last bytes (closing it failed)");
 }

@@ -5,7 +5,10 @@
 #include "core/Parallel.hpp"
 #include "scenarios/ScenarioGenerators.hpp"
 
+#include <gravlab/sim/Precision.hpp>
+
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -107,27 +110,25 @@ void sampleBodiesAtRest(Bodies& out, std::size_t bodyCount, std::uint64_t seed, 
 void removeCentreOfMassMotion(Bodies& bodies, std::size_t first, std::size_t count) {
     double totalMass = 0;
     Vec3d massPosition{}, momentum{};
+    // Positions and velocities in double: the floats, or the float-float pairs of a double-precision state, which are
+    // shifted as pairs so they keep their 48 bits.
     for (std::size_t i = first; i < first + count; ++i) {
         const double m = bodies.mass[i];
+        const std::array<double, 3> position = positionFp64(bodies, i), velocity = velocityFp64(bodies, i);
         totalMass += m;
-        massPosition[0] += m * bodies.x[i];
-        massPosition[1] += m * bodies.y[i];
-        massPosition[2] += m * bodies.z[i];
-        momentum[0] += m * bodies.vx[i];
-        momentum[1] += m * bodies.vy[i];
-        momentum[2] += m * bodies.vz[i];
+        for (int k = 0; k < 3; ++k) {
+            massPosition[k] += m * position[k];
+            momentum[k] += m * velocity[k];
+        }
     }
     if (totalMass <= 0)
         return;
     const Vec3d centre{massPosition[0] / totalMass, massPosition[1] / totalMass, massPosition[2] / totalMass};
     const Vec3d drift{momentum[0] / totalMass, momentum[1] / totalMass, momentum[2] / totalMass};
     for (std::size_t i = first; i < first + count; ++i) {
-        bodies.x[i] = float(bodies.x[i] - centre[0]);
-        bodies.y[i] = float(bodies.y[i] - centre[1]);
-        bodies.z[i] = float(bodies.z[i] - centre[2]);
-        bodies.vx[i] = float(bodies.vx[i] - drift[0]);
-        bodies.vy[i] = float(bodies.vy[i] - drift[1]);
-        bodies.vz[i] = float(bodies.vz[i] - drift[2]);
+        const std::array<double, 3> position = positionFp64(bodies, i), velocity = velocityFp64(bodies, i);
+        storePositionFp64(bodies, i, {position[0] - centre[0], position[1] - centre[1], position[2] - centre[2]});
+        storeVelocityFp64(bodies, i, {velocity[0] - drift[0], velocity[1] - drift[1], velocity[2] - drift[2]});
     }
 }
 

@@ -43,6 +43,13 @@ public:
     virtual void computeAccelerationsOf(const Bodies& bodies, const ForceParams& params,
                                         std::span<const std::uint32_t> targets, Vec3Arrays<float>& accelerations,
                                         std::vector<float>& work, std::vector<PhaseTiming>& times) = 0;
+    /// Low parts of the last evaluation's accelerations, so that double(a) + double(low) is the solver's fp64 sum
+    /// (Precision.hpp): a solver that sums in fp64 fills out and returns true when the bodies it read carried low
+    /// parts; float solvers return false and leave out alone (their accelerations are float).
+    virtual bool readAccelerationLowParts(Vec3Arrays<float>& out) const {
+        (void)out;
+        return false;
+    }
     /// The bodies changed other than through this solver's last evaluation: drop what was built from them.
     virtual void invalidate() {}
     /// Cells matching query of the structure the last evaluation built (cleared first; empty without one).

@@ -9,6 +9,10 @@
 //   component  the particle type in the GADGET numbering (0 gas, 1 dark matter or a scenario's bodies, 2 disk,
 //              3 bulge, 4 stars, 5 black holes or boundary), so a snapshot written keeps its parts apart;
 //   colorKey   a render scalar in [0, 1] chosen by the scenario or derived from the component.
+// In double precision (Precision.hpp) six more arrays hold the low parts of positions and velocities: the state is then
+// double(x) + double(xLow), a float-float pair of about 48 significant bits, while x stays the rounded state that the
+// float solvers, the renderer and ORB read unchanged. The low arrays are empty in single precision (no memory); when
+// present they are per-body arrays like the others and travel with their bodies.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -28,14 +32,22 @@ struct Bodies {
     std::vector<float> colorKey;         ///< render scalar in [0, 1], chosen by the scenario or the component
     std::vector<std::uint64_t> id;       ///< stable identity (see the design note)
     std::vector<std::uint8_t> component; ///< particle type, < kComponentCount
+    /// Low parts of positions and velocities (see the design note): empty in single precision, else one per body.
+    std::vector<float> xLow, yLow, zLow, vxLow, vyLow, vzLow;
 
-    /// Host bytes per body of the arrays above (memory estimates, MemoryBudget.hpp).
+    /// Host bytes per body of the arrays above in single precision (memory estimates, MemoryBudget.hpp).
     static constexpr std::size_t kBytesPerBody = 8 * sizeof(float) + sizeof(std::uint64_t) + sizeof(std::uint8_t);
+    /// What the low parts add per body in double precision.
+    static constexpr std::size_t kLowPartBytesPerBody = 6 * sizeof(float);
 
     std::size_t size() const { return x.size(); }
-    /// Resizes every array; new bodies get id 0 and component 0 until the caller sets them.
+    /// Whether the bodies carry low parts (double precision); then every low array must hold size() entries.
+    bool hasLowParts() const {
+        return !xLow.empty() || !yLow.empty() || !zLow.empty() || !vxLow.empty() || !vyLow.empty() || !vzLow.empty();
+    }
+    /// Resizes every array (the low parts only when present); new bodies get id 0, component 0 and zero low parts.
     void resize(std::size_t count);
-    /// Whether every array holds size() entries.
+    /// Whether every array holds size() entries (the low arrays: all of them, or none when they are all empty).
     bool consistent() const;
     /// ids 0..N-1 and the given component for every body (scenarios, arrays given without ids); sizes both arrays.
     void numberSequentially(std::uint8_t bodyComponent = kDarkMatterComponent) {
@@ -67,8 +79,9 @@ inline float componentColorKey(std::uint8_t component) {
     return float(component) / float(kComponentCount - 1);
 }
 
-/// Calls visit(array) once for every per-body array of bodies (vectors of float, std::uint64_t and std::uint8_t), so
-/// code that reorders, resizes or checks bodies names no array and misses none.
+/// Calls visit(array) once for every per-body array of bodies (vectors of float, std::uint64_t and std::uint8_t), the
+/// low parts included when the bodies carry them, so code that reorders, resizes or checks bodies names no array and
+/// misses none.
 template <typename BodiesType, typename Visit> void forEachBodyArray(BodiesType& bodies, Visit&& visit) {
     visit(bodies.x);
     visit(bodies.y);
@@ -80,6 +93,9 @@ template <typename BodiesType, typename Visit> void forEachBodyArray(BodiesType&
     visit(bodies.colorKey);
     visit(bodies.id);
     visit(bodies.component);
+    if (bodies.hasLowParts())
+        for (auto* low : {&bodies.xLow, &bodies.yLow, &bodies.zLow, &bodies.vxLow, &bodies.vyLow, &bodies.vzLow})
+            visit(*low);
 }
 
 inline void Bodies::resize(std::size_t count) {

@@ -18,7 +18,7 @@ struct GravityParams {
     double softeningLength;       ///< Plummer epsilon, N-body length units
 };
 
-/// fp64 accelerations of every body (out is resized to N).
+/// fp64 accelerations of every body (out is resized to N), from the position pairs when bodies carry low parts.
 void computeAccelerationsFp64(const Bodies& bodies, const GravityParams& gravity, Vec3Arrays<double>& out);
 
 /// fp64 accelerations of the bodies listed in targets only (out is resized to targets.size()), for sampled checks.

@@ -10,6 +10,7 @@
 // so one time unit is about one crossing time. The initial conditions come from the scenario (scenario, bodyCount,
 // seed) or, when initialFile names one, from a snapshot file, whose bodies then set the body count.
 #include <gravlab/sim/EnumNames.hpp>
+#include <gravlab/sim/Precision.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/Snapshot.hpp>
 #include <gravlab/sim/SolverRegistry.hpp>
@@ -145,6 +146,10 @@ struct SimParams {
     /// How accelerations are computed: a solver name from the registry (SolverRegistry.hpp).
     std::string solver = std::string(kDefaultSolver);
     BackendKind backend = BackendKind::Auto;
+    /// Precision of the state and its integration (Precision.hpp). Double: fp64 positions, velocities and kicks, and
+    /// fp64 forces with the direct-fp64 solver (the float solvers keep float force arithmetic). Changing it converts
+    /// the current state in place.
+    Precision precision = Precision::Single;
     OrbParams orb;
     bool operator==(const SimParams&) const = default;
 };
@@ -208,6 +213,9 @@ OpeningCriterion parseOpeningCriterion(std::string_view name);
 std::string_view toString(TimeStepMode mode);
 /// Parse "fixed" / "hierarchical"; throws InvalidParameterError (field "time-steps") listing the allowed names.
 TimeStepMode parseTimeStepMode(std::string_view name);
+std::string_view toString(Precision precision);
+/// Parse "single" / "double"; throws InvalidParameterError (field "precision") listing the allowed names.
+Precision parsePrecision(std::string_view name);
 std::string_view toString(OrbBalance balance);
 /// Parse "count" / "work"; throws InvalidParameterError (field "orb-balance") listing the allowed names.
 OrbBalance parseOrbBalance(std::string_view name);

@@ -4,7 +4,8 @@
 // Design note: Simulation is the only object the app mutates. setParams() validates first and re-initialises only
 // when a parameter that defines the initial conditions changed (scenario, body count and seed, or the initial file,
 // its format and recentring; a file is read before anything changes, so a bad file leaves the simulation as it was);
-// dt, softening and G apply from the next step; changing the backend moves the current state to the new backend.
+// dt, softening and G apply from the next step; changing the backend moves the current state to the new backend, and
+// changing the precision converts the current state in place (every load is brought to params.precision too).
 // setParams() is also the one place that decides what an edit implies downstream: it returns a ParamsChange (new
 // bodies, a new backend, stale forces, a new energy function, new ORB domains, which drawn things went stale, whether
 // the device choice must be asked again), so the app follows that report instead of comparing parameters itself.

@@ -66,6 +66,10 @@ public:
     virtual Device device() const = 0;
     /// Replace the state with these bodies. When it throws (e.g. not enough memory), the previous state is kept.
     virtual void load(const Bodies& bodies) = 0;
+    /// Converts the current state to precision (Precision.hpp): low parts of zero added, or dropped. load() keeps the
+    /// precision of the bodies it is given; step() first converts to params.precision. The default reads the bodies,
+    /// converts and loads them again; backends override it to convert in place.
+    virtual void setPrecision(Precision precision);
     /// Advance by stepCount leapfrog steps with params (already validated). Throws NonFiniteStateError, with the
     /// state rolled back to before the call, when a step leaves a position or velocity that is not finite.
     virtual void step(const SimParams& params, int stepCount) = 0;

@@ -4,6 +4,7 @@
 #include "device/cuda/DeviceDiagnostics.hpp"
 #include "device/cuda/DeviceHierarchicalLeapfrog.hpp"
 #include "device/cuda/DeviceLeapfrog.hpp"
+#include "device/cuda/DeviceLeapfrogPairs.hpp"
 #include "device/cuda/DeviceRenderVertices.hpp"
 #include "direct/cuda/DeviceForces.hpp"
 #include "solvers/SolverRegistration.hpp"
@@ -77,8 +78,9 @@ std::string CudaBackend::description() const {
 
 std::uint64_t CudaBackend::allocatedBytes() const {
     return m_bodies.positionMass.bytes() + m_bodies.velocityColor.bytes() + m_bodies.acceleration.bytes() +
-           m_bodies.loadOrder.bytes() + m_rollback.allocatedBytes() + m_bodyScratch.bytes() + m_nonFiniteCounts.bytes() +
-           (m_solver ? m_solver->allocatedBytes() : 0) + m_visuals.allocatedBytes();
+           m_bodies.loadOrder.bytes() + m_rollback.allocatedBytes() + m_bodies.positionLow.bytes() +
+           m_bodies.velocityLow.bytes() + m_bodies.accelerationLow.bytes() + m_bodyScratch.bytes() +
+           m_nonFiniteCounts.bytes() + (m_solver ? m_solver->allocatedBytes() : 0) + m_visuals.allocatedBytes();
 }
 
 void CudaBackend::load(const Bodies& bodies) {
@@ -98,6 +100,14 @@ void CudaBackend::load(const Bodies& bodies) {
     m_stepsTaken = 0;
     m_lastTimings.clear();
     m_loadIndexOfId.clear();
+}
+
+void CudaBackend::setPrecision(Precision precision) {
+    if (m_bodies.precision() == precision)
+        return;
+    m_bodies.setPrecision(precision, m_stream.get());
+    m_accelerationsCurrent = false; // an fp64 solver's accelerations gain or lose their low parts
+    ++m_stateVersion;
 }
 
 bool CudaBackend::accelerationsCurrentFor(const ForceSettings& settings) const {
@@ -125,6 +135,7 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
         throw std::invalid_argument("CudaBackend::step: negative step count " + std::to_string(stepCount));
     const ForceSettings settings = forceSettingsOf(params); // once per call: the parameters hold for all its steps
     useSolver(*settings.solver);
+    setPrecision(params.precision);
     m_lastTimings = timingsOf(params, {});
     const std::size_t count = m_bodies.size();
     if (stepCount == 0 || count == 0)
@@ -152,8 +163,7 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
             stepHierarchical(settings, params, s);
             continue;
         }
-        launchKickDrift(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), m_bodies.acceleration.data(),
-                        count, halfStep, timeStep, stream);
+        kickDrift(halfStep, timeStep, params.timeStep);
         m_timeline.mark(m_integratePhase, stream);
         if (params.orb.domainCount > 0 || m_orbDomains.active()) {
             updateOrbAfterDrift(params);
@@ -161,9 +171,7 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
         }
         if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)
             failBeforeBuild(s, nonFinite);
-        launchKickAndCountNonFinite(m_bodies.positionMass.data(), m_bodies.velocityColor.data(),
-                                    m_bodies.acceleration.data(), count, halfStep, m_nonFiniteCounts.data() + s,
-                                    stream);
+        kickAndCount(halfStep, params.timeStep, m_nonFiniteCounts.data() + s);
         m_timeline.mark(m_integratePhase, stream);
     }
 
@@ -174,6 +182,33 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
     nonFiniteCounts.resize(std::size_t(stepCount));
     throwIfNonFinite(nonFiniteCounts);
     m_stepsTaken += std::uint64_t(stepCount);
+}
+
+void CudaBackend::kickDrift(float halfStep, float timeStep, double timeStepFp64) {
+    DeviceBodies& b = m_bodies;
+    if (!b.hasLowParts()) {
+        launchKickDrift(b.positionMass.data(), b.velocityColor.data(), b.acceleration.data(), b.size(), halfStep,
+                        timeStep, m_stream.get());
+        return;
+    }
+    const bool fp64Accelerations = m_solver->writesAccelerationLowParts();
+    launchKickDriftPairs({b.positionMass.data(), b.positionLow.data(), b.velocityColor.data(), b.velocityLow.data(),
+                          b.acceleration.data(), fp64Accelerations ? b.accelerationLow.data() : nullptr, b.size()},
+                         0.5 * timeStepFp64, timeStepFp64, m_stream.get());
+}
+
+void CudaBackend::kickAndCount(float halfStep, double timeStepFp64, unsigned* nonFiniteCount) {
+    DeviceBodies& b = m_bodies;
+    if (!b.hasLowParts()) {
+        launchKickAndCountNonFinite(b.positionMass.data(), b.velocityColor.data(), b.acceleration.data(), b.size(),
+                                    halfStep, nonFiniteCount, m_stream.get());
+        return;
+    }
+    const bool fp64Accelerations = m_solver->writesAccelerationLowParts();
+    launchKickPairsAndCountNonFinite({b.positionMass.data(), b.positionLow.data(), b.velocityColor.data(),
+                                      b.velocityLow.data(), b.acceleration.data(),
+                                      fp64Accelerations ? b.accelerationLow.data() : nullptr, b.size()},
+                                     0.5 * timeStepFp64, nonFiniteCount, m_stream.get());
 }
 
 void CudaBackend::updateOrbAfterDrift(const SimParams& params) {
@@ -188,6 +223,8 @@ void CudaBackend::updateOrbAfterDrift(const SimParams& params) {
 
 void CudaBackend::reverseVelocities() {
     launchNegateVelocities(m_bodies.velocityColor.data(), m_bodies.size(), m_stream.get());
+    if (m_bodies.hasLowParts())
+        launchNegateVelocities(m_bodies.velocityLow.data(), m_bodies.size(), m_stream.get());
 }
 
 void CudaBackend::updateOrbDomains(const SimParams& params) {
@@ -336,7 +373,8 @@ std::vector<std::optional<BodyPosition>> CudaBackend::bodyPositions(std::span<co
 
 Diagnostics CudaBackend::diagnostics(const SimParams& params) const {
     return computeDiagnosticsDevice(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), m_bodies.size(),
-                                    gravityOf(params), m_stream.get());
+                                    gravityOf(params), m_stream.get(),
+                                    {m_bodies.positionLow.data(), m_bodies.velocityLow.data()});
 }
 
 bool CudaBackend::Visuals::writeTreeOrDomainColors(RenderVertex* vertices, cudaStream_t stream) const {
@@ -454,7 +492,11 @@ std::unique_ptr<SimulationBackend> createCudaBackend(const SimParams&) {
 }
 
 std::uint64_t cudaDeviceBytesPerBody(const SimParams& params) {
-    return CudaBackend::kDeviceBytesPerBody + (params.orb.domainCount > 0 ? OrbDomainsGpu::kBytesPerBody : 0) +
+    // Double precision: the low parts and their rollback copy.
+    const std::uint64_t lowPartBytes =
+        params.precision == Precision::Double ? DeviceBodies::kLowPartBytesPerBody + 2 * sizeof(float4) : 0;
+    return CudaBackend::kDeviceBytesPerBody + lowPartBytes +
+           (params.orb.domainCount > 0 ? OrbDomainsGpu::kBytesPerBody : 0) +
            (params.timeSteps.mode == TimeStepMode::Hierarchical ? CudaBackend::kHierarchicalBytesPerBody : 0);
 }
 

@@ -20,6 +20,10 @@
 // Hierarchical time steps (SimParams::timeSteps) replace each KDK step by a base step of sub-steps
 // (CudaBackendTimeSteps.cpp, DeviceHierarchicalLeapfrog.hpp) that ends synchronised, with every body's closing kick
 // counting non-finite bodies, so rollback and the cached accelerations work as for fixed steps.
+// Double precision (Precision.hpp): the bodies gain low-part arrays (DeviceBodies.hpp), the kicks and drifts run on
+// the pairs in double (DeviceLeapfrogPairs.hpp) with the fp64 solver's acceleration low parts, the rollback copy holds
+// the position and velocity low parts too (32 bytes per body more), and the diagnostics read the pairs. Single
+// precision allocates none of it.
 #include "color/cuda/ScalarColorsGpu.hpp"
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
@@ -59,6 +63,8 @@ public:
     Device device() const override { return Device::Cuda; }
     /// Throws std::runtime_error naming N and the memory needed when the bodies do not fit; the old state is kept.
     void load(const Bodies& bodies) override;
+    /// Allocates (zeros) or frees the low parts on the device, in place; the cached accelerations are dropped.
+    void setPrecision(Precision precision) override;
     /// Any solver registered for CUDA; throws InvalidParameterError for others. Throws NonFiniteStateError, naming the
     /// step and the count, when a step left a non-finite position or velocity, after restoring the state from before
     /// this call.
@@ -177,6 +183,9 @@ private:
     void readLevelHistogram();
     /// Whether m_levelOfLoad describes the state (a hierarchical step was the last change).
     bool levelsCurrent() const;
+    /// Kick-drift (the first half of a step) and the closing kick with its non-finite count, in the state's precision.
+    void kickDrift(float halfStep, float timeStep, double timeStepFp64);
+    void kickAndCount(float halfStep, double timeStepFp64, unsigned* nonFiniteCount);
     /// Keeps the state at the start of a step() call in m_rollback, and puts it back.
     void saveState();
     void restoreState();

@@ -52,8 +52,9 @@ Diagnostics CudaBackend::measureDiagnostics(const SimParams& params, PotentialMe
     if (method == PotentialMethod::DirectFp64)
         return diagnostics(params);
     const float* potential = computePotentialsOnDevice(params);
-    Diagnostics result = computeBodySumsDevice(m_bodies.positionMass.data(), m_bodies.velocityColor.data(),
-                                               m_bodies.size(), m_stream.get());
+    Diagnostics result =
+        computeBodySumsDevice(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), m_bodies.size(),
+                              m_stream.get(), {m_bodies.positionLow.data(), m_bodies.velocityLow.data()});
     result.potentialEnergy =
         potentialEnergyFromDevicePotentials(m_bodies.positionMass.data(), potential, m_bodies.size(), m_stream.get());
     result.potentialMethod = PotentialMethod::Tree;

@@ -1,5 +1,6 @@
 // The CUDA core's benchmarks: solver steps through CudaBackend, ORB builds through OrbGpu (see DeviceBench.hpp).
 #include "device/cuda/CudaBackend.hpp"
+#include "device/cuda/CudaBackendFactory.hpp"
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
@@ -72,7 +73,7 @@ template <typename BuildOnce> std::vector<double> timeBuilds(const DeviceOrbBenc
 } // namespace
 
 StepTimes timeDeviceSteps(const SimParams& params, int warmupStepCount, int stepCount) {
-    requireDeviceMemoryForBodies(params.bodyCount, CudaBackend::kDeviceBytesPerBody);
+    requireDeviceMemoryForBodies(params.bodyCount, cudaDeviceBytesPerBody(params));
     const Bodies bodies = generateScenario(params.scenario, params.bodyCount, params.seed, params.scenarioParams);
     const std::uint64_t freeBefore = freeDeviceBytes();
     StepTimes times;

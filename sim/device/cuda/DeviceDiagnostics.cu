@@ -33,17 +33,20 @@ struct AddBodySums {
     }
 };
 
-// Work per body: about 20 fp64 flops; 32 bytes read. One BodySums (56 bytes) written per block.
+// Work per body: about 26 fp64 flops; 32 bytes read (64 with low parts). One BodySums (56 bytes) written per block.
 __global__ void __launch_bounds__(kThreads)
     bodySumsKernel(const float4* __restrict__ positionMass, const float4* __restrict__ velocityColor,
-                   unsigned bodyCount, BodySums* __restrict__ blockSums) {
+                   DeviceLowParts low, unsigned bodyCount, BodySums* __restrict__ blockSums) {
     BodySums sums{};
+    const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     for (unsigned i = blockIdx.x * kThreads + threadIdx.x; i < bodyCount; i += gridDim.x * kThreads) {
         const float4 p = positionMass[i];
         const float4 v = velocityColor[i];
+        const float4 pLow = low.position ? low.position[i] : zero;
+        const float4 vLow = low.velocity ? low.velocity[i] : zero;
         const double m = p.w;
-        const double x = p.x, y = p.y, z = p.z;
-        const double vx = v.x, vy = v.y, vz = v.z;
+        const double x = double(p.x) + pLow.x, y = double(p.y) + pLow.y, z = double(p.z) + pLow.z;
+        const double vx = double(v.x) + vLow.x, vy = double(v.y) + vLow.y, vz = double(v.z) + vLow.z;
         sums.kineticEnergy += 0.5 * m * (vx * vx + vy * vy + vz * vz);
         sums.linearMomentum[0] += m * vx;
         sums.linearMomentum[1] += m * vy;
@@ -120,22 +123,27 @@ Diagnostics addBodySums(const std::vector<BodySums>& partials) {
 } // namespace
 
 Diagnostics computeDiagnosticsDevice(const float4* positionMass, const float4* velocityColor, std::size_t bodyCount,
-                                     const GravityParams& gravity, cudaStream_t stream) {
+                                     const GravityParams& gravity, cudaStream_t stream, DeviceLowParts low) {
     if (bodyCount == 0)
         return {};
     const unsigned count = static_cast<unsigned>(bodyCount);
 
     const unsigned bodyBlocks = std::min(launchSize1d(bodyCount, kThreads).blocks, kMaxBodySumBlocks);
     DeviceBuffer<BodySums> bodyPartials(bodyBlocks);
-    bodySumsKernel<<<bodyBlocks, kThreads, 0, stream>>>(positionMass, velocityColor, count, bodyPartials.data());
+    bodySumsKernel<<<bodyBlocks, kThreads, 0, stream>>>(positionMass, velocityColor, low, count, bodyPartials.data());
     checkLaunch("bodySumsKernel");
 
+    static_assert(kPairPotentialThreads == kThreads, "both potential kernels leave one partial per kThreads bodies");
     const unsigned potentialBlocks = launchSize1d(bodyCount, kThreads).blocks;
     DeviceBuffer<double> potentialPartials(potentialBlocks);
-    const float softening2 = static_cast<float>(gravity.softeningLength * gravity.softeningLength);
-    potentialKernel<<<potentialBlocks, kThreads, 0, stream>>>(positionMass, count, softening2,
-                                                              potentialPartials.data());
-    checkLaunch("potentialKernel");
+    const double softening2 = gravity.softeningLength * gravity.softeningLength;
+    if (low.position) {
+        launchPairPotential(positionMass, low.position, bodyCount, softening2, potentialPartials.data(), stream);
+    } else {
+        potentialKernel<<<potentialBlocks, kThreads, 0, stream>>>(positionMass, count, float(softening2),
+                                                                  potentialPartials.data());
+        checkLaunch("potentialKernel");
+    }
 
     std::vector<BodySums> hostBodyPartials(bodyBlocks);
     std::vector<double> hostPotentialPartials(potentialBlocks);
@@ -152,12 +160,13 @@ Diagnostics computeDiagnosticsDevice(const float4* positionMass, const float4* v
 }
 
 Diagnostics computeBodySumsDevice(const float4* positionMass, const float4* velocityColor, std::size_t bodyCount,
-                                  cudaStream_t stream) {
+                                  cudaStream_t stream, DeviceLowParts low) {
     if (bodyCount == 0)
         return {};
     const unsigned blocks = std::min(launchSize1d(bodyCount, kThreads).blocks, kMaxBodySumBlocks);
     DeviceBuffer<BodySums> partials(blocks);
-    bodySumsKernel<<<blocks, kThreads, 0, stream>>>(positionMass, velocityColor, unsigned(bodyCount), partials.data());
+    bodySumsKernel<<<blocks, kThreads, 0, stream>>>(positionMass, velocityColor, low, unsigned(bodyCount),
+                                                    partials.data());
     checkLaunch("bodySumsKernel");
     std::vector<BodySums> hostPartials(blocks);
     partials.download(hostPartials, stream);

@@ -48,6 +48,11 @@ void StepRollback::reserveInPlace(std::size_t count) {
 
 void StepRollback::save(const DeviceBodies& bodies, bool reorderPossible, cudaStream_t stream) {
     const std::size_t count = bodies.size();
+    // Resizing to an empty array frees the low parts' copy in single precision.
+    m_positionLow.resize(bodies.positionLow.size());
+    m_velocityLow.resize(bodies.velocityLow.size());
+    m_positionLow.copyFrom(bodies.positionLow, stream);
+    m_velocityLow.copyFrom(bodies.velocityLow, stream);
     m_wholeState = reorderPossible;
     if (m_wholeState) {
         m_motion = DeviceBuffer<float>(); // one copy at a time
@@ -72,6 +77,8 @@ void StepRollback::save(const DeviceBodies& bodies, bool reorderPossible, cudaSt
 }
 
 void StepRollback::restore(DeviceBodies& bodies, cudaStream_t stream) const {
+    bodies.positionLow.copyFrom(m_positionLow, stream);
+    bodies.velocityLow.copyFrom(m_velocityLow, stream);
     if (m_wholeState) {
         bodies.positionMass.copyFrom(m_positionMass, stream);
         bodies.velocityColor.copyFrom(m_velocityColor, stream);
@@ -91,7 +98,8 @@ void StepRollback::restore(DeviceBodies& bodies, cudaStream_t stream) const {
 }
 
 std::uint64_t StepRollback::allocatedBytes() const {
-    return m_motion.bytes() + m_positionMass.bytes() + m_velocityColor.bytes() + m_loadOrder.bytes();
+    return m_motion.bytes() + m_positionMass.bytes() + m_velocityColor.bytes() + m_loadOrder.bytes() +
+           m_positionLow.bytes() + m_velocityLow.bytes();
 }
 
 } // namespace gravlab

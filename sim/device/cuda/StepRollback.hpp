@@ -6,7 +6,8 @@
 // components, 24 bytes per body in six float arrays, and puts them back into the float4 arrays under the masses and
 // colour keys that never moved; while ORB is on it keeps the whole float4 arrays and the load order, 36 bytes per
 // body. The buffers of the mode not in use are released, so the device holds one copy, the smaller one when it can:
-// the rollback is the largest per-body item after the bodies themselves.
+// the rollback is the largest per-body item after the bodies themselves. In double precision (DeviceBodies.hpp) the
+// position and velocity low parts are kept too, 32 bytes per body more.
 #include "device/cuda/DeviceBodies.hpp"
 #include "device/cuda/DeviceBuffer.hpp"
 
@@ -34,6 +35,7 @@ private:
     DeviceBuffer<float> m_motion; ///< in place: x, y, z, vx, vy, vz of every body, one array after another
     DeviceBuffer<float4> m_positionMass, m_velocityColor;
     DeviceBuffer<std::uint32_t> m_loadOrder;
+    DeviceBuffer<float4> m_positionLow, m_velocityLow; ///< double precision only (empty otherwise)
 };
 
 } // namespace gravlab

@@ -4,8 +4,11 @@
 // Design note: one thread per target body accumulates a_i = G sum_j m_j (x_j - x_i) / (|x_j - x_i|^2 + eps^2)^(3/2)
 // in double, with the sources staged through shared memory a block-sized tile at a time (converted from the float
 // state once per tile); a partial evaluation (hierarchical time steps) reads its targets through an index list. The
-// self term is exactly zero for eps > 0. Positions are the float state, so the sum is exact up to fp64 rounding of
-// float inputs: what the CPU oracle computes. acceleration.w gets N, every body's work.
+// self term is exactly zero for eps > 0. Positions are the float state, or in double precision the float-float pairs
+// (positionLow added in double), so the sum is exact up to fp64 rounding of its inputs: what the CPU oracle computes.
+// acceleration.w gets N, every body's work. In double precision the fp64 result is stored as a pair too
+// (accelerationLow gets the remainder), since kicks with float-rounded accelerations would bring back a float-sized
+// energy error (DirectFp64Solver.cpp gives the measurement).
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/LaunchSize.hpp"
 #include "solvers/cuda/CudaForceSolver.hpp"
@@ -24,8 +27,30 @@ struct SourceFp64 {
 };
 
 // Per target and source: 3 subtractions, 3 FMAs for r^2 + eps^2, one rsqrt, 3 multiplications, 3 FMAs (fp64); loads
-// 32 bytes of shared memory per source, 16 bytes of global memory per source per block.
-__global__ void directFp64Kernel(const float4* __restrict__ positionMass, float4* __restrict__ acceleration,
+/// Body i's position in double: the float, plus its low part when the state has them.
+__device__ inline SourceFp64 sourceOf(const float4* positionMass, const float4* positionLow, unsigned i) {
+    const float4 body = positionMass[i];
+    SourceFp64 source{body.x, body.y, body.z, body.w};
+    if (positionLow) {
+        const float4 low = positionLow[i];
+        source.x += low.x;
+        source.y += low.y;
+        source.z += low.z;
+    }
+    return source;
+}
+
+/// high = float(value), low = float(value - high) of each component; acceleration.w = work.
+__device__ inline void storePair(double ax, double ay, double az, float work, float4& high, float4* low) {
+    high = make_float4(float(ax), float(ay), float(az), work);
+    if (low)
+        *low = make_float4(float(ax - double(high.x)), float(ay - double(high.y)), float(az - double(high.z)), 0.0f);
+}
+
+// Per target and source: 3 subtractions, 3 FMAs for r^2 + eps^2, one rsqrt, 3 multiplications, 3 FMAs (fp64); loads
+// 32 bytes of shared memory per source, 16 bytes (32 with low parts) of global memory per source per block.
+__global__ void directFp64Kernel(const float4* __restrict__ positionMass, const float4* __restrict__ positionLow,
+                                 float4* __restrict__ acceleration, float4* __restrict__ accelerationLow,
                                  unsigned bodyCount, const unsigned* __restrict__ targetIndex, unsigned targetCount,
                                  double gravitationalConstant, double softening2) {
     __shared__ SourceFp64 tile[kFp64TileSize];
@@ -35,7 +60,7 @@ __global__ void directFp64Kernel(const float4* __restrict__ positionMass, float4
                                                      : slot; // bodyCount: none
     double xi = 0.0, yi = 0.0, zi = 0.0;
     if (target < bodyCount) {
-        const float4 own = positionMass[target];
+        const SourceFp64 own = sourceOf(positionMass, positionLow, target);
         xi = own.x;
         yi = own.y;
         zi = own.z;
@@ -43,10 +68,8 @@ __global__ void directFp64Kernel(const float4* __restrict__ positionMass, float4
     double ax = 0.0, ay = 0.0, az = 0.0;
     for (unsigned tileStart = 0; tileStart < bodyCount; tileStart += kFp64TileSize) {
         const unsigned source = tileStart + threadIdx.x;
-        if (source < bodyCount) {
-            const float4 body = positionMass[source];
-            tile[threadIdx.x] = {body.x, body.y, body.z, body.w};
-        }
+        if (source < bodyCount)
+            tile[threadIdx.x] = sourceOf(positionMass, positionLow, source);
         __syncthreads();
         const unsigned sourcesInTile = min(kFp64TileSize, bodyCount - tileStart);
         for (unsigned k = 0; k < sourcesInTile; ++k) {
@@ -60,12 +83,14 @@ __global__ void directFp64Kernel(const float4* __restrict__ positionMass, float4
         __syncthreads();
     }
     if (target < bodyCount)
-        acceleration[target] = make_float4(float(gravitationalConstant * ax), float(gravitationalConstant * ay),
-                                           float(gravitationalConstant * az), float(bodyCount));
+        storePair(gravitationalConstant * ax, gravitationalConstant * ay, gravitationalConstant * az, float(bodyCount),
+                  acceleration[target], accelerationLow ? accelerationLow + target : nullptr);
 }
 
 class DirectFp64CudaSolver final : public CudaForceSolver {
 public:
+    bool writesAccelerationLowParts() const override { return true; }
+
     unsigned computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>&, const ForceParams& params,
                                   cudaStream_t stream, PhaseTimeline& timeline) override {
         launch(bodies, nullptr, bodies.size(), params, stream);
@@ -90,8 +115,10 @@ private:
         if (targetCount == 0)
             return;
         const LaunchSize size = launchSize1d(targetCount, kFp64TileSize);
+        const bool pairs = bodies.hasLowParts();
         directFp64Kernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
-            bodies.positionMass.data(), bodies.acceleration.data(), unsigned(bodies.size()), targetIndex,
+            bodies.positionMass.data(), pairs ? bodies.positionLow.data() : nullptr, bodies.acceleration.data(),
+            pairs ? bodies.accelerationLow.data() : nullptr, unsigned(bodies.size()), targetIndex,
             unsigned(targetCount), params.gravity.gravitationalConstant, softening * softening);
         checkLaunch("directFp64Kernel");
     }

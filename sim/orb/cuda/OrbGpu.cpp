@@ -157,7 +157,7 @@ void OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
 }
 
 OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount,
-                                   std::uint32_t domainCount, std::array<const void*, 4> arrays) const {
+                                  std::uint32_t domainCount, std::array<const void*, 7> arrays) const {
     GraphKey key;
     key.positionsOnly = positionsOnly;
     key.workBalance = workBalance;
@@ -212,11 +212,13 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
     const bool workBalance = balance == OrbBalance::Work;
     layOutCells(bodyCount, domainCount);
     reserve(count, workBalance);
+    // The low parts (double precision) are part of the key: a graph captured without them would not move them.
     const int side = finalSide();
     m_finalOrder = records(side, count).index;
     const GraphKey key = graphKey(false, workBalance, bodyCount, domainCount,
                                   {bodies.positionMass.data(), bodies.velocityColor.data(), bodies.acceleration.data(),
-                                   bodies.loadOrder.data()});
+                                   bodies.loadOrder.data(), bodies.positionLow.data(), bodies.velocityLow.data(),
+                                   bodies.accelerationLow.data()});
     const auto enqueue = [&](cudaStream_t captured) {
         launchOrbExtractBodies(bodies.positionMass.data(), bodies.acceleration.data(), bodyCount, records(0, count),
                                m_state.data(), captured);
@@ -227,7 +229,7 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
         if (domainCount > 1) {
             // The other record buffer is free now: 16 bytes per body, one body array at a time.
             float4* scratch = m_recordBuffers[1 - side].data();
-            for (DeviceBuffer<float4>* array : {&bodies.positionMass, &bodies.velocityColor, &bodies.acceleration}) {
+            for (DeviceBuffer<float4>* array : bodies.reorderedArrays()) {
                 launchOrbGather(array->data(), m_finalOrder, scratch, bodyCount, m_state.data(), captured);
                 launchOrbCopyBack(scratch, array->data(), bodyCount, m_state.data(), captured);
             }
@@ -250,7 +252,7 @@ void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std
     reserve(count, false);
     const int side = finalSide();
     m_finalOrder = records(side, count).index;
-    const GraphKey key = graphKey(true, false, bodyCount, domainCount, {x, y, z});
+    const GraphKey key = graphKey(true, false, bodyCount, domainCount, {x, y, z, nullptr, nullptr, nullptr, nullptr});
     const auto enqueue = [&](cudaStream_t captured) {
         launchOrbExtractPositions(x, y, z, bodyCount, records(0, count), m_state.data(), captured);
         if (partitionLevels(bodyCount, domainCount, false, captured) != side)

@@ -7,7 +7,8 @@
 //   arrays and the body's index before the build, 16 bytes; plus its weight under work balance), and counts the
 //   bounding box, non-finite positions and invalid weights on the way. Levels partition only these records, between
 //   two buffers (ping-pong, 32 bytes per body), and at the end each of the three float4 body arrays (positionMass,
-//   velocityColor, acceleration: the acceleration is kept between steps, KDK) is gathered once through the final
+//   velocityColor, acceleration: the acceleration is kept between steps, KDK; in double precision also their low
+//   parts, DeviceBodies::reorderedArrays) is gathered once through the final
 //   index into the free buffer and copied back. The positions-only build (buildPositions) partitions the records the
 //   same way and copies the final coordinates back into the caller's three arrays.
 //   Tiles: each level is laid out on the device (one block scans the level's cells) into tiles of kOrbTileBodies
@@ -18,9 +19,10 @@
 //     - radix select (the default): per pass, each tile builds a 2048-bin histogram of one 11-bit digit of the
 //       ordered coordinate key (3 passes: 11, 11, 10 bits) over its bodies that match the digits fixed so far
 //       (shared memory, the row's two most common digits added once by a leader lane), adds it to its cell's bins,
-//       and the last tile of the cell (a counter) picks the bin holding the remaining rank or weight (Merrill and Garland's radix select, as in CUB and RAFT's
-//       select_k). Digits that the cell's box already fixes (the common prefix of its lower and upper keys) are
-//       skipped, so deep levels may need fewer than 3 passes; a cell of one tile selects in shared memory alone.
+//       and the last tile of the cell (a counter) picks the bin holding the remaining rank or weight (Merrill and
+//       Garland's radix select, as in CUB and RAFT's select_k). Digits that the cell's box already fixes (the common
+//       prefix of its lower and upper keys) are skipped, so deep levels may need fewer than 3 passes; a cell of one
+//       tile selects in shared memory alone.
 //     - bisection (the baseline): 32 rounds, each counts the bodies at or below a trial key per cell and halves the
 //       cell's bracket [key(lower), key(upper)].
 //   Count balance: the pivot is the key of rank k = floor(N (f + l) / np) - begin. Work balance: weights are
@@ -79,9 +81,9 @@ public:
     /// Extra device bytes per body under work balance (the weights in both record buffers).
     static constexpr std::uint64_t kWorkScratchBytesPerBody = 8;
 
-    /// Splits the device bodies into domainCount domains, permuting positionMass, velocityColor and acceleration in
-    /// place. Work balance weighs body i by acceleration[i].w (finite, >= 0; all zero falls back to count balance).
-    /// Enqueued on stream, then waits once at the end to read the input checks.
+    /// Splits the device bodies into domainCount domains, permuting positionMass, velocityColor and acceleration (and
+    /// their low parts in double precision) in place. Work balance weighs body i by acceleration[i].w (finite, >= 0;
+    /// all zero falls back to count balance). Enqueued on stream, then waits once at the end to read the input checks.
     /// Throws InvalidParameterError (field "orb-domains") when domainCount lies outside [1, N]; std::invalid_argument
     /// when N is 0 or above 2^32 - 1, a position is not finite, or (work balance) a weight is negative or not finite.
     /// On a throw the bodies are left untouched.
@@ -134,12 +136,12 @@ private:
     struct GraphKey {
         bool positionsOnly = false, workBalance = false;
         std::uint32_t bodyCount = 0, domainCount = 0;
-        std::array<const void*, 18> buffers{};
-        std::array<std::size_t, 18> sizes{};
+        std::array<const void*, 21> buffers{};
+        std::array<std::size_t, 21> sizes{};
         bool operator==(const GraphKey&) const = default;
     };
     GraphKey graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount, std::uint32_t domainCount,
-                      std::array<const void*, 4> arrays) const;
+                      std::array<const void*, 7> arrays) const;
     /// Replays the graph captured for key, capturing enqueue first when the key changed.
     void launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream);
     /// The record buffer that holds the final records: one swap per level that splits.

@@ -237,7 +237,7 @@ void OrbMigrationGpu::migrate(DeviceBodies& bodies, DeviceBuffer<float4>& scratc
         bodyCount, m_leaverTag.data(), m_stayBefore.data(), oldDomainBegin, domainBegin, m_stayersOf.data(),
         domainCount, newIndex);
     checkLaunch("orbPlaceKernel");
-    for (DeviceBuffer<float4>* array : {&bodies.positionMass, &bodies.velocityColor, &bodies.acceleration}) {
+    for (DeviceBuffer<float4>* array : bodies.reorderedArrays()) {
         orbScatterBodiesKernel<<<perBody.blocks, perBody.threadsPerBlock, 0, stream>>>(array->data(), newIndex,
                                                                                        bodyCount, scratch.data());
         checkLaunch("orbScatterBodiesKernel");

@@ -32,6 +32,9 @@ public:
     virtual unsigned computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
                                             const ForceParams& params, const DeviceTargets& targets,
                                             cudaStream_t stream, PhaseTimeline& timeline) = 0;
+    /// Whether computeAccelerations also writes bodies.accelerationLow, the low parts of fp64 accelerations, when the
+    /// bodies carry low parts (double precision, DeviceBodies.hpp); float solvers leave it alone and return false.
+    virtual bool writesAccelerationLowParts() const { return false; }
     /// The bodies changed other than by a kick: drop what was built from them.
     virtual void invalidate() {}
     /// Frees scratch sized for the old bodies (new bodies were loaded).
