@@ -11,6 +11,8 @@
 #include "tree/OctreeCpu.hpp"
 #include "tree/TreeForcesCpu.hpp"
 
+#include <gravlab/sim/SimParams.hpp>
+
 #include <algorithm>
 
 namespace gravlab {
@@ -31,8 +33,8 @@ public:
         m_tree.summarize(params.openingAngle);
         addPhaseTime(times, "summary", summary.elapsedMilliseconds());
         const Stopwatch force;
-        computeTreeAccelerationsCpu(
-            m_tree, {params.gravity.gravitationalConstant, params.gravity.softeningLength}, accelerations, &work);
+        computeTreeAccelerationsCpu(m_tree, {params.gravity.gravitationalConstant, params.gravity.softeningLength},
+                                    accelerations, &work);
         addPhaseTime(times, "force", force.elapsedMilliseconds());
         m_built = true;
     }
@@ -76,6 +78,8 @@ SolverRegistration treeSolverRegistration() {
              .description = "Barnes-Hut octree, O(N log N): cells smaller than theta x distance act as one",
              .usesOpeningAngle = true,
              .drawsTreeCells = true,
+             .minSoftening = kSmallestPositiveSoftening,
+             .softeningNeed = "its multipole expansion and opening criterion are softened",
              .cpuPhases = {"build", "summary", "force"},
              .cudaPhases = {"box", "build", "summary", "sort", "force"},
              .cpuResidentBytesPerBody = kResidentBytesPerBody,

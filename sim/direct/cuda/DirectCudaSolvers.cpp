@@ -7,21 +7,31 @@
 namespace gravlab {
 namespace {
 
-using DirectLaunch = void (*)(const float4*, float4*, std::size_t, const GravityParams&, cudaStream_t);
+using DirectLaunch = void (*)(const float4*, float4*, std::size_t, const GravityParams&, const CoincidenceOutput&,
+                              cudaStream_t);
 
-/// Both direct solvers are one launch timed as phase 0, "force".
+/// Both direct solvers are one launch timed as phase 0, "force"; with softening 0 they report coincident pairs.
 class DirectCudaSolver final : public CudaForceSolver {
 public:
     explicit DirectCudaSolver(DirectLaunch launch) : m_launch(launch) {}
     unsigned computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>&, const ForceParams& params,
                                   cudaStream_t stream, PhaseTimeline& timeline) override {
-        m_launch(bodies.positionMass.data(), bodies.acceleration.data(), bodies.size(), params.gravity, stream);
+        const CoincidenceOutput coincidence = params.gravity.softeningLength == 0.0
+                                                  ? m_coincidence.arm(bodies.loadOrder.data(), stream)
+                                                  : CoincidenceOutput{};
+        m_launch(bodies.positionMass.data(), bodies.acceleration.data(), bodies.size(), params.gravity, coincidence,
+                 stream);
         timeline.mark(0, stream);
         return 0;
     }
+    std::optional<CoincidenceRecord> takeCoincidentPair(cudaStream_t stream) override {
+        return m_coincidence.take(stream);
+    }
+    std::uint64_t allocatedBytes() const override { return m_coincidence.allocatedBytes(); }
 
 private:
     DirectLaunch m_launch;
+    CoincidenceReport m_coincidence;
 };
 
 } // namespace
