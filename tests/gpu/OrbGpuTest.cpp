@@ -269,6 +269,20 @@ TEST_F(OrbGpuTest, MatchesCpuOnTieHeavyLattice) {
         expectSameAsCpu(bodies, domains);
 }
 
+/// Cells of many tiles (300,000 bodies, 74 tiles at the root), a third of the bodies on four planes: the one-pass
+/// partition's look-back crosses dozens of tiles per cell, and runs of ties span tiles.
+TEST_F(OrbGpuTest, MatchesCpuWithManyTilesPerCell) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    Bodies bodies = randomBall(300000, random);
+    std::uniform_int_distribution<int> point(-1, 2);
+    for (std::size_t i = 0; i < bodies.size(); i += 3)
+        bodies.x[i] = float(point(random));
+    for (std::uint32_t domains : {2u, 5u, 64u})
+        expectSameAsCpu(bodies, domains);
+}
+
 TEST_F(OrbGpuTest, RefusesMoreDomainsThanBodies) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));

@@ -52,8 +52,7 @@ void OrbGpu::layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount) {
             m_hostSplits.resize(m_levelSplitBegin.back());
         else
             m_levelSplitBegin.push_back(std::uint32_t(m_hostSplits.size()));
-        m_widestMultiTileLevel =
-            std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
+        m_widestMultiTileLevel = std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
         m_levelBegin.push_back(levelEnd);
     }
     m_cells.resize(m_hostCells.size());
@@ -79,6 +78,7 @@ void OrbGpu::reserve(std::size_t bodyCount, bool weights) {
         m_tileCounts.resize(tiles);
         m_tileOffsets.resize(tiles);
         m_tileExtremes.resize(tiles);
+        m_tileStatus.resize(tiles);
     }
     if (weights && m_tileEqualWeight.size() < tiles)
         m_tileEqualWeight.resize(tiles);
@@ -102,8 +102,7 @@ OrbRecords OrbGpu::records(int side, std::size_t bodyCount) {
     return result;
 }
 
-int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance,
-                            cudaStream_t stream) {
+int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream) {
     // Bins are cleared by the tile that reads them; clearing them here too keeps one failed build from leaking.
     m_binCounts.zero(stream);
     m_binWeights.zero(stream);
@@ -114,6 +113,10 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     level.tileCounts = m_tileCounts.data();
     level.tileOffsets = m_tileOffsets.data();
     level.tileExtremes = m_tileExtremes.data();
+    // Count balance with radix select partitions each level in one pass (OrbGpuOnePassPartition.cu); work balance
+    // needs the ties' weights in index order, and bisection no rank among the ties, so they count first, then scatter.
+    const bool onePass = m_cutFinder == OrbCutFinder::RadixSelect && !workBalance;
+    level.tileStatus = onePass ? m_tileStatus.data() : nullptr;
     level.tileEqualWeight = m_tileEqualWeight.data();
     level.binCounts = m_binCounts.data();
     level.binWeights = m_binWeights.data();
@@ -130,14 +133,18 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         const std::uint32_t first = m_levelSplitBegin[depth];
         level.splits = m_splits.data() + first;
         level.splitCount = m_levelSplitBegin[depth + 1] - first;
-        level.gridTiles = std::uint32_t((std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) *
-                                                                        (kOrbTileBodies - 1)) / kOrbTileBodies);
+        level.gridTiles = std::uint32_t(
+            (std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) * (kOrbTileBodies - 1)) / kOrbTileBodies);
         level.from = records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
         launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
         launchOrbFindPivots(level, m_cutFinder, stream);
-        launchOrbCountAndCut(level, stream);
-        launchOrbScatter(level, stream);
+        if (onePass) {
+            launchOrbOnePassPartition(level, stream);
+        } else {
+            launchOrbCountAndCut(level, stream);
+            launchOrbScatter(level, stream);
+        }
         side = 1 - side;
     }
     return side;
@@ -157,7 +164,7 @@ void OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
 }
 
 OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount,
-                                   std::uint32_t domainCount, std::array<const void*, 4> arrays) const {
+                                  std::uint32_t domainCount, std::array<const void*, 4> arrays) const {
     GraphKey key;
     key.positionsOnly = positionsOnly;
     key.workBalance = workBalance;
@@ -182,6 +189,7 @@ OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uin
     add(m_tileCounts.data(), m_tileCounts.size());
     add(m_tileOffsets.data(), m_tileOffsets.size());
     add(m_tileExtremes.data(), m_tileExtremes.size());
+    add(m_tileStatus.data(), m_tileStatus.size());
     add(m_tileEqualWeight.data(), m_tileEqualWeight.size());
     add(m_binCounts.data(), m_binCounts.size());
     add(m_binWeights.data(), m_binWeights.size());
@@ -214,9 +222,9 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
     reserve(count, workBalance);
     const int side = finalSide();
     m_finalOrder = records(side, count).index;
-    const GraphKey key = graphKey(false, workBalance, bodyCount, domainCount,
-                                  {bodies.positionMass.data(), bodies.velocityColor.data(), bodies.acceleration.data(),
-                                   bodies.loadOrder.data()});
+    const GraphKey key = graphKey(
+        false, workBalance, bodyCount, domainCount,
+        {bodies.positionMass.data(), bodies.velocityColor.data(), bodies.acceleration.data(), bodies.loadOrder.data()});
     const auto enqueue = [&](cudaStream_t captured) {
         launchOrbExtractBodies(bodies.positionMass.data(), bodies.acceleration.data(), bodyCount, records(0, count),
                                m_state.data(), captured);
@@ -281,8 +289,8 @@ OrbImbalance OrbGpu::imbalance(const DeviceBodies& bodies, OrbBalance balance, c
     const std::size_t cells = m_cells.size();
     m_leafLoads.resize(2 * cells + 5);
     const float4* weights = balance == OrbBalance::Work ? bodies.acceleration.data() : nullptr;
-    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(), m_leafLoads.data() + 2 * cells,
-                       stream);
+    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(),
+                       m_leafLoads.data() + 2 * cells, stream);
     double loads[5] = {};
     CUDA_CHECK(cudaMemcpyAsync(loads, m_leafLoads.data() + 2 * cells, sizeof(loads), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -305,7 +313,9 @@ double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder
     const bool work = balance == OrbBalance::Work;
     const double keyPasses = finder == OrbCutFinder::RadixSelect ? double(kOrbRadixPasses) : 32;
     const double extract = (positionsOnly ? 12 : 16) + 16 + (work ? 16 + 4 + 4 : 0);
-    const double level = keyPasses * (4 + (work ? 4 : 0)) + 4 + (work ? 4 : 0) + 32 + (work ? 8 : 0);
+    // The count pass reads the keys once more, except in the one-pass partition (count balance, radix select).
+    const bool countPass = work || finder != OrbCutFinder::RadixSelect;
+    const double level = keyPasses * (4 + (work ? 4 : 0)) + (countPass ? 4 + (work ? 4 : 0) : 0) + 32 + (work ? 8 : 0);
     const double finish = positionsOnly ? 12 + 12 : 3 * (4 + 16 + 16 + 16 + 16);
     return extract + double(splitLevels) * level + finish;
 }

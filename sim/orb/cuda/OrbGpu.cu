@@ -138,8 +138,7 @@ __device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinde
     }
     // leftDomainCount() of Orb.hpp, host-only: ceil(d / 2).
     const std::uint32_t leftDomainsEnd = cell.firstDomain + cell.domainCount - cell.domainCount / 2;
-    const std::uint32_t countSplit =
-        std::uint32_t(std::uint64_t(level.bodyCount) * leftDomainsEnd / level.domainCount);
+    const std::uint32_t countSplit = std::uint32_t(std::uint64_t(level.bodyCount) * leftDomainsEnd / level.domainCount);
     split.countRank = countSplit - cell.begin;
     split.rank = split.countRank;
     split.lessWeight = 0;
@@ -162,7 +161,8 @@ __device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinde
     return false;
 }
 
-// One block per level: per split 1 cell read, about 100 bytes written; a block scan per 256 splits lays out the tiles.
+// One block per level: per split 1 cell read, about 100 bytes written; a block scan per 256 splits lays out the tiles;
+// 4 bytes written per tile of the level when the one-pass partition follows.
 __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder finder) {
     using Scan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
     __shared__ typename Scan::TempStorage scanStorage;
@@ -199,12 +199,16 @@ __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder fin
         carry += aggregate;
         __syncthreads();
     }
+    // The one-pass partition's look-back starts from cleared tile statuses (the previous level left its own there).
+    if (level.tileStatus != nullptr)
+        for (std::uint32_t tile = threadIdx.x; tile < level.gridTiles; tile += kOrbTileThreads)
+            level.tileStatus[tile] = 0;
 }
 
 // Per body: 4 bytes of index and sizeof(Value) read (a random load), sizeof(Value) written.
 template <typename Value>
-__global__ void orbGatherKernel(const Value* source, const std::uint32_t* order, Value* target,
-                                std::uint32_t bodyCount, const OrbBuildState* state) {
+__global__ void orbGatherKernel(const Value* source, const std::uint32_t* order, Value* target, std::uint32_t bodyCount,
+                                const OrbBuildState* state) {
     if (state->nonFinite != 0 || state->invalidWeights != 0)
         return;
     const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
@@ -265,7 +269,7 @@ void launchOrbExtractBodies(const float4* positionMass, const float4* accelerati
                             OrbRecords records, OrbBuildState* state, cudaStream_t stream) {
     CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(OrbBuildState), stream));
     orbExtractBodiesKernel<<<streamBlocks(bodyCount), kStreamThreads, 0, stream>>>(positionMass, acceleration,
-                                                                                  bodyCount, records, state);
+                                                                                   bodyCount, records, state);
     checkLaunch("orbExtractBodiesKernel");
 }
 
@@ -273,7 +277,7 @@ void launchOrbExtractPositions(const float* x, const float* y, const float* z, s
                                OrbRecords records, OrbBuildState* state, cudaStream_t stream) {
     CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(OrbBuildState), stream));
     orbExtractPositionsKernel<<<streamBlocks(bodyCount), kStreamThreads, 0, stream>>>(x, y, z, bodyCount, records,
-                                                                                     state);
+                                                                                      state);
     checkLaunch("orbExtractPositionsKernel");
 }
 

@@ -18,9 +18,10 @@
 //     - radix select (the default): per pass, each tile builds a 2048-bin histogram of one 11-bit digit of the
 //       ordered coordinate key (3 passes: 11, 11, 10 bits) over its bodies that match the digits fixed so far
 //       (shared memory, the row's two most common digits added once by a leader lane), adds it to its cell's bins,
-//       and the last tile of the cell (a counter) picks the bin holding the remaining rank or weight (Merrill and Garland's radix select, as in CUB and RAFT's
-//       select_k). Digits that the cell's box already fixes (the common prefix of its lower and upper keys) are
-//       skipped, so deep levels may need fewer than 3 passes; a cell of one tile selects in shared memory alone.
+//       and the last tile of the cell (a counter) picks the bin holding the remaining rank or weight (Merrill and
+//       Garland's radix select, as in CUB and RAFT's select_k). Digits that the cell's box already fixes (the common
+//       prefix of its lower and upper keys) are skipped, so deep levels may need fewer than 3 passes; a cell of one
+//       tile selects in shared memory alone.
 //     - bisection (the baseline): 32 rounds, each counts the bodies at or below a trial key per cell and halves the
 //       cell's bracket [key(lower), key(upper)].
 //   Count balance: the pivot is the key of rank k = floor(N (f + l) / np) - begin. Work balance: weights are
@@ -29,6 +30,10 @@
 //   atomics, so cuts are deterministic; the pivot is the key of the first body (in key order) whose cumulative weight
 //   exceeds the cell's share of the global target W (f + l) / np. If every weight is 0, work balance falls back to
 //   count balance (same cells as OrbCpu's count balance).
+//   One-pass partition (count balance with radix select, OrbGpuOnePassPartition.cu): the select's remaining rank is
+//   the pivot's rank among its ties, which fixes the ties that go left and the split point, so one kernel ranks and
+//   moves the records, taking the counts of the cell's earlier tiles by decoupled look-back, and the last tile of the
+//   cell places the cut; the count kernel below is then not run.
 //   Partition, per tile: the bodies below and equal to the pivot (a count kernel); the last tile of each cell scans the
 //   cell's tile counts, decides how many ties go left (count balance: k - below; work balance: while the middle of
 //   the tie's weight lies below the remaining target, in index order, which reads only the one tile where that rule
@@ -41,7 +46,8 @@
 //   No host wait inside the build: the non-finite and weight checks are read after all work is enqueued; when they
 //   fail the final gather and copy are skipped on the device, so the bodies are left untouched, and build() throws.
 //   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance), 32 bytes
-//   per tile, 8 KiB (24 KiB under work balance) of radix bins per cell of more than one tile, O(np) cells.
+//   per tile (36 with the one-pass flags), 8 KiB (24 KiB under work balance) of radix bins per cell of more than one
+//   tile, O(np) cells.
 //   One graph: the launch sequence (about 55 kernels and memsets at 2^20 bodies / 64 domains, each latency-bound
 //   there) depends only on N, np, the balance, the finder and the buffers, so it is captured once into a CUDA graph
 //   (on a private stream) and replayed while that key is unchanged; any change, a buffer reallocation included,
@@ -134,8 +140,8 @@ private:
     struct GraphKey {
         bool positionsOnly = false, workBalance = false;
         std::uint32_t bodyCount = 0, domainCount = 0;
-        std::array<const void*, 18> buffers{};
-        std::array<std::size_t, 18> sizes{};
+        std::array<const void*, 19> buffers{};
+        std::array<std::size_t, 19> sizes{};
         bool operator==(const GraphKey&) const = default;
     };
     GraphKey graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount, std::uint32_t domainCount,
@@ -146,19 +152,20 @@ private:
     int finalSide() const { return int((m_levelSplitBegin.size() - 1) % 2); }
 
     OrbCutFinder m_cutFinder;
-    std::vector<OrbCell> m_hostCells;              ///< the tree's shape; ranges and boxes are filled on the device
-    std::vector<OrbSplit> m_hostSplits;            ///< per level: the cells to split and the leaves to copy
-    std::vector<std::uint32_t> m_levelSplitBegin;  ///< first entry of each level that splits
+    std::vector<OrbCell> m_hostCells;             ///< the tree's shape; ranges and boxes are filled on the device
+    std::vector<OrbSplit> m_hostSplits;           ///< per level: the cells to split and the leaves to copy
+    std::vector<std::uint32_t> m_levelSplitBegin; ///< first entry of each level that splits
     std::vector<std::size_t> m_levelBegin;
     std::uint32_t m_layoutBodies = 0, m_layoutDomains = 0;
-    std::uint32_t m_widestMultiTileLevel = 0;      ///< most cells of more than one tile on one level (bin slots)
+    std::uint32_t m_widestMultiTileLevel = 0; ///< most cells of more than one tile on one level (bin slots)
     DeviceBuffer<OrbCell> m_cells;
     DeviceBuffer<OrbSplit> m_splits;
     DeviceBuffer<std::uint64_t> m_cellWeightBefore;
     DeviceBuffer<OrbBuildState> m_state;
-    DeviceBuffer<float4> m_recordBuffers[2];       ///< x, y, z, index as four float arrays each; gather scratch
+    DeviceBuffer<float4> m_recordBuffers[2]; ///< x, y, z, index as four float arrays each; gather scratch
     DeviceBuffer<float> m_weightBuffers[2];
     DeviceBuffer<uint2> m_tileCounts, m_tileOffsets, m_tileExtremes;
+    DeviceBuffer<std::uint32_t> m_tileStatus; ///< the one-pass partition's look-back flags
     DeviceBuffer<std::uint64_t> m_tileEqualWeight;
     DeviceBuffer<std::uint32_t> m_binCounts;
     DeviceBuffer<std::uint64_t> m_binWeights;

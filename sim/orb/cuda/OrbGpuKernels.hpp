@@ -76,21 +76,24 @@ struct OrbRecords {
 /// What every level kernel needs.
 struct OrbLevel {
     OrbCell* cells;
-    OrbSplit* splits;             ///< the level's splits
+    OrbSplit* splits; ///< the level's splits
     std::uint32_t splitCount;
     std::uint64_t* cellWeightBefore; ///< per cell: weight of all bodies before its begin (work balance)
     OrbBuildState* state;
-    OrbRecords from, to;          ///< the records before and after this level's partition
-    uint2* tileCounts;            ///< per tile: (bodies below the pivot, bodies equal to it)
-    uint2* tileOffsets;           ///< per tile: the same counted over the cell's earlier tiles
-    uint2* tileExtremes;          ///< per tile: (largest key below the pivot, smallest key above it)
+    OrbRecords from, to; ///< the records before and after this level's partition
+    uint2* tileCounts;   ///< per tile: (bodies below the pivot, bodies equal to it)
+    uint2* tileOffsets;  ///< per tile: the same counted over the cell's earlier tiles
+    uint2* tileExtremes; ///< per tile: (largest key below the pivot, smallest key above it)
+    /// Per tile, for the one-pass partition: 0 until the tile published its counts in tileCounts (1) or the counts of
+    /// the cell's tiles up to and including it in tileOffsets (2). The layout kernel clears the level's entries.
+    std::uint32_t* tileStatus;
     std::uint64_t* tileEqualWeight; ///< per tile: weight of the bodies equal to the pivot (work balance)
-    std::uint32_t* binCounts;     ///< kOrbRadixBins per bin slot
-    std::uint64_t* binWeights;    ///< kOrbRadixBins per bin slot (work balance)
+    std::uint32_t* binCounts;       ///< kOrbRadixBins per bin slot
+    std::uint64_t* binWeights;      ///< kOrbRadixBins per bin slot (work balance)
     std::uint32_t bodyCount;
     std::uint32_t domainCount;
-    std::uint32_t gridTiles;      ///< blocks of the level's tile kernels: an upper bound on the level's tiles
-    bool workBalance;             ///< requested; the kernels fall back to count balance when the total weight is 0
+    std::uint32_t gridTiles; ///< blocks of the level's tile kernels: an upper bound on the level's tiles
+    bool workBalance;        ///< requested; the kernels fall back to count balance when the total weight is 0
 };
 
 /// Resets the state and writes the records of every body (index = position) from positionMass, with the weights from
@@ -110,6 +113,10 @@ void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_
 void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream);
 /// Moves every record of the level to its place in the other buffer (stable: left bodies, then right ones).
 void launchOrbScatter(const OrbLevel& level, cudaStream_t stream);
+/// Count balance after radix select, in place of launchOrbCountAndCut and launchOrbScatter: the pivot's rank among its
+/// ties fixes how many bodies go left, so one pass ranks and moves every record (the cell's earlier tiles' counts by
+/// decoupled look-back) and the last tile of each cell places the cut (OrbGpuOnePassPartition.cu).
+void launchOrbOnePassPartition(const OrbLevel& level, cudaStream_t stream);
 /// target[j] = source[order[j]], unless the state counted a non-finite position or an invalid weight. Value is
 /// float4 (body arrays) or std::uint32_t (the bodies' load order).
 template <typename Value>

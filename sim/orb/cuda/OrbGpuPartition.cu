@@ -261,8 +261,7 @@ __global__ void orbCountKernel(OrbLevel level) {
 }
 
 // Per body: 16 bytes read and 16 written (+ 4 and 4 of weight under work balance). Each warp ranks its 256 bodies by
-// ballots, row by row, so the stable order needs no per-body flag or prefix array. All records are loaded before any
-// is stored: the buffers could alias as far as the compiler knows, so interleaving would serialise every load.
+// ballots, row by row, so the stable order needs no per-body flag or prefix array.
 __global__ void orbScatterKernel(OrbLevel level) {
     __shared__ std::uint32_t warpLess[kWarpsPerTile], warpEqual[kWarpsPerTile];
     const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
@@ -270,47 +269,18 @@ __global__ void orbScatterKernel(OrbLevel level) {
         return;
     const OrbSplit& split = level.splits[splitIndex];
     const Tile tile = tileOf(split, blockIdx.x);
-    const OrbRecords from = level.from, to = level.to;
-    float coordinates[3][kRowsPerWarp], weights[kRowsPerWarp];
-    std::uint32_t indices[kRowsPerWarp];
-    for (int row = 0; row < kRowsPerWarp; ++row) {
-        const std::uint64_t i = tile.body(row);
-        const bool valid = i < tile.last;
-        for (int axis = 0; axis < 3; ++axis)
-            coordinates[axis][row] = valid ? from.coordinate[axis][i] : 0.0f;
-        indices[row] = valid ? from.index[i] : 0u;
-        weights[row] = valid && from.weight != nullptr ? from.weight[i] : 0.0f;
-    }
-    const auto store = [&](int row, std::uint64_t destination) {
-        for (int axis = 0; axis < 3; ++axis)
-            to.coordinate[axis][destination] = coordinates[axis][row];
-        to.index[destination] = indices[row];
-        if (to.weight != nullptr)
-            to.weight[destination] = weights[row];
-    };
+    TileRecords records;
+    records.load(tile, level.from);
     if (split.copyOnly != 0) {
-        for (int row = 0; row < kRowsPerWarp; ++row)
-            if (tile.body(row) < tile.last)
-                store(row, tile.body(row));
+        records.copy(tile, level.to);
         return;
     }
-    const std::uint32_t pivot = split.pivot, tiesLeft = split.tiesLeft;
-    unsigned lessMask[kRowsPerWarp], equalMask[kRowsPerWarp];
-    std::uint32_t less = 0, equal = 0;
-    for (int row = 0; row < kRowsPerWarp; ++row) {
-        const bool valid = tile.body(row) < tile.last;
-        const float along = split.axis == 0 ? coordinates[0][row] : split.axis == 1 ? coordinates[1][row]
-                                                                                    : coordinates[2][row];
-        const std::uint32_t key = orderedKey(along);
-        lessMask[row] = __ballot_sync(kFullWarp, valid && key < pivot);
-        equalMask[row] = __ballot_sync(kFullWarp, valid && key == pivot);
-        less += __popc(lessMask[row]);
-        equal += __popc(equalMask[row]);
-    }
+    RowRanks ranks;
+    ranks.rank(records, tile, split.axis, split.pivot);
     const int warp = int(threadIdx.x / 32);
     if ((threadIdx.x & 31) == 0) {
-        warpLess[warp] = less;
-        warpEqual[warp] = equal;
+        warpLess[warp] = ranks.less;
+        warpEqual[warp] = ranks.equal;
     }
     __syncthreads();
     const uint2 offsets = level.tileOffsets[blockIdx.x];
@@ -319,21 +289,7 @@ __global__ void orbScatterKernel(OrbLevel level) {
         lessBefore += warpLess[w];
         equalBefore += warpEqual[w];
     }
-    const unsigned below = laneMaskBelow(), bit = 1u << (threadIdx.x & 31);
-    for (int row = 0; row < kRowsPerWarp; ++row) {
-        const std::uint64_t i = tile.body(row);
-        if (i < tile.last) {
-            const std::uint32_t lessRank = lessBefore + __popc(lessMask[row] & below);
-            const std::uint32_t equalRank = equalBefore + __popc(equalMask[row] & below);
-            const std::uint32_t leftBefore = lessRank + min(equalRank, tiesLeft);
-            const bool left = (lessMask[row] & bit) != 0 || ((equalMask[row] & bit) != 0 && equalRank < tiesLeft);
-            const std::uint64_t inCell = i - split.begin;
-            store(row, left ? std::uint64_t(split.begin) + leftBefore
-                            : std::uint64_t(split.split) + inCell - leftBefore);
-        }
-        lessBefore += __popc(lessMask[row]);
-        equalBefore += __popc(equalMask[row]);
-    }
+    storeRanked(records, ranks, tile, {split.begin, split.split, split.tiesLeft}, lessBefore, equalBefore, level.to);
 }
 
 } // namespace
