@@ -129,6 +129,22 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         launchOrbLayoutLevel(level, true, m_cutFinder, stream);
         return side;
     }
+    if (m_levelLaunch == OrbLevelLaunch::Cooperative) {
+        OrbLevelPlan plan{};
+        plan.common = level;
+        plan.common.splits = m_splits.data();
+        plan.records[0] = records(0, bodyCount);
+        plan.records[1] = records(1, bodyCount);
+        plan.levelCount = std::uint32_t(m_levelSplitBegin.size() - 1);
+        if (plan.levelCount > kOrbMaxSplitLevels)
+            throw std::logic_error("ORB: more split levels than the cooperative kernel's plan holds");
+        std::copy(m_levelSplitBegin.begin(), m_levelSplitBegin.end(), plan.levelSplitBegin);
+        plan.finder = m_cutFinder;
+        plan.onePass = onePass;
+        plan.gridBlocks = m_cooperativeBlocks;
+        launchOrbLevelsCooperative(plan, stream);
+        return int(plan.levelCount % 2);
+    }
     for (std::size_t depth = 0; depth + 1 < m_levelSplitBegin.size(); ++depth) {
         const std::uint32_t first = m_levelSplitBegin[depth];
         level.splits = m_splits.data() + first;
@@ -196,6 +212,12 @@ OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uin
     return key;
 }
 
+void OrbGpu::prepareLevelLaunch() {
+    // Device queries are kept out of the graph capture (its thread-local mode refuses calls that are not stream work).
+    if (m_levelLaunch == OrbLevelLaunch::Cooperative && m_cooperativeBlocks == 0)
+        m_cooperativeBlocks = orbCooperativeGridBlocks();
+}
+
 void OrbGpu::launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue,
                             cudaStream_t stream) {
 #if defined(GRAVLAB_CUDA_SYNC_CHECKS)
@@ -244,6 +266,7 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
             launchOrbCopyBack(orderScratch, bodies.loadOrder.data(), bodyCount, m_state.data(), captured);
         }
     };
+    prepareLevelLaunch();
     m_buildStart.record(stream);
     launchSequence(key, enqueue, stream);
     m_buildStop.record(stream);
@@ -266,6 +289,7 @@ void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std
         if (domainCount > 1)
             launchOrbCopyPositions(records(side, count), x, y, z, bodyCount, m_state.data(), captured);
     };
+    prepareLevelLaunch();
     m_buildStart.record(stream);
     launchSequence(key, enqueue, stream);
     m_buildStop.record(stream);

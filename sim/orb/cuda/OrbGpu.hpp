@@ -52,6 +52,9 @@
 //   there) depends only on N, np, the balance, the finder and the buffers, so it is captured once into a CUDA graph
 //   (on a private stream) and replayed while that key is unchanged; any change, a buffer reallocation included,
 //   captures it again. The layout upload happens before, the input check's download and wait after the graph.
+//   Cooperative levels (OrbLevelLaunch::Cooperative, OrbGpuCooperative.cu): the same per-tile phases in one
+//   cooperative kernel with grid barriers between them instead of one graph node per phase; for small N, where each
+//   node is latency-bound (to be measured against the graph; `gravlab bench --orb --orb-levels cooperative`).
 //   Tiles of 4096 bodies measured faster than 2048 at 2^27 and 2^30 bodies (fewer same-address atomics per cell, which
 //   serialise in L2) and equal at 2^20. Cost (ncu, 2^24 bodies / 4096 domains, 8-bit digits): radix passes 41%,
 //   issue-bound (SM throughput 62-72%, DRAM 19-36%, 50% occupancy at 64 registers), hence fewer, wider passes;
@@ -78,7 +81,9 @@ namespace gravlab {
 
 class OrbGpu {
 public:
-    explicit OrbGpu(OrbCutFinder cutFinder = OrbCutFinder::RadixSelect) : m_cutFinder(cutFinder) {}
+    explicit OrbGpu(OrbCutFinder cutFinder = OrbCutFinder::RadixSelect,
+                    OrbLevelLaunch levelLaunch = OrbLevelLaunch::Graph)
+        : m_cutFinder(cutFinder), m_levelLaunch(levelLaunch) {}
 
     /// Device bytes per body the build needs beyond the bodies themselves (the two record buffers).
     static constexpr std::uint64_t kScratchBytesPerBody = 32;
@@ -146,14 +151,18 @@ private:
     };
     GraphKey graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount, std::uint32_t domainCount,
                       std::array<const void*, 4> arrays) const;
+    /// The cooperative kernel's grid size, asked once before the first capture that launches it.
+    void prepareLevelLaunch();
     /// Replays the graph captured for key, capturing enqueue first when the key changed.
     void launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream);
     /// The record buffer that holds the final records: one swap per level that splits.
     int finalSide() const { return int((m_levelSplitBegin.size() - 1) % 2); }
 
     OrbCutFinder m_cutFinder;
-    std::vector<OrbCell> m_hostCells;             ///< the tree's shape; ranges and boxes are filled on the device
-    std::vector<OrbSplit> m_hostSplits;           ///< per level: the cells to split and the leaves to copy
+    OrbLevelLaunch m_levelLaunch;
+    unsigned m_cooperativeBlocks = 0;   ///< blocks of the cooperative level kernel that fit on the device at once
+    std::vector<OrbCell> m_hostCells;   ///< the tree's shape; ranges and boxes are filled on the device
+    std::vector<OrbSplit> m_hostSplits; ///< per level: the cells to split and the leaves to copy
     std::vector<std::uint32_t> m_levelSplitBegin; ///< first entry of each level that splits
     std::vector<std::size_t> m_levelBegin;
     std::uint32_t m_layoutBodies = 0, m_layoutDomains = 0;

@@ -18,6 +18,12 @@ enum class OrbCutFinder {
     RadixSelect, ///< at most 3 passes of 11-bit digit histograms per level, each fixing one digit of the pivot key
 };
 
+/// How a build launches its levels' phases (layout, pivot passes, partition); both give the same cells.
+enum class OrbLevelLaunch {
+    Graph,       ///< one kernel per phase, one block per tile, replayed from the build's CUDA graph
+    Cooperative, ///< one cooperative kernel for all levels: blocks loop over the tiles, grid barriers between phases
+};
+
 /// Bodies per tile: every level kernel runs one block of kOrbTileThreads threads per tile, and a tile belongs to
 /// exactly one cell of the level (8 warps x 16 rows of 32 consecutive bodies).
 inline constexpr std::uint32_t kOrbTileBodies = 4096;
@@ -95,6 +101,27 @@ struct OrbLevel {
     std::uint32_t gridTiles; ///< blocks of the level's tile kernels: an upper bound on the level's tiles
     bool workBalance;        ///< requested; the kernels fall back to count balance when the total weight is 0
 };
+
+/// Most levels that split: np <= 2^32 - 1 domains need at most 32.
+inline constexpr std::uint32_t kOrbMaxSplitLevels = 32;
+
+/// What the cooperative level kernel needs: the level fields every level shares (splits pointing at the first level's),
+/// both record buffers (level d reads records[d % 2]) and where each level's splits begin.
+struct OrbLevelPlan {
+    OrbLevel common;
+    OrbRecords records[2];
+    std::uint32_t levelSplitBegin[kOrbMaxSplitLevels + 1]; ///< first split of each level; the last entry ends them
+    std::uint32_t levelCount;                              ///< levels that split, at least 1
+    OrbCutFinder finder;
+    bool onePass;        ///< count balance with radix select: the one-pass partition, else count and scatter
+    unsigned gridBlocks; ///< orbCooperativeGridBlocks()
+};
+
+/// Blocks of the cooperative level kernel that fit on the current device at once (asked outside a graph capture).
+unsigned orbCooperativeGridBlocks();
+/// Every level's layout, pivots and partition in one cooperative launch of plan.gridBlocks blocks
+/// (OrbGpuCooperative.cu).
+void launchOrbLevelsCooperative(const OrbLevelPlan& plan, cudaStream_t stream);
 
 /// Resets the state and writes the records of every body (index = position) from positionMass, with the weights from
 /// acceleration.w when weights is non-null; accumulates bounds, non-finite counts and the largest weight.
