@@ -102,6 +102,23 @@ OrbRecords OrbGpu::records(int side, std::size_t bodyCount) {
     return result;
 }
 
+int OrbGpu::launchCooperativeLevels(const OrbLevel& shared, bool onePass, cudaStream_t stream) {
+    OrbLevelPlan plan{};
+    plan.common = shared;
+    plan.common.splits = m_splits.data();
+    plan.records[0] = records(0, shared.bodyCount);
+    plan.records[1] = records(1, shared.bodyCount);
+    plan.levelCount = std::uint32_t(m_levelSplitBegin.size() - 1);
+    if (plan.levelCount > kOrbMaxSplitLevels)
+        throw std::logic_error("ORB: more split levels than the cooperative kernel's plan holds");
+    std::copy(m_levelSplitBegin.begin(), m_levelSplitBegin.end(), plan.levelSplitBegin);
+    plan.finder = m_cutFinder;
+    plan.onePass = onePass;
+    plan.gridBlocks = m_cooperativeBlocks;
+    launchOrbLevelsCooperative(plan, stream);
+    return int(plan.levelCount % 2);
+}
+
 int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream) {
     // Bins are cleared by the tile that reads them; clearing them here too keeps one failed build from leaking.
     m_binCounts.zero(stream);
@@ -129,22 +146,8 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         launchOrbLayoutLevel(level, true, m_cutFinder, stream);
         return side;
     }
-    if (m_levelLaunch == OrbLevelLaunch::Cooperative) {
-        OrbLevelPlan plan{};
-        plan.common = level;
-        plan.common.splits = m_splits.data();
-        plan.records[0] = records(0, bodyCount);
-        plan.records[1] = records(1, bodyCount);
-        plan.levelCount = std::uint32_t(m_levelSplitBegin.size() - 1);
-        if (plan.levelCount > kOrbMaxSplitLevels)
-            throw std::logic_error("ORB: more split levels than the cooperative kernel's plan holds");
-        std::copy(m_levelSplitBegin.begin(), m_levelSplitBegin.end(), plan.levelSplitBegin);
-        plan.finder = m_cutFinder;
-        plan.onePass = onePass;
-        plan.gridBlocks = m_cooperativeBlocks;
-        launchOrbLevelsCooperative(plan, stream);
-        return int(plan.levelCount % 2);
-    }
+    if (m_levelLaunch == OrbLevelLaunch::Cooperative)
+        return launchCooperativeLevels(level, onePass, stream);
     for (std::size_t depth = 0; depth + 1 < m_levelSplitBegin.size(); ++depth) {
         const std::uint32_t first = m_levelSplitBegin[depth];
         level.splits = m_splits.data() + first;

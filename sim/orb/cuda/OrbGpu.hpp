@@ -139,6 +139,8 @@ private:
     OrbRecords records(int side, std::size_t bodyCount);
     /// Enqueues the levels on the extracted records; returns the side holding the final records.
     int partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream);
+    /// partitionLevels as one cooperative kernel; shared holds the fields every level has in common.
+    int launchCooperativeLevels(const OrbLevel& shared, bool onePass, cudaStream_t stream);
     void checkState(cudaStream_t stream, bool workBalance);
 
     /// Everything the captured launch sequence depends on; a new key captures it again.
