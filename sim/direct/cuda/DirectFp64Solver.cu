@@ -24,10 +24,12 @@ struct SourceFp64 {
     double x, y, z, mass;
 };
 
-// Per target and source: 3 subtractions, 3 FMAs for r^2 + eps^2, a compare and a select, one rsqrt, 3
-// multiplications, 3 FMAs (fp64); loads 32 bytes of shared memory per source, 16 bytes of global memory per source
-// per block. A term with r^2 == 0 (the target itself when eps = 0, or another body at its position) is selected away;
-// the other body is remembered and the first such pair recorded (CoincidenceRecord.hpp). With eps > 0 r^2 > 0 always.
+// Per target and source: 3 subtractions, 3 FMAs for r^2 + eps^2, one rsqrt, 3 multiplications, 3 FMAs (fp64); loads
+// 32 bytes of shared memory per source, 16 bytes of global memory per source per block. With eps > 0, r^2 > 0 always
+// and the own term is 0 * finite; the eps = 0 instance adds a compare and two selects: a term with r^2 == 0 (the
+// target itself, or another body at its position) is selected away, the other body remembered and the first such
+// pair recorded (CoincidenceRecord.hpp).
+template <bool kZeroSoftening>
 __global__ void directFp64Kernel(const float4* __restrict__ positionMass, float4* __restrict__ acceleration,
                                  unsigned bodyCount, double gravitationalConstant, double softening2,
                                  CoincidenceOutput coincidence) {
@@ -53,9 +55,12 @@ __global__ void directFp64Kernel(const float4* __restrict__ positionMass, float4
         for (unsigned k = 0; k < sourcesInTile; ++k) {
             const double dx = tile[k].x - xi, dy = tile[k].y - yi, dz = tile[k].z - zi;
             const double distance2 = dx * dx + dy * dy + dz * dz + softening2;
-            const bool zeroDistance = distance2 == 0.0;
-            partner = zeroDistance && tileStart + k != target ? tileStart + k : partner;
-            const double inverse = zeroDistance ? 0.0 : rsqrt(distance2);
+            double inverse = rsqrt(distance2);
+            if constexpr (kZeroSoftening) {
+                const bool zeroDistance = distance2 == 0.0;
+                partner = zeroDistance && tileStart + k != target ? tileStart + k : partner;
+                inverse = zeroDistance ? 0.0 : inverse;
+            }
             const double weight = tile[k].mass * inverse * inverse * inverse;
             ax += dx * weight;
             ay += dy * weight;
@@ -65,7 +70,7 @@ __global__ void directFp64Kernel(const float4* __restrict__ positionMass, float4
     }
     if (target >= bodyCount)
         return;
-    if (partner != force::kNoPartner && coincidence.record != nullptr)
+    if (kZeroSoftening && partner != force::kNoPartner)
         force::recordCoincidence(coincidence, positionMass, target, partner);
     acceleration[target] = make_float4(float(gravitationalConstant * ax), float(gravitationalConstant * ay),
                                        float(gravitationalConstant * az), float(bodyCount));
@@ -83,7 +88,8 @@ public:
             softening == 0.0 ? m_coincidence.arm(bodies.loadOrder.data(), stream) : CoincidenceOutput{};
         const std::size_t count = bodies.size();
         const LaunchSize launch = launchSize1d(count, kFp64TileSize);
-        directFp64Kernel<<<launch.blocks, launch.threadsPerBlock, 0, stream>>>(
+        const auto kernel = softening == 0.0 ? &directFp64Kernel<true> : &directFp64Kernel<false>;
+        kernel<<<launch.blocks, launch.threadsPerBlock, 0, stream>>>(
             bodies.positionMass.data(), bodies.acceleration.data(), unsigned(count),
             params.gravity.gravitationalConstant, softening * softening, coincidence);
         checkLaunch("directFp64Kernel");
