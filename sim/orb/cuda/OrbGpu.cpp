@@ -102,6 +102,18 @@ OrbRecords OrbGpu::records(int side, std::size_t bodyCount) {
     return result;
 }
 
+OrbLevel OrbGpu::levelAt(const OrbLevel& shared, std::size_t depth) {
+    OrbLevel level = shared;
+    const std::uint32_t first = m_levelSplitBegin[depth];
+    level.splits = m_splits.data() + first;
+    level.splitCount = m_levelSplitBegin[depth + 1] - first;
+    level.gridTiles = std::uint32_t(
+        (std::uint64_t(level.bodyCount) + std::uint64_t(level.splitCount) * (kOrbTileBodies - 1)) / kOrbTileBodies);
+    level.from = records(int(depth % 2), level.bodyCount);
+    level.to = records(int(1 - depth % 2), level.bodyCount);
+    return level;
+}
+
 int OrbGpu::launchCooperativeLevels(const OrbLevel& shared, bool onePass, cudaStream_t stream) {
     OrbLevelPlan plan{};
     plan.common = shared;
@@ -148,21 +160,19 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     }
     if (m_levelLaunch == OrbLevelLaunch::Cooperative)
         return launchCooperativeLevels(level, onePass, stream);
-    for (std::size_t depth = 0; depth + 1 < m_levelSplitBegin.size(); ++depth) {
-        const std::uint32_t first = m_levelSplitBegin[depth];
-        level.splits = m_splits.data() + first;
-        level.splitCount = m_levelSplitBegin[depth + 1] - first;
-        level.gridTiles = std::uint32_t(
-            (std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) * (kOrbTileBodies - 1)) / kOrbTileBodies);
-        level.from = records(side, bodyCount);
-        level.to = records(1 - side, bodyCount);
-        launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
+    // Level 0 is laid out by its own launch, every later level by the last block of the previous level's last kernel.
+    const std::size_t levels = m_levelSplitBegin.size() - 1;
+    level = levelAt(level, 0);
+    launchOrbLayoutLevel(level, true, m_cutFinder, stream);
+    for (std::size_t depth = 0; depth < levels; ++depth) {
+        level = levelAt(level, depth);
+        const OrbLevel next = depth + 1 < levels ? levelAt(level, depth + 1) : OrbLevel{};
         launchOrbFindPivots(level, m_cutFinder, stream);
         if (onePass) {
-            launchOrbOnePassPartition(level, stream);
+            launchOrbOnePassPartition(level, next, m_cutFinder, stream);
         } else {
             launchOrbCountAndCut(level, stream);
-            launchOrbScatter(level, stream);
+            launchOrbScatter(level, next, m_cutFinder, stream);
         }
         side = 1 - side;
     }

@@ -12,9 +12,11 @@
 //   same way and copies the final coordinates back into the caller's three arrays.
 //   Tiles: each level is laid out on the device (one block scans the level's cells) into tiles of kOrbTileBodies
 //   bodies, each inside exactly one cell, so that work balance, whose ranges depend on the data, needs no host
-//   round trip. Every level kernel runs one block per tile. Cells that are already leaves are not touched, except at
-//   the last level, where leaves one level up (np not a power of two) are copied once to the final buffer.
-//   Cut finder, the key of the pivot body of each cell (in the cell's (coordinate, index) order, Orb.hpp):
+//   round trip (level 0 by its own one-block kernel, every later level by the last block to finish the previous
+//   level's last kernel, which saves a launch per level). Every level kernel runs one block per tile. Cells that are
+//   already leaves are not touched, except at the last level, where leaves one level up (np not a power of two) are
+//   copied once to the final buffer. Cut finder, the key of the pivot body of each cell (in the cell's (coordinate,
+//   index) order, Orb.hpp):
 //     - radix select (the default): per pass, each tile builds a 2048-bin histogram of one 11-bit digit of the
 //       ordered coordinate key (3 passes: 11, 11, 10 bits) over its bodies that match the digits fixed so far
 //       (shared memory, the row's two most common digits added once by a leader lane), adds it to its cell's bins,
@@ -139,6 +141,8 @@ private:
     OrbRecords records(int side, std::size_t bodyCount);
     /// Enqueues the levels on the extracted records; returns the side holding the final records.
     int partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream);
+    /// The fields of level depth (its splits, tiles and record buffers) over those every level shares.
+    OrbLevel levelAt(const OrbLevel& shared, std::size_t depth);
     /// partitionLevels as one cooperative kernel; shared holds the fields every level has in common.
     int launchCooperativeLevels(const OrbLevel& shared, bool onePass, cudaStream_t stream);
     void checkState(cudaStream_t stream, bool workBalance);

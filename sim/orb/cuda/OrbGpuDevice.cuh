@@ -205,6 +205,23 @@ __device__ __forceinline__ bool lastTileOfSplit(OrbSplit& split) {
     return isLast;
 }
 
+/// Called by every thread of every block of a kernel at its end: true in exactly one block, the last to finish, which
+/// then sees every other block's writes. It resets the counter for the next kernel.
+__device__ __forceinline__ bool lastBlockOfGrid(std::uint32_t& counter) {
+    __shared__ bool isLast;
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        isLast = atomicAdd(&counter, 1u) == gridDim.x - 1;
+        if (isLast)
+            counter = 0;
+    }
+    __syncthreads();
+    if (isLast)
+        __threadfence();
+    return isLast;
+}
+
 /// Writes the two children of a split cell: boxes cut at `cut` along the axis, body ranges split at `split`, and
 /// under work balance the weight before each child.
 __device__ __forceinline__ void writeChildren(const OrbLevel& level, const OrbSplit& split, float cut,

@@ -62,13 +62,14 @@ struct OrbSplit {
 
 /// Device-side results of the extraction pass; all zero bits is the initial state.
 struct OrbBuildState {
-    std::uint32_t lowInverted[3]; ///< ~(smallest ordered key) per axis, so that zero is the neutral start
-    std::uint32_t high[3];        ///< largest ordered key per axis
-    std::uint32_t nonFinite;      ///< position components that are not finite
-    std::uint32_t invalidWeights; ///< work balance: weights that are negative or not finite
-    std::uint32_t maxWeightBits;  ///< largest valid weight (float bits; weights >= 0 order like their bits)
-    std::int32_t weightExponent;  ///< fixed-point weight = weight * 2^weightExponent, rounded
-    std::uint64_t totalWeight;    ///< sum of the fixed-point weights; 0 falls back to count balance
+    std::uint32_t lowInverted[3];      ///< ~(smallest ordered key) per axis, so that zero is the neutral start
+    std::uint32_t high[3];             ///< largest ordered key per axis
+    std::uint32_t nonFinite;           ///< position components that are not finite
+    std::uint32_t invalidWeights;      ///< work balance: weights that are negative or not finite
+    std::uint32_t maxWeightBits;       ///< largest valid weight (float bits; weights >= 0 order like their bits)
+    std::int32_t weightExponent;       ///< fixed-point weight = weight * 2^weightExponent, rounded
+    std::uint64_t totalWeight;         ///< sum of the fixed-point weights; 0 falls back to count balance
+    std::uint32_t partitionBlocksDone; ///< blocks of a level's last kernel that finished (the last lays out the next)
 };
 
 /// One buffer of per-body work records (structure of arrays): coordinates, the body's index before the build and,
@@ -138,12 +139,14 @@ void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder fi
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream);
 /// Counts each tile's bodies below and equal to the pivot; the last tile of a cell places the cut and the children.
 void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream);
-/// Moves every record of the level to its place in the other buffer (stable: left bodies, then right ones).
-void launchOrbScatter(const OrbLevel& level, cudaStream_t stream);
+/// Moves every record of the level to its place in the other buffer (stable: left bodies, then right ones). When
+/// next.splitCount > 0 the kernel's last block then lays out that level (launchOrbLayoutLevel without a launch).
+void launchOrbScatter(const OrbLevel& level, const OrbLevel& next, OrbCutFinder finder, cudaStream_t stream);
 /// Count balance after radix select, in place of launchOrbCountAndCut and launchOrbScatter: the pivot's rank among its
 /// ties fixes how many bodies go left, so one pass ranks and moves every record (the cell's earlier tiles' counts by
-/// decoupled look-back) and the last tile of each cell places the cut (OrbGpuOnePassPartition.cu).
-void launchOrbOnePassPartition(const OrbLevel& level, cudaStream_t stream);
+/// decoupled look-back) and the last tile of each cell places the cut (OrbGpuOnePassPartition.cu); next as for
+/// launchOrbScatter.
+void launchOrbOnePassPartition(const OrbLevel& level, const OrbLevel& next, OrbCutFinder finder, cudaStream_t stream);
 /// target[j] = source[order[j]], unless the state counted a non-finite position or an invalid weight. Value is
 /// float4 (body arrays) or std::uint32_t (the bodies' load order).
 template <typename Value>
