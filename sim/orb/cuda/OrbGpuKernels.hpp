@@ -1,6 +1,8 @@
 #pragma once
 // Kernels of the GPU ORB behind launch functions free of device code (OrbGpu.cu: extraction, level layout, final
-// gather; OrbGpuSelect.cu: cut finders; OrbGpuPartition.cu: tile counts, cuts, stable scatter; OrbGpuImbalance.cu).
+// gather; OrbGpuSelect.cu: cut finders; OrbGpuPartition.cu: tile counts, cuts, stable scatter;
+// OrbGpuOnePassPartition.cu: count balance's one-pass partition; OrbGpuCooperative.cu: all levels in one cooperative
+// kernel; OrbGpuImbalance.cu). Their per-tile device code lives in the .cuh files of the same names.
 // See OrbGpu.hpp for the design.
 #include "device/cuda/DeviceBuffer.hpp"
 

@@ -61,7 +61,7 @@ __device__ inline std::uint64_t countsBefore(const OrbLevel& level, std::uint32_
     }
 }
 
-/// Thread 0 of the cell's last tile: the cut (as placeCut in OrbGpuPartition.cu, specialised to count balance) and the
+/// Thread 0 of the cell's last tile: the cut (as placeCut in OrbGpuPartition.cuh, specialised to count balance) and the
 /// children.
 __device__ inline void placeCountBalancedCut(const OrbLevel& level, OrbSplit& split, const SplitPlacement& placement) {
     const OrbCell& parent = level.cells[split.cell];

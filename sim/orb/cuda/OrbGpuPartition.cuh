@@ -1,8 +1,9 @@
 #pragma once
 // The partition of one ORB level on the GPU, per tile (device code shared by the per-phase kernels of
-// OrbGpuPartition.cu and the cooperative level kernel of OrbGpuCooperative.cu): per tile, the bodies below and equal to the pivot; the last tile of a
-// cell scans its cell's tile counts, decides how many ties go left, places the cut and writes the children; then
-// every tile moves its records to their place in the other buffer, stably. The design note is in OrbGpu.hpp.
+// OrbGpuPartition.cu and the cooperative level kernel of OrbGpuCooperative.cu): per tile, the bodies below and equal
+// to the pivot; the last tile of a cell scans its cell's tile counts, decides how many ties go left, places the cut
+// and writes the children; then every tile moves its records to their place in the other buffer, stably. The design
+// note is in OrbGpu.hpp.
 #include "orb/cuda/OrbGpuDevice.cuh"
 
 #include <cub/block/block_reduce.cuh>
