@@ -19,7 +19,7 @@ inline constexpr int kTilesPerThread = 4; // tile counts scanned per thread and 
 /// rule is monotone along the ties, so only the tile where it flips needs reading: warp 0 walks that tile. Returns
 /// the ties of that tile that go left and adds their weight to leftWeight (in lane 0).
 __device__ inline std::uint32_t leftTiesInTile(const OrbLevel& level, const OrbSplit& split, std::uint32_t localTile,
-                                        std::uint64_t weightBefore, std::uint64_t& leftWeight) {
+                                               std::uint64_t weightBefore, std::uint64_t& leftWeight) {
     const std::uint64_t first = std::uint64_t(split.begin) + std::uint64_t(localTile) * kOrbTileBodies;
     const std::uint64_t last = min(first + kOrbTileBodies, std::uint64_t(split.end));
     const float* along = level.from.coordinate[split.axis];

@@ -1,9 +1,9 @@
 #pragma once
 // Cut finders of the GPU ORB, per tile (device code shared by the per-phase kernels of OrbGpuSelect.cu and the
 // cooperative level kernel of OrbGpuCooperative.cu): the key of the pivot body of every split of a level, by radix
-// select (the default) or by bisection (the baseline). Both find the same key: under count balance the key of rank countRank in the cell's
-// (coordinate, index) order, under work balance the key of the first body whose cumulative weight exceeds the target.
-// The design note is in OrbGpu.hpp.
+// select (the default) or by bisection (the baseline). Both find the same key: under count balance the key of rank
+// countRank in the cell's (coordinate, index) order, under work balance the key of the first body whose cumulative
+// weight exceeds the target. The design note is in OrbGpu.hpp.
 #include "orb/cuda/OrbGpuDevice.cuh"
 
 #include <cub/block/block_scan.cuh>
@@ -24,7 +24,7 @@ __device__ __forceinline__ int digitShift(int pass) {
 /// of its bodies (a float's exponent), and 32 lanes adding to one shared counter serialise: the two most common
 /// digits of the row are therefore added once each by a leader lane, the rest lane by lane. Every lane must call it.
 __device__ inline void addRowToHistogram(bool active, std::uint32_t digit, std::uint64_t weight, bool useWeights,
-                                  std::uint32_t* counts, unsigned long long* weights) {
+                                         std::uint32_t* counts, unsigned long long* weights) {
     unsigned remaining = __ballot_sync(kFullWarp, active);
     for (int round = 0; round < 2 && remaining != 0; ++round) {
         const int leader = __ffs(remaining) - 1;
@@ -52,7 +52,7 @@ __device__ inline void addRowToHistogram(bool active, std::uint32_t digit, std::
 /// the pivot. A target at or past the total weight puts every remaining body left: the pivot becomes a key above every
 /// finite coordinate's.
 __device__ inline void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBinsPerThread],
-                            const std::uint64_t (&weights)[kBinsPerThread], int shift, bool useWeights) {
+                                   const std::uint64_t (&weights)[kBinsPerThread], int shift, bool useWeights) {
     using CountScan = cub::BlockScan<std::uint32_t, kOrbTileThreads>;
     using WeightScan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
     __shared__ union {
@@ -175,10 +175,10 @@ __device__ inline void radixPassTile(const OrbLevel& level, int pass, std::uint3
 
 /// Halves the bisection bracket: the pivot is the smallest key t with more than `rank` bodies at or below it (count
 /// balance) or with more than `target` weight at or below it (work balance); weight below the bracket is remembered.
-__device__ inline void bisect(OrbSplit& split, std::uint32_t countAtOrBelow, std::uint64_t weightAtOrBelow, bool useWeights) {
+__device__ inline void bisect(OrbSplit& split, std::uint32_t countAtOrBelow, std::uint64_t weightAtOrBelow,
+                              bool useWeights) {
     const std::uint32_t middle = split.pivot + (split.high - split.pivot) / 2;
-    const bool pivotAtOrBelowMiddle =
-        useWeights ? weightAtOrBelow > split.target : countAtOrBelow >= split.rank + 1;
+    const bool pivotAtOrBelowMiddle = useWeights ? weightAtOrBelow > split.target : countAtOrBelow >= split.rank + 1;
     if (pivotAtOrBelowMiddle) {
         split.high = middle;
     } else {
