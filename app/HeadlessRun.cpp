@@ -140,14 +140,16 @@ std::string cameraSummary(bool follows, const std::vector<std::size_t>& refits,
            "): the bodies left the view or are too faint";
 }
 
-/// One frame's steps, timed; throws the session's report when a step left a non-finite state or a due snapshot could
-/// not be written (nobody is there to lower dt or free the disk).
+/// One frame's steps, timed; throws the session's report when a step left a non-finite state, met coincident bodies
+/// under softening 0, or a due snapshot could not be written (nobody is there to lower dt or free the disk).
 double advanceFrameTimed(SessionController& session) {
     const auto start = std::chrono::steady_clock::now();
     const FrameAdvance advance = session.advanceFrame();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (advance.nonFiniteState)
         throw std::runtime_error(*advance.nonFiniteState);
+    if (advance.coincidentBodies)
+        throw std::runtime_error(*advance.coincidentBodies);
     if (advance.saveFailure)
         throw std::runtime_error(*advance.saveFailure);
     return seconds;

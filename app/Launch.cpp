@@ -28,7 +28,8 @@ bool wantsTree(const AppOptions& options) {
            options.colorMode == ColorMode::ForceError;
 }
 
-/// On a GPU the default scene is larger and uses the GPU's default solver, unless the user chose otherwise; asking
+/// On a GPU the default scene is larger and uses the GPU's default solver, unless the user chose otherwise or asked
+/// for a softening it does not take (softening 0: the exact direct sum stays); asking
 /// for the octree overlay or leaf-depth colours without naming a solver chooses the tree, which is what draws them.
 SimParams withLaunchDefaults(const AppOptions& options) {
     SimParams params = options.simulation;
@@ -37,8 +38,8 @@ SimParams withLaunchDefaults(const AppOptions& options) {
         params.bodyCount = kDefaultCudaBodyCount;
     if (!options.solverGiven && wantsTree(options))
         params.solver = treeDrawingSolver().name;
-    else if (!options.solverGiven && onDevice)
-        params.solver = kDefaultGpuSolver;
+    else if (!options.solverGiven && onDevice && params.softeningLength >= findSolver(kDefaultGpuSolver).minSoftening)
+        params.solver = kDefaultGpuSolver; // softening 0 keeps the direct sum, the solvers that take it
     return params;
 }
 

@@ -110,7 +110,9 @@ orb_table() {
     : >"$out/bench-orb.jsonl"
     orb_rows "$out/bench-orb.jsonl" "--bodies 1048576 --domains 64" "--bodies 1048576 --domains 64 --cut-finder bisection" \
         "--bodies 1048576 --domains 64 --orb-balance work" "--bodies 134217728 --domains 4096" \
-        "--bodies 134217728 --domains 4096 --orb-balance work" || return 1
+        "--bodies 134217728 --domains 4096 --orb-balance work" "--bodies 1048576 --domains 64 --orb-levels cooperative" \
+        "--bodies 1048576 --domains 64 --orb-balance work --orb-levels cooperative" \
+        "--bodies 134217728 --domains 4096 --orb-levels cooperative" || return 1
     [ "$quick" = 1 ] && return 0
     orb_rows "$out/bench-orb.jsonl" "--bodies 134217728 --domains 4096 --cut-finder bisection" \
         "--positions-only --bodies 1073741824 --domains 4096"

@@ -28,6 +28,34 @@ bool rangeSlider(const char* label, const ParamRange& range, double floorForZero
     return changed;
 }
 
+/// The softening: a logarithmic slider from the solver's smallest positive value, and for solvers that take 0 (the
+/// direct sums) a checkbox for the exact Newtonian problem; the tooltip names the solver's range and why.
+bool softeningControls(SimParams& edited) {
+    const SolverInfo& solver = findSolver(edited.solver);
+    const bool takesZero = solver.minSoftening == 0.0;
+    bool newtonian = edited.softeningLength == 0.0;
+    bool changed = false;
+    if (takesZero && ImGui::Checkbox("eps = 0 (Newtonian)", &newtonian)) {
+        edited.softeningLength = newtonian ? 0.0 : SimParams{}.softeningLength;
+        changed = true;
+    }
+    ImGui::BeginDisabled(takesZero && newtonian);
+    changed |= rangeSlider("softening", kSofteningRange, std::max(solver.minSoftening, kSmallestPositiveSoftening),
+                           edited.softeningLength);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+        if (takesZero)
+            ImGui::SetTooltip("Plummer softening length; solver '%.*s' also takes 0, the exact Newtonian sum\n"
+                              "(two bodies at one position then stop the step)",
+                              int(solver.name.size()), solver.name.data());
+        else
+            ImGui::SetTooltip("Plummer softening length; solver '%.*s' needs %g <= softening <= %g:\n%.*s",
+                              int(solver.name.size()), solver.name.data(), solver.minSoftening, kSofteningRange.max,
+                              int(solver.softeningNeed.size()), solver.softeningNeed.data());
+    }
+    return changed;
+}
+
 /// An unsigned input whose edit is reported only once committed (Enter or focus loss).
 bool committedInput(const char* label, std::uint64_t& draft, std::uint64_t current) {
     ImGui::InputScalar(label, ImGuiDataType_U64, &draft);
@@ -87,7 +115,7 @@ bool SimulationPanel::drawPhysics(const SimulationPanelView& view, SimParams& ed
     bool changed = false;
     changed |= rangeSlider("dt", kTimeStepRange, 1e-5, edited.timeStep);
     changed |= drawTimeStepControls(edited);
-    changed |= rangeSlider("softening", kSofteningRange, kSofteningRange.min, edited.softeningLength);
+    changed |= softeningControls(edited);
     changed |= rangeSlider("G", kGravitationalConstantRange, 1e-3, edited.gravitationalConstant);
     if (ImGui::BeginCombo("backend", std::string(toString(edited.backend)).c_str())) {
         for (const EnumName<BackendKind>& kind : EnumNames<BackendKind>::entries) {

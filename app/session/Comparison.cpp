@@ -124,6 +124,9 @@ bool Comparison::follow(const Simulation& main) {
     } catch (const NonFiniteStateError& error) {
         m_failure = std::string("the comparison run stopped: ") + error.what();
         return false;
+    } catch (const CoincidentBodiesError& error) {
+        m_failure = std::string("the comparison run stopped: ") + error.what();
+        return false;
     }
     m_mainStepsSeen = main.stepCount();
     if (++m_framesSinceSample >= m_cadence.sampleEveryFrames) {

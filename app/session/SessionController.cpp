@@ -50,10 +50,12 @@ FrameAdvance SessionController::stepSimulation(int stepCount, bool measureEnergy
         }
     } catch (const NonFiniteStateError& error) {
         advance.nonFiniteState = error.what(); // the simulation rolled back to its last finite state
+    } catch (const CoincidentBodiesError& error) {
+        advance.coincidentBodies = error.what(); // rolled back likewise
     }
-    if (advance.stepped && !advance.nonFiniteState && !advance.saveFailure)
+    if (advance.stepped && !advance.rolledBack() && !advance.saveFailure)
         advance.plotSample = m_plots.measureIfDue(m_simulation, m_onCudaBackend);
-    if (measureEnergy && !advance.nonFiniteState && !advance.saveFailure) {
+    if (measureEnergy && !advance.rolledBack() && !advance.saveFailure) {
         const double start = m_environment.wallSeconds();
         const Diagnostics diagnostics = m_simulation.diagnostics();
         advance.energy = MeasuredEnergy{diagnostics, m_environment.wallSeconds() - start};
@@ -69,6 +71,10 @@ void SessionController::followSteps(const FrameAdvance& advance) {
     if (advance.nonFiniteState) { // pause so the user can lower dt and go on
         m_paused = true;
         m_lastError = *advance.nonFiniteState + " Paused: lower dt, then press Space.";
+    }
+    if (advance.coincidentBodies) { // the message says what to change
+        m_paused = true;
+        m_lastError = *advance.coincidentBodies + " Paused.";
     }
     if (advance.stepped)
         afterStep();
@@ -104,6 +110,8 @@ void SessionController::stepOnce() {
         afterStep();
     } catch (const NonFiniteStateError& error) {
         m_lastError = std::string(error.what()) + " Lower dt, then step again.";
+    } catch (const CoincidentBodiesError& error) {
+        m_lastError = error.what();
     }
 }
 

@@ -85,6 +85,11 @@ struct FrameAdvance {
     bool stepped = false;
     /// The backend's report when a step left a non-finite state: the state was rolled back and the session paused.
     std::optional<std::string> nonFiniteState;
+    /// The backend's report when a force evaluation with softening 0 met two bodies at one position: the state was
+    /// rolled back and the session paused.
+    std::optional<std::string> coincidentBodies;
+    /// A step was undone (either report above): nothing measured after it describes the state.
+    bool rolledBack() const { return nonFiniteState || coincidentBodies; }
     /// Why a due snapshot could not be written (the session paused); the headless loop stops on it.
     std::optional<std::string> saveFailure;
     /// The snapshot written this frame, if one was due.

@@ -23,8 +23,8 @@ std::array<double, 3> directAcceleration(const Bodies& bodies, std::size_t targe
         const double dy = double(bodies.y[j]) - ty;
         const double dz = double(bodies.z[j]) - tz;
         const double r2 = dx * dx + dy * dy + dz * dz + softening2;
-        const double inverse = 1.0 / std::sqrt(r2);
-        // The target itself has d = 0 and adds nothing, so it needs no branch in the loop.
+        // The target itself has d = 0 and adds nothing: 0 * finite for eps > 0, selected away for eps = 0.
+        const double inverse = r2 > 0.0 ? 1.0 / std::sqrt(r2) : 0.0;
         const double factor = double(bodies.mass[j]) * inverse * inverse * inverse;
         ax += factor * dx;
         ay += factor * dy;

@@ -10,6 +10,8 @@
 #include "core/Stopwatch.hpp"
 #include "solvers/SolverRegistration.hpp"
 
+#include <gravlab/sim/CoincidentBodies.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -225,6 +227,9 @@ void CpuBackend::step(const SimParams& params, int stepCount) {
                 stepHierarchical(settings, params, times);
             else
                 stepOnce(settings, params, times);
+        } catch (const CoincidentBodiesError& error) {
+            restoreState();
+            throw CoincidentBodiesError(error.pair(), stepsBefore);
         } catch (...) {
             restoreState(); // e.g. the octree ran out of memory: nothing of this call stays
             throw;

@@ -53,6 +53,20 @@ void checkSolverAndBackend(const SimParams& params) {
         requireSolverRunsOn(solver, Device::Cuda, "backend 'cuda' was chosen");
 }
 
+/// The solver's own lower bound on the softening (the range check has passed): 0 only for the direct sums.
+void checkSofteningForSolver(const SimParams& params) {
+    const SolverInfo& solver = findSolver(params.solver);
+    if (params.softeningLength >= solver.minSoftening)
+        return;
+    const std::string field(kSofteningRange.name);
+    throw InvalidParameterError(
+        field, field + " = " + formatValue(params.softeningLength) + " is out of range for solver '" +
+                   std::string(solver.name) + "': allowed " + formatValue(solver.minSoftening) + " <= " + field +
+                   " <= " + formatValue(kSofteningRange.max) + " (" + std::string(solver.softeningNeed) + "); " +
+                   field + " " + formatValue(params.softeningLength) + " needs solver " +
+                   solversTakingSofteningText(params.softeningLength));
+}
+
 void checkOrb(const OrbParams& orb, std::uint64_t bodyCount) {
     checkInRange(kOrbDomainRange, orb.domainCount);
     if (orb.domainCount > bodyCount)
@@ -103,6 +117,7 @@ void validateSimParams(const SimParams& params) {
     if (params.timeSteps.mode == TimeStepMode::Hierarchical && params.precision == Precision::Double)
         throw InvalidParameterError("time-steps", "time-steps = 'hierarchical' runs in single precision only: choose "
                                                   "--precision single, or --time-steps fixed for double precision");
+    checkSofteningForSolver(params);
     checkOrb(params.orb, params.bodyCount);
 }
 

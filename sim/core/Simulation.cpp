@@ -246,6 +246,8 @@ void Simulation::step(int stepCount) {
         // The backend counts from its last load(); the user counts from reset.
         throw NonFiniteStateError(m_stepCountAtLoad + error.step(), error.affectedBodies(), error.bodyCount(),
                                   m_stepCount);
+    } catch (const CoincidentBodiesError& error) {
+        throw CoincidentBodiesError(error.pair(), m_stepCount);
     }
     m_stepCount += std::uint64_t(stepCount);
     m_time += double(m_timeDirection) * double(stepCount) * m_params.timeStep;

@@ -41,9 +41,20 @@ std::string namesRunningOn(Device device) {
     return names;
 }
 
+/// "'a', 'b' or 'c'".
+std::string quotedNamesText(const std::vector<SolverInfo>& solvers) {
+    std::string text;
+    for (std::size_t i = 0; i < solvers.size(); ++i) {
+        if (i > 0)
+            text += i + 1 == solvers.size() ? " or " : ", ";
+        text.append("'").append(solvers[i].name).append("'");
+    }
+    return text;
+}
+
 [[noreturn]] void throwUnknownSolver(std::string_view name) {
-    throw InvalidParameterError("solver", "solver = '" + std::string(name) + "' is not known: allowed " +
-                                              solverNamesText());
+    throw InvalidParameterError("solver",
+                                "solver = '" + std::string(name) + "' is not known: allowed " + solverNamesText());
 }
 
 } // namespace
@@ -67,14 +78,15 @@ std::span<const SolverInfo> solverInfos() {
 }
 
 std::string solverNamesText() {
-    std::string text;
-    const auto& all = infos();
-    for (std::size_t i = 0; i < all.size(); ++i) {
-        if (i > 0)
-            text += i + 1 == all.size() ? " or " : ", ";
-        text.append("'").append(all[i].name).append("'");
-    }
-    return text;
+    return quotedNamesText(infos());
+}
+
+std::string solversTakingSofteningText(double softening) {
+    std::vector<SolverInfo> taking;
+    for (const SolverInfo& info : infos())
+        if (softening >= info.minSoftening)
+            taking.push_back(info);
+    return quotedNamesText(taking);
 }
 
 const SolverRegistration& findSolverRegistration(std::string_view name) {

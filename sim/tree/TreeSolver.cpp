@@ -11,6 +11,8 @@
 #include "tree/OctreeCpu.hpp"
 #include "tree/TreeForcesCpu.hpp"
 
+#include <gravlab/sim/SimParams.hpp>
+
 #include <algorithm>
 
 namespace gravlab {
@@ -99,6 +101,8 @@ SolverRegistration treeSolverRegistration() {
              .description = "Barnes-Hut octree, O(N log N): cells smaller than theta x distance act as one",
              .usesOpeningAngle = true,
              .drawsTreeCells = true,
+             .minSoftening = kSmallestPositiveSoftening,
+             .softeningNeed = "its multipole expansion and opening criterion are softened",
              .cpuPhases = {"build", "summary", "force"},
              .cudaPhases = {"box", "build", "summary", "sort", "force"},
              .cpuResidentBytesPerBody = kResidentBytesPerBody,

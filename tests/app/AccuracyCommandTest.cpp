@@ -31,7 +31,7 @@ TEST(AccuracyCommand, BadValuesNameTheirFlag) {
         {"--thetas", "0.5,2"},     {"--thetas", "0.05"},  {"--thetas", "0.5,,0.7"}, {"--bodies", "0"},
         {"--bodies", "1000,12.5"}, {"--bodies", "-5"},    {"--samples", "0"},       {"--samples", "abc"},
         {"--scenarios", "nebula"}, {"--scenarios", ""},   {"--backend", "gpu"},     {"--seed", "-1"},
-        {"--softening", "0"},      {"--softening", "nan"}};
+        {"--softening", "-1"},     {"--softening", "nan"}};
     for (const std::vector<std::string>& arguments : badArguments) {
         try {
             parseAccuracy(arguments);

@@ -81,13 +81,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadValue{{"--dt", "inf"}, "--dt", "inf"}, BadValue{{"--dt", "fast"}, "--dt", "fast"},
         BadValue{{"--bodies", "0"}, "--bodies", "0"}, BadValue{{"--bodies", "-5"}, "--bodies", "-5"},
         BadValue{{"--bodies", "1.5"}, "--bodies", "1.5"}, BadValue{{"--bodies", "1e12"}, "--bodies", "1e12"},
-        BadValue{{"--softening", "0"}, "--softening", "0"}, BadValue{{"--softening", "100"}, "--softening", "100"},
-        BadValue{{"--G", "-3"}, "--G", "-3"}, BadValue{{"--seed", "-1"}, "--seed", "-1"},
-        BadValue{{"--scenario", "nebula"}, "--scenario", "nebula"}, BadValue{{"--backend", "gpu"}, "--backend", "gpu"},
-        BadValue{{"--solver", "octree"}, "--solver", "octree"}, BadValue{{"--frames", "0"}, "--frames", "0"},
-        BadValue{{"--theta", "0.05"}, "--theta", "0.05"}, BadValue{{"--theta", "2"}, "--theta", "2"},
-        BadValue{{"--theta", "nan"}, "--theta", "nan"}, BadValue{{"--theta", "wide"}, "--theta", "wide"},
-        BadValue{{"--color", "rainbow"}, "--color", "rainbow"},
+        BadValue{{"--softening", "-1"}, "--softening", "-1"},
+        BadValue{{"--solver", "tree", "--softening", "0"}, "--softening", "for solver 'tree'"},
+        BadValue{{"--softening", "100"}, "--softening", "100"}, BadValue{{"--G", "-3"}, "--G", "-3"},
+        BadValue{{"--seed", "-1"}, "--seed", "-1"}, BadValue{{"--scenario", "nebula"}, "--scenario", "nebula"},
+        BadValue{{"--backend", "gpu"}, "--backend", "gpu"}, BadValue{{"--solver", "octree"}, "--solver", "octree"},
+        BadValue{{"--frames", "0"}, "--frames", "0"}, BadValue{{"--theta", "0.05"}, "--theta", "0.05"},
+        BadValue{{"--theta", "2"}, "--theta", "2"}, BadValue{{"--theta", "nan"}, "--theta", "nan"},
+        BadValue{{"--theta", "wide"}, "--theta", "wide"}, BadValue{{"--color", "rainbow"}, "--color", "rainbow"},
         BadValue{{"--color", "Leaf-Depth"}, "--color", "Leaf-Depth"},
         BadValue{{"--color-scale", "cubic"}, "--color-scale", "cubic"},
         BadValue{{"--overlay-depth", "3"}, "--overlay-depth", "'3'"},
@@ -113,7 +114,7 @@ TEST(CommandLine, ValidValuesReachTheOptionsUnchanged) {
         return std::exp(std::uniform_real_distribution<double>(std::log(low), std::log(high))(random));
     };
     const double dt = logUniform(1e-6, 1.0);
-    const double softening = logUniform(kSofteningRange.min, kSofteningRange.max);
+    const double softening = logUniform(kSmallestPositiveSoftening, kSofteningRange.max);
     const double gravity = logUniform(1e-6, kGravitationalConstantRange.max);
     const auto bodies = std::uniform_int_distribution<std::uint64_t>(1, kMaxBodyCount)(random);
     const std::uint64_t scenarioSeed = random();

@@ -129,8 +129,10 @@ struct SimParams {
     double timeStep = 0.01;
     /// Fixed or hierarchical steps; with hierarchical ones, timeStep is the base (largest) step.
     TimeStepParams timeSteps;
-    /// Plummer softening length epsilon, N-body length units; range [1e-5, 10].
-    /// The pair potential is -G m_i m_j / sqrt(r^2 + epsilon^2) for forces and energies alike.
+    /// Plummer softening length epsilon, N-body length units; range [0, 10], and at least the solver's minSoftening
+    /// (SolverRegistry.hpp): 0, the exact Newtonian problem, only for the direct sums; the tree needs [1e-5, 10].
+    /// The pair potential is -G m_i m_j / sqrt(r^2 + epsilon^2) for forces and energies alike. With epsilon = 0 two
+    /// distinct bodies at one position make a step throw CoincidentBodiesError.
     double softeningLength = 0.05;
     /// Barnes-Hut opening angle theta (cell size / distance), dimensionless; range [0.1, 2 / sqrt(3)], the largest
     /// theta the tree's criterion takes (TreeMath.hpp).
@@ -174,7 +176,10 @@ inline constexpr ParamRange kTimeStepAccuracyRange{"eta", 0.0, 10.0, false,
                                                    "accuracy of the hierarchical time-step criterion"};
 inline constexpr ParamRange kMaxTimeStepLevelRange{"max-level", 0.0, 16.0, true,
                                                    "deepest hierarchical time-step level (smallest step dt / 2^level)"};
-inline constexpr ParamRange kSofteningRange{"softening", 1e-5, 10.0, true, "Plummer softening length"};
+inline constexpr ParamRange kSofteningRange{"softening", 0.0, 10.0, true,
+                                            "Plummer softening length, 0 for the exact Newtonian direct sums"};
+/// The smallest softening of solvers that need a positive one (the tree), and the low end of the panel's slider.
+inline constexpr double kSmallestPositiveSoftening = 1e-5;
 /// Ends at 2 / sqrt(3), where TreeMath.hpp caps theta (kLargestSelfSafeOpeningAngle): a larger value would act as it.
 inline constexpr ParamRange kOpeningAngleRange{"theta", 0.1, 1.1547005383792515, true, "Barnes-Hut opening angle"};
 inline constexpr ParamRange kForceAccuracyRange{"force-accuracy", 1e-5, 0.1, true,

@@ -7,6 +7,7 @@
 // cells) is offered by the backend's VisualSource (visuals()), and backends never touch GL.
 #include <gravlab/sim/Bodies.hpp>
 #include <gravlab/sim/BodyInspection.hpp>
+#include <gravlab/sim/CoincidentBodies.hpp>
 #include <gravlab/sim/Diagnostics.hpp>
 #include <gravlab/sim/SimParams.hpp>
 #include <gravlab/sim/SolverRegistry.hpp>
@@ -71,7 +72,8 @@ public:
     /// converts and loads them again; backends override it to convert in place.
     virtual void setPrecision(Precision precision);
     /// Advance by stepCount leapfrog steps with params (already validated). Throws NonFiniteStateError, with the
-    /// state rolled back to before the call, when a step leaves a position or velocity that is not finite.
+    /// state rolled back to before the call, when a step leaves a position or velocity that is not finite, and
+    /// CoincidentBodiesError, rolled back likewise, when a force evaluation with softening 0 met two bodies at r = 0.
     virtual void step(const SimParams& params, int stepCount) = 0;
     /// Negates every body's velocity in place (time reversal). Positions do not move, so the cached accelerations stay
     /// valid: the next kick uses a(x) of the current positions, which is what makes the KDK leapfrog retrace its steps.

@@ -23,11 +23,15 @@ enum class Device : std::uint8_t {
 std::string_view toString(Device device);
 
 struct SolverInfo {
-    std::string_view name;        ///< as the command line spells it, e.g. "tree"
-    std::string_view description; ///< one line for help texts and tooltips
+    std::string_view name;         ///< as the command line spells it, e.g. "tree"
+    std::string_view description;  ///< one line for help texts and tooltips
     bool usesOpeningAngle = false; ///< reads theta (SimParams::openingAngle); others ignore it
     bool drawsTreeCells = false;   ///< has octree cells and leaf depths to show; others draw nothing extra
     bool allPairs = false;         ///< evaluates every pair (N^2 interactions per step: bench reports their rate)
+    /// Smallest softening length the solver takes, N-body length units: 0 for the direct sums (the exact Newtonian
+    /// problem), positive for solvers whose approximations are softened; softeningNeed then says why, for messages.
+    double minSoftening = 0.0;
+    std::string_view softeningNeed = {};
     /// The phases a step's force evaluation is timed in, per device, in order; empty: does not run on that device.
     std::vector<std::string_view> cpuPhases = {};
     std::vector<std::string_view> cudaPhases = {};
@@ -56,6 +60,9 @@ std::string solverNamesText();
 /// Throws InvalidParameterError (field "solver") when the solver has no implementation for device, saying where it
 /// runs and which solvers do run there; `why` says how the device was chosen (e.g. "this machine has no CUDA device").
 void requireSolverRunsOn(const SolverInfo& solver, Device device, std::string_view why);
+
+/// "'direct', 'direct-symmetric' or 'direct-fp64'": the solvers that take softening, for messages.
+std::string solversTakingSofteningText(double softening);
 
 /// The first registered solver that draws octree cells: what the overlay and leaf-depth colours need.
 const SolverInfo& treeDrawingSolver();

@@ -143,6 +143,7 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
 
     cudaStream_t stream = m_stream.get();
     m_orbReorderPossible = params.orb.domainCount > 0 || m_orbDomains.active();
+    (void)takeCoincidentPair(); // one left by a call that failed otherwise belongs to none of this call's steps
     saveState();
     if (m_nonFiniteCounts.size() < std::size_t(stepCount))
         m_nonFiniteCounts.resize(std::size_t(stepCount));
@@ -179,6 +180,7 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
     m_nonFiniteCounts.download(nonFiniteCounts, stream);
     CUDA_CHECK(cudaStreamSynchronize(stream));
     m_lastTimings = timingsOf(params, m_timeline.totalsMilliseconds());
+    throwIfCoincident(); // first: the pair's terms were left out, so it may have caused the non-finite state too
     nonFiniteCounts.resize(std::size_t(stepCount));
     throwIfNonFinite(nonFiniteCounts);
     m_stepsTaken += std::uint64_t(stepCount);
@@ -244,6 +246,7 @@ void CudaBackend::failBeforeBuild(int stepIndex, unsigned nonFiniteBodies) {
     std::vector<unsigned> nonFiniteCounts(m_nonFiniteCounts.size());
     m_nonFiniteCounts.download(nonFiniteCounts, m_stream.get());
     m_stream.synchronize();
+    throwIfCoincident();
     nonFiniteCounts.resize(std::size_t(stepIndex)); // the kicks of the steps before this one
     throwIfNonFinite(nonFiniteCounts);
     restoreState();
@@ -275,6 +278,23 @@ void CudaBackend::throwIfNonFinite(const std::vector<unsigned>& nonFiniteCounts)
     }
 }
 
+std::optional<CoincidentPair> CudaBackend::takeCoincidentPair() {
+    const std::optional<CoincidenceRecord> record =
+        m_solver ? m_solver->takeCoincidentPair(m_stream.get()) : std::nullopt;
+    if (!record)
+        return std::nullopt;
+    return CoincidentPair{m_bodies.idInLoadOrder.at(record->firstLoadIndex),
+                          m_bodies.idInLoadOrder.at(record->secondLoadIndex),
+                          {record->x, record->y, record->z}};
+}
+
+void CudaBackend::throwIfCoincident() {
+    if (const std::optional<CoincidentPair> pair = takeCoincidentPair()) {
+        restoreState();
+        throw CoincidentBodiesError(*pair, m_stepsTaken);
+    }
+}
+
 BodyIdentity CudaBackend::bodyIdentity(std::size_t index) const {
     if (index >= m_bodies.size())
         throw std::out_of_range("bodyIdentity: body " + std::to_string(index) + " of " +
@@ -297,6 +317,10 @@ void CudaBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& 
         m_timeline.begin(m_stream.get());
         if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)
             throw NonFiniteStateError(m_stepsTaken, nonFinite, m_bodies.size(), m_stepsTaken);
+        if (const std::optional<CoincidentPair> pair = takeCoincidentPair()) {
+            m_accelerationsCurrent = false; // the pair's terms are missing from them
+            throw CoincidentBodiesError(*pair, m_stepsTaken);
+        }
     }
     downloadAccelerations(m_bodies, out, m_stream.get());
 }

@@ -193,6 +193,10 @@ private:
     /// step stepIndex, whose tree found nonFiniteBodies.
     [[noreturn]] void failBeforeBuild(int stepIndex, unsigned nonFiniteBodies);
     void throwIfNonFinite(const std::vector<unsigned>& nonFiniteCounts);
+    /// The coincident pair the solver met under softening 0 since the last call, named by id (CoincidentBodies.hpp).
+    std::optional<CoincidentPair> takeCoincidentPair();
+    /// Restores the saved state and throws CoincidentBodiesError when the step's evaluations met a coincident pair.
+    void throwIfCoincident();
     /// Where id sits in the host tables (load order), through m_loadIndexOfId; empty when no body has it.
     std::optional<std::uint32_t> loadIndexOf(std::uint64_t id) const;
 

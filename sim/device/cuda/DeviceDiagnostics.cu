@@ -83,7 +83,10 @@ __global__ void __launch_bounds__(kThreads) potentialKernel(const float4* __rest
             const float dz = other.z - self.z;
             const float distance2 = fmaf(dx, dx, fmaf(dy, dy, fmaf(dz, dz, softening2)));
             const float term = other.w * force::rsqrtApprox(distance2);
-            sum += tileBegin + k == target ? 0.0 : double(term);
+            // Selected, not multiplied: with eps = 0 the own term (and a massless padding body at the target's
+            // position) is inf or NaN.
+            const unsigned source = tileBegin + k;
+            sum += source == target || source >= bodyCount ? 0.0 : double(term);
         }
         __syncthreads();
     }

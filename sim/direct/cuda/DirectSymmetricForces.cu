@@ -21,7 +21,10 @@
 //   block would collide between warps as soon as one warp ran a step ahead of another.)
 //   Diagonal blocks. Pair (own slot s, partner p) is j > i exactly when p >= s: thread t's body k meets
 //   B - (t + k kThreads) partners; the others are masked by zeroing the factor (no divergence, no NaN: the masked
-//   j == i pair has |r| = 0 but eps > 0).
+//   j == i pair has |r| = 0 but eps > 0, and with eps = 0 its infinite factor is selected away).
+//   Softening 0 (the exact Newtonian sum) is a second instance: pairs at r^2 == 0 are selected away, and one that is
+//   a real pair of distinct bodies (not masked, partner not padding) is remembered per own body and the first goes to
+//   the record of CoincidenceRecord.hpp.
 //   Combining blocks. Every body's acceleration is a sum over many blocks (its row and its column of the triangle),
 //   so the solver resets the acceleration array to (0, 0, 0, N) first (N: every body's work weight, DeviceForces.hpp)
 //   and each block adds its B own and B partner sums with one vector atomic per body (red.global.add.v4.f32 on
@@ -32,6 +35,7 @@
 // Very large N: g (g + 1) / 2 exceeds CUDA's 2^31 - 1 blocks from N of about 33 million, so the kernel walks its
 // block ids with a grid stride.
 #include "device/cuda/CudaCheck.hpp"
+#include "direct/cuda/CoincidenceRecord.cuh"
 #include "direct/cuda/DeviceForces.hpp"
 #include "direct/cuda/ForceMath.cuh"
 
@@ -87,23 +91,41 @@ __device__ GroupPair groupPairOfBlock(std::uint64_t block, unsigned groupCount) 
     return {groupCount - 1 - unsigned(row), groupCount - 1 - unsigned(column)};
 }
 
+/// Where the eps = 0 instance records, per own body, a partner at r^2 == 0 that is another body (PairOnceShape's
+/// own slot s meets partner body partnerBegin + slot).
+template <typename Shape> struct CoincidentPartners {
+    unsigned partnerBegin;
+    unsigned bodyCount;
+    unsigned (&ofOwn)[Shape::kBodiesPerThread];
+};
+
 /// One partner against this thread's kBodiesPerThread own bodies: the factor once per pair, both sides updated.
 /// Work per pair: 3 FADD + 3 FFMA + 1 MUFU.RSQ + 3 FMUL + 3 FFMA (own) + 1 FMUL + 3 FFMA (partner) = 17
-/// instructions, 2 interactions; diagonal blocks add a compare and a select.
-template <typename Shape, bool kDiagonal>
-__device__ __forceinline__ void meetPartner(const float4 (&own)[Shape::kBodiesPerThread],
-                                            float3 (&ownSum)[Shape::kBodiesPerThread], float4 partner,
-                                            float4& partnerSum, int partnerSlot, float scaledSoftening2) {
+/// instructions, 2 interactions; diagonal blocks add a compare and a select. With eps = 0 (kZeroSoftening) a pair at
+/// r^2 == 0 is selected away and, when it is a real pair of distinct bodies, its partner remembered: about three
+/// more instructions per pair.
+template <typename Shape, bool kDiagonal, bool kZeroSoftening>
+__device__ __forceinline__ void
+meetPartner(const float4 (&own)[Shape::kBodiesPerThread], float3 (&ownSum)[Shape::kBodiesPerThread], float4 partner,
+            float4& partnerSum, int partnerSlot, float scaledSoftening2, const CoincidentPartners<Shape>& coincident) {
 #pragma unroll
     for (int k = 0; k < Shape::kBodiesPerThread; ++k) {
         const float dx = partner.x - own[k].x;
         const float dy = partner.y - own[k].y;
         const float dz = partner.z - own[k].z;
         const float distance2 = fmaf(dx, dx, fmaf(dy, dy, fmaf(dz, dz, scaledSoftening2)));
-        const float inverseDistance = force::rsqrtApprox(distance2);
+        const bool pairOnce = !kDiagonal || partnerSlot >= int(threadIdx.x) + k * Shape::kThreads;
+        float inverseDistance = force::rsqrtApprox(distance2);
+        if constexpr (kZeroSoftening) {
+            const bool zeroDistance = distance2 == 0.0f;
+            inverseDistance = zeroDistance ? 0.0f : inverseDistance;
+            const unsigned partnerIndex = coincident.partnerBegin + unsigned(partnerSlot);
+            const bool real = pairOnce && partnerIndex < coincident.bodyCount;
+            coincident.ofOwn[k] = zeroDistance && real ? partnerIndex : coincident.ofOwn[k];
+        }
         float inverseCube = inverseDistance * inverseDistance * inverseDistance;
         if constexpr (kDiagonal)
-            inverseCube = partnerSlot >= int(threadIdx.x) + k * Shape::kThreads ? inverseCube : 0.0f;
+            inverseCube = pairOnce ? inverseCube : 0.0f;
         const float towardPartner = partner.w * inverseCube;
         const float towardOwn = own[k].w * inverseCube;
         ownSum[k].x = fmaf(towardPartner, dx, ownSum[k].x);
@@ -118,9 +140,10 @@ __device__ __forceinline__ void meetPartner(const float4 (&own)[Shape::kBodiesPe
 /// All B partners in B / 32 phases of 32 rotating steps (see the design note).
 /// Shared memory per step and warp: two 512-byte reads (partner body, partner sum) and one 512-byte write, each
 /// conflict-free (32 consecutive float4 of one tile, in rotated order), for 32 * kBodiesPerThread pairs.
-template <typename Shape, bool kDiagonal>
+template <typename Shape, bool kDiagonal, bool kZeroSoftening>
 __device__ void walkPartners(const float4 (&own)[Shape::kBodiesPerThread], float3 (&ownSum)[Shape::kBodiesPerThread],
-                             const float4* partnerBody, float4* partnerSum, float scaledSoftening2) {
+                             const float4* partnerBody, float4* partnerSum, float scaledSoftening2,
+                             const CoincidentPartners<Shape>& coincident) {
     constexpr int kWarpSize = Shape::kWarpSize;
     const int lane = threadIdx.x % kWarpSize;
     const int warp = threadIdx.x / kWarpSize;
@@ -130,7 +153,8 @@ __device__ void walkPartners(const float4 (&own)[Shape::kBodiesPerThread], float
         for (int step = 0; step < kWarpSize; ++step) {
             const int slot = tileBegin + ((lane + step) & (kWarpSize - 1));
             float4 sum = partnerSum[slot];
-            meetPartner<Shape, kDiagonal>(own, ownSum, partnerBody[slot], sum, slot, scaledSoftening2);
+            meetPartner<Shape, kDiagonal, kZeroSoftening>(own, ownSum, partnerBody[slot], sum, slot, scaledSoftening2,
+                                                          coincident);
             partnerSum[slot] = sum;
             __syncwarp();
         }
@@ -141,11 +165,11 @@ __device__ void walkPartners(const float4 (&own)[Shape::kBodiesPerThread], float
 // Work per block: B^2 pairs (B (B + 1) / 2 on the diagonal), 17 instructions each plus about 7 per partner step
 // (spread over kBodiesPerThread pairs). Device memory per block: 2 B bodies read (16 bytes each) and 2 B vector
 // atomics; over the whole grid that is 2 N / B reads and atomic adds per body, under 1% of the time for B = 512.
-template <typename Shape>
+template <typename Shape, bool kZeroSoftening>
 __global__ void __launch_bounds__(Shape::kThreads)
     directSymmetricForcesKernel(const float4* __restrict__ positionMass, float4* __restrict__ acceleration,
                                 unsigned bodyCount, unsigned groupCount, float scaledSoftening2,
-                                float gravitationalConstant) {
+                                float gravitationalConstant, CoincidenceOutput coincidence) {
     constexpr int kThreads = Shape::kThreads;
     constexpr int kBodiesPerThread = Shape::kBodiesPerThread;
     constexpr int kGroupSize = Shape::kGroupSize;
@@ -164,24 +188,32 @@ __global__ void __launch_bounds__(Shape::kThreads)
         }
         float4 own[kBodiesPerThread];
         float3 ownSum[kBodiesPerThread];
+        unsigned ownPartner[kBodiesPerThread];
 #pragma unroll
         for (int k = 0; k < kBodiesPerThread; ++k) {
             own[k] = force::loadScaledOrMassless(positionMass, ownBegin + threadIdx.x + k * kThreads, bodyCount);
             ownSum[k] = make_float3(0.0f, 0.0f, 0.0f);
+            ownPartner[k] = force::kNoPartner;
         }
         __syncthreads();
 
+        const CoincidentPartners<Shape> coincident{partnerBegin, bodyCount, ownPartner};
         if (groups.ownGroup == groups.partnerGroup)
-            walkPartners<Shape, true>(own, ownSum, partnerBody, partnerSum, scaledSoftening2);
+            walkPartners<Shape, true, kZeroSoftening>(own, ownSum, partnerBody, partnerSum, scaledSoftening2,
+                                                      coincident);
         else
-            walkPartners<Shape, false>(own, ownSum, partnerBody, partnerSum, scaledSoftening2);
+            walkPartners<Shape, false, kZeroSoftening>(own, ownSum, partnerBody, partnerSum, scaledSoftening2,
+                                                       coincident);
 
 #pragma unroll
         for (int k = 0; k < kBodiesPerThread; ++k) {
             const unsigned index = ownBegin + threadIdx.x + k * kThreads;
-            if (index < bodyCount)
-                force::atomicAddAcceleration(acceleration, index,
-                                             force::unscaledAcceleration(ownSum[k], gravitationalConstant));
+            if (index >= bodyCount)
+                continue;
+            if (kZeroSoftening && ownPartner[k] != force::kNoPartner)
+                force::recordCoincidence(coincidence, positionMass, index, ownPartner[k]);
+            force::atomicAddAcceleration(acceleration, index,
+                                         force::unscaledAcceleration(ownSum[k], gravitationalConstant));
         }
         for (int slot = threadIdx.x; slot < kGroupSize; slot += kThreads) {
             const unsigned index = partnerBegin + slot;
@@ -197,22 +229,35 @@ __global__ void __launch_bounds__(Shape::kThreads)
 }
 
 /// Launches the pair-once kernel of the given shape; the accelerations must have been reset on stream.
-template <typename Shape>
+template <typename Shape, bool kZeroSoftening>
 void launchPairOnceShape(const float4* positionMass, float4* acceleration, unsigned bodyCount,
-                         const GravityParams& gravity, cudaStream_t stream) {
+                         const GravityParams& gravity, const CoincidenceOutput& coincidence, cudaStream_t stream) {
     const unsigned groupCount = (bodyCount - 2) / Shape::kGroupSize + 1;
     const std::uint64_t blockCount = std::uint64_t(groupCount) * (groupCount + 1) / 2;
     const unsigned gridBlocks = static_cast<unsigned>(std::min(blockCount, kMaxGridBlocks));
-    directSymmetricForcesKernel<Shape><<<gridBlocks, Shape::kThreads, 0, stream>>>(
+    directSymmetricForcesKernel<Shape, kZeroSoftening><<<gridBlocks, Shape::kThreads, 0, stream>>>(
         positionMass, acceleration, bodyCount, groupCount, scaledSoftening2(gravity),
-        static_cast<float>(gravity.gravitationalConstant));
+        static_cast<float>(gravity.gravitationalConstant), coincidence);
     checkLaunch("directSymmetricForcesKernel");
+}
+
+/// The shape for bodyCount, with or without softening.
+template <bool kZeroSoftening>
+void launchPairOnce(const float4* positionMass, float4* acceleration, unsigned bodyCount, const GravityParams& gravity,
+                    const CoincidenceOutput& coincidence, cudaStream_t stream) {
+    if (bodyCount >= kLargeShapeMinBodies)
+        launchPairOnceShape<LargeShape, kZeroSoftening>(positionMass, acceleration, bodyCount, gravity, coincidence,
+                                                        stream);
+    else
+        launchPairOnceShape<SmallShape, kZeroSoftening>(positionMass, acceleration, bodyCount, gravity, coincidence,
+                                                        stream);
 }
 
 } // namespace
 
 void launchDirectSymmetricForces(const float4* positionMass, float4* acceleration, std::size_t bodyCount,
-                                 const GravityParams& gravity, cudaStream_t stream) {
+                                 const GravityParams& gravity, const CoincidenceOutput& coincidence,
+                                 cudaStream_t stream) {
     if (bodyCount == 0)
         return;
     if (bodyCount > kMaxBodyCount)
@@ -221,10 +266,13 @@ void launchDirectSymmetricForces(const float4* positionMass, float4* acceleratio
     if (bodyCount == 1)
         return; // no pairs: a lone body feels no force
     const unsigned count = static_cast<unsigned>(bodyCount);
-    if (count >= kLargeShapeMinBodies)
-        launchPairOnceShape<LargeShape>(positionMass, acceleration, count, gravity, stream);
-    else
-        launchPairOnceShape<SmallShape>(positionMass, acceleration, count, gravity, stream);
+    if (gravity.softeningLength != 0.0) {
+        launchPairOnce<false>(positionMass, acceleration, count, gravity, coincidence, stream);
+        return;
+    }
+    if (coincidence.record == nullptr || coincidence.loadOrder == nullptr)
+        throw std::invalid_argument("launchDirectSymmetricForces: softening 0 needs a coincident-pair record");
+    launchPairOnce<true>(positionMass, acceleration, count, gravity, coincidence, stream);
 }
 
 } // namespace gravlab

@@ -11,10 +11,12 @@
 // Powers of two scale exactly, so the result is bit-for-bit what unscaled arithmetic would give wherever that does not
 // over- or underflow. The factor m (S/r)^3 now peaks at about 1e33 for eps = 1e-5 (overflow would need r below 6e-8,
 // which softening rules out) and stays normal out to separations near 4e18, far past the point where the
-// acceleration m/r^2 itself is below fp32's range. The cost is three multiplies per body load, none per interaction.
-// rsqrt.approx.ftz.f32 (MUFU.RSQ, relative error below 2^-22.9) is used directly: its argument is at least the
-// scaled eps^2 (about 1e-22, a normal number), so flushing denormals changes nothing, and plain rsqrtf() would add
-// denormal-handling instructions to the hottest loop.
+// acceleration m/r^2 itself is below fp32's range. With eps = 0 (the exact Newtonian sum) a pair closer than about
+// 6e-8 m^(1/3) does overflow: the acceleration becomes inf and the step's non-finite check reports it. The cost is
+// three multiplies per body load, none per interaction. rsqrt.approx.ftz.f32 (MUFU.RSQ, relative error below 2^-22.9)
+// is used directly: its argument is at least the scaled eps^2 (about 1e-22, a normal number; eps = 0 has its own
+// variant below), so flushing denormals changes nothing, and plain rsqrtf() would add denormal-handling instructions to
+// the hottest loop.
 #include <cuda_runtime.h>
 
 namespace gravlab::force {
@@ -54,6 +56,25 @@ __device__ __forceinline__ void accumulateAttraction(float3 target, float4 sourc
     sum.x = fmaf(factor, dx, sum.x);
     sum.y = fmaf(factor, dy, sum.y);
     sum.z = fmaf(factor, dz, sum.z);
+}
+
+/// accumulateAttraction for eps = 0: a term with r^2 == 0 (the target itself, a massless padding body at its position
+/// or another body there) is selected away instead of becoming 0 * inf; returns whether r^2 == 0, so the caller can
+/// tell a coincident pair of distinct bodies from the target's own term. A denormal r^2 (|d| below about 1e-13
+/// after scaling) is not 0 but is flushed by the rsqrt, so that pair gives inf, which the non-finite check reports.
+/// 3 FADD + 2 FFMA + 1 FMUL + 1 MUFU.RSQ + FSETP + FSEL + 3 FMUL + 3 FFMA = 15 instructions.
+__device__ __forceinline__ bool accumulateNewtonianAttraction(float3 target, float4 source, float3& sum) {
+    const float dx = source.x - target.x;
+    const float dy = source.y - target.y;
+    const float dz = source.z - target.z;
+    const float distance2 = fmaf(dx, dx, fmaf(dy, dy, dz * dz));
+    const bool coincident = distance2 == 0.0f;
+    const float inverseDistance = coincident ? 0.0f : rsqrtApprox(distance2);
+    const float factor = (source.w * inverseDistance) * (inverseDistance * inverseDistance);
+    sum.x = fmaf(factor, dx, sum.x);
+    sum.y = fmaf(factor, dy, sum.y);
+    sum.z = fmaf(factor, dz, sum.z);
+    return coincident;
 }
 
 /// Converts a scaled sum to an acceleration: times 2^-40 (exact), then times G.

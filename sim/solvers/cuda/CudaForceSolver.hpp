@@ -10,9 +10,11 @@
 #include "device/cuda/DeviceBuffer.hpp"
 #include "device/cuda/DeviceTargets.hpp"
 #include "device/cuda/PhaseTimeline.hpp"
+#include "direct/cuda/CoincidenceRecord.hpp"
 #include "solvers/CpuForceSolver.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +64,13 @@ public:
                                  float* potential, cudaStream_t stream) const {
         (void)positionMass, (void)treeOrderedScratch, (void)gravity, (void)potential, (void)stream;
         return false;
+    }
+    /// The first pair of distinct bodies at r = 0 that an evaluation with softening 0 met since the last call (the
+    /// direct sums report them, CoincidenceRecord.hpp), and forgets it; nullopt without one. Waits for stream only
+    /// when such an evaluation ran since the last call.
+    virtual std::optional<CoincidenceRecord> takeCoincidentPair(cudaStream_t stream) {
+        (void)stream;
+        return std::nullopt;
     }
     /// Figures of the last evaluation for reports. Waits for stream.
     virtual std::vector<SolverStatistic> statistics(cudaStream_t stream) const {

@@ -20,9 +20,13 @@ template <typename T> std::uint64_t bytesOf(const DeviceBuffer<T>& buffer) {
     return buffer.bytes();
 }
 
-/// eps^2 as TreeMath.hpp takes it; eps must be positive so that a body's own term is exactly zero.
-float treeSoftening2(const GravityParams& gravity) {
+/// eps^2 as TreeMath.hpp takes it; eps must be positive so that a body's own term is exactly zero in the force walk.
+/// The potential walk skips the own body, so it also takes eps = 0 (direct solvers' exact Newtonian runs).
+enum class TreeWalk { Forces, Potentials };
+float treeSoftening2(const GravityParams& gravity, TreeWalk walk) {
     const double softening = gravity.softeningLength;
+    if (walk == TreeWalk::Potentials && softening == 0.0)
+        return 0.0f;
     if (!(softening > 0.0 && softening < 1e18))
         throw std::invalid_argument("the CUDA tree needs a softening length in (0, 1e18), got " +
                                     std::to_string(softening));
@@ -120,7 +124,7 @@ OctreeView DeviceTree::view() const {
 unsigned DeviceTree::computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
                                           const GravityParams& gravity, const TreeOpening& opening, cudaStream_t stream,
                                           PhaseTimeline& timeline, const PhaseMarks& phases) {
-    const float softening2 = treeSoftening2(gravity);
+    const float softening2 = treeSoftening2(gravity, TreeWalk::Forces);
     if (bodyScratch.size() != bodies.size())
         throw std::invalid_argument("DeviceTree: the scratch array must hold one element per body");
     if (const unsigned nonFinite = build(bodies.positionMass.data(), unsigned(bodies.size()), bodyScratch.data(),
@@ -169,7 +173,7 @@ void DeviceTree::writePotentials(const float4* positionMass, float4* treeOrdered
                                  float* potential, cudaStream_t stream) const {
     if (!m_built)
         throw std::logic_error("DeviceTree::writePotentials: no tree of these bodies is built");
-    const float softening2 = treeSoftening2(gravity);
+    const float softening2 = treeSoftening2(gravity, TreeWalk::Potentials);
     launchGatherBodies(positionMass, treeOrder(), treeOrderedScratch, m_bodyCount, stream);
     launchTreePotentials(view(), treeOrderedScratch, treeOrder(), m_bodyCount, potential, softening2,
                          float(gravity.gravitationalConstant), stream);
