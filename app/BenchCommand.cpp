@@ -180,7 +180,6 @@ OrbBenchResult measureOrb(const BenchOptions& options) {
     bench.bodyCount = options.bodyCount;
     bench.domainCount = options.domainCount;
     bench.bisection = options.orbBisection;
-    bench.cooperativeLevels = options.orbCooperative;
     bench.balance = options.orbBalance;
     bench.positionsOnly = options.orbPositionsOnly;
     bench.scenario = options.scenario;
@@ -216,7 +215,6 @@ void printOrb(const BenchOptions& options, const OrbBenchResult& result, std::os
         report["bodies"] = options.bodyCount;
         report["domains"] = options.domainCount;
         report["cutFinder"] = finder;
-        report["orbLevels"] = options.orbCooperative ? "cooperative" : "graph";
         report["balance"] = std::string(toString(options.orbBalance));
         report["runs"] = options.stepCount;
         report["warmupRuns"] = options.warmupStepCount;
@@ -234,8 +232,8 @@ void printOrb(const BenchOptions& options, const OrbBenchResult& result, std::os
     }
     out << std::setprecision(4) << "gravlab bench --orb: " << options.bodyCount << " bodies (" << input << ") into "
         << options.domainCount << " domains, " << finder << " cut finder, " << toString(options.orbBalance)
-        << " balance, levels " << (options.orbCooperative ? "cooperative" : "graph") << ", median of "
-        << options.stepCount << " builds after " << options.warmupStepCount << " warm-up builds\n"
+        << " balance, median of " << options.stepCount << " builds after " << options.warmupStepCount
+        << " warm-up builds\n"
         << "GPU: " << result.gpu << ", " << todayUtc() << "\n"
         << "median build (cuts and partition" << (options.orbPositionsOnly ? "" : ", bodies gathered")
         << "): " << result.medianMs << " ms, fastest " << result.fastestMs << " ms, " << bodiesPerSecond
@@ -330,18 +328,6 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
             },
             "ORB cut finder (with --orb): radix (radix select) or bisection (the baseline)")
         ->default_str("radix");
-    bench
-        ->add_option_function<std::string>(
-            "--orb-levels",
-            [&options](const std::string& text) {
-                if (text != "graph" && text != "cooperative")
-                    throw CLI::ValidationError("--orb-levels", "orb-levels = '" + text +
-                                                                   "' is not known: allowed graph or cooperative");
-                options.orbCooperative = text == "cooperative";
-            },
-            "how the ORB build launches its levels (with --orb): graph (one kernel per phase, replayed from a CUDA "
-            "graph) or cooperative (one kernel for all levels, grid barriers between phases)")
-        ->default_str("graph");
     addNameOption(*bench, "orb-balance", options.orbBalance, parseOrbBalance,
                   "ORB balance (with --orb): count, or work (random weights, see the design note)",
                   std::string(toString(options.orbBalance)));

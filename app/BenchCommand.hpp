@@ -52,7 +52,7 @@ struct BenchOptions {
     int stepCount = 20;        ///< timed steps; kBenchStepRange
     int warmupStepCount = 3;   ///< kBenchWarmupRange
     double openingAngle = 0.5; ///< tree only; kOpeningAngleRange
-    OpeningCriterion openingCriterion = OpeningCriterion::Geometric; ///< tree only
+    OpeningCriterion openingCriterion = SimParams{}.openingCriterion; ///< tree only
     double forceAccuracy = SimParams{}.forceAccuracy;                ///< tree, relative criterion; kForceAccuracyRange
     std::string scenario = "plummer";
     std::uint64_t seed = 42;
@@ -60,7 +60,6 @@ struct BenchOptions {
     bool orb = false;               ///< time the ORB build (cuts and in-place partition) instead of a solver step
     std::uint32_t domainCount = 64; ///< ORB only; kBenchDomainRange
     bool orbBisection = false;      ///< ORB only: the baseline bisection cut finder instead of radix select
-    bool orbCooperative = false;    ///< ORB only: the levels as one cooperative kernel instead of a kernel graph
     OrbBalance orbBalance = OrbBalance::Count; ///< ORB only
     bool orbPositionsOnly = false;             ///< ORB only: positions-only build over uniform random positions
     /// Solver steps only: ORB domains kept during the timed steps (0: none), re-partitioned every stepOrbEvery steps

@@ -58,12 +58,13 @@ step memcheck "$sanitizer" --tool memcheck --error-exitcode 3 "$tests" --gtest_f
 step racecheck "$sanitizer" --tool racecheck --error-exitcode 3 "$tests" \
     --gtest_filter='*BlockEdges*:*RandomBodies*:*RangeGuard*:*Diagnostics*:*NonFinite*:*FewSteps*:*StepTimings*:*TreeAccuracySmall*:*TreeOneAndTwo*:OrbGpu*:*SameBodiesToTheSameDomains*'
 
-# bench_rows FILE SOLVER STEPS N...: one JSON line per body count, appended to FILE.
+# bench_rows FILE SOLVER STEPS N...: one JSON line per body count, appended to FILE (the tree at theta 0.5, the
+# criterion of the earlier measurements).
 bench_rows() {
     local file=$1 solver=$2 steps=$3
     shift 3
     for bodies in "$@"; do
-        "$gravlab" bench --solver "$solver" --theta 0.5 --bodies "$bodies" --steps "$steps" --warmup 3 --json \
+        "$gravlab" bench --solver "$solver" --opening geometric --theta 0.5 --bodies "$bodies" --steps "$steps" --warmup 3 --json \
             >>"$file" || return 1
     done
 }
@@ -110,9 +111,7 @@ orb_table() {
     : >"$out/bench-orb.jsonl"
     orb_rows "$out/bench-orb.jsonl" "--bodies 1048576 --domains 64" "--bodies 1048576 --domains 64 --cut-finder bisection" \
         "--bodies 1048576 --domains 64 --orb-balance work" "--bodies 134217728 --domains 4096" \
-        "--bodies 134217728 --domains 4096 --orb-balance work" "--bodies 1048576 --domains 64 --orb-levels cooperative" \
-        "--bodies 1048576 --domains 64 --orb-balance work --orb-levels cooperative" \
-        "--bodies 134217728 --domains 4096 --orb-levels cooperative" || return 1
+        "--bodies 134217728 --domains 4096 --orb-balance work" || return 1
     [ "$quick" = 1 ] && return 0
     orb_rows "$out/bench-orb.jsonl" "--bodies 134217728 --domains 4096 --cut-finder bisection" \
         "--positions-only --bodies 1073741824 --domains 4096"
@@ -135,6 +134,19 @@ curve_sizes=1048576,16777216
 [ "$quick" = 1 ] && curve_sizes=1048576
 step criterion-curve scripts/tree_criterion_curve.sh "$out" "$gravlab" "$curve_sizes"
 step bench-orb orb_table
+# Double precision's cost: the tree step at 16M and the fp64 direct sum (which then reads and writes pairs).
+precision_rows() {
+    : >"$out/bench-precision.jsonl"
+    for precision in single double; do
+        "$gravlab" bench --solver tree --bodies 16777216 --steps 10 --warmup 3 --precision "$precision" --json \
+            >>"$out/bench-precision.jsonl" || return 1
+        "$gravlab" bench --solver direct-fp64 --bodies 65536 --steps 5 --warmup 2 --precision "$precision" --json \
+            >>"$out/bench-precision.jsonl" || return 1
+    done
+}
+step bench-precision precision_rows
+# Energy error against cost for fixed and hierarchical time steps (binary, cold collapse, galaxy collision).
+step timesteps "$gravlab" timesteps-bench --backend cuda --solver tree --bodies 65536 --energy-samples 8 --json
 step orb-steps orb_steps
 
 # field NAME LINE: a value of gravlab bench's flat JSON.

@@ -92,12 +92,14 @@ TEST_F(CudaDeviceTest, HierarchicalStepsMatchTheCpuBackendForEverySolver) {
 }
 
 // With every body on level 0 the device runs the fixed step's kernels' arithmetic (fused multiply-adds in the same
-// order) around the same full evaluation: the states must be identical bit for bit.
+// order) around the same full evaluation: the states must be identical bit for bit. The solvers are the deterministic
+// ones: the tiled float sum adds its source slices with atomics in whatever order they finish (measured on the H100:
+// the last bit of a velocity differs between two fixed runs).
 TEST_F(CudaDeviceTest, HierarchicalOnLevelZeroIsTheFixedStepBitForBit) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     const Bodies start = generateScenario("plummer", 2000, seed);
-    for (const std::string solver : {"direct", "tree"}) {
+    for (const std::string solver : {"direct-fp64", "tree"}) {
         SCOPED_TRACE("solver " + solver);
         SimParams fixed;
         fixed.solver = solver;

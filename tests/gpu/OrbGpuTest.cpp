@@ -92,10 +92,9 @@ std::vector<float4> downloadAcceleration(const DeviceBodies& device, cudaStream_
 
 /// balance Work is only used here with all-zero weights, which must fall back to count balance.
 void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinder finder,
-                     OrbBalance balance = OrbBalance::Count, OrbLevelLaunch launch = OrbLevelLaunch::Graph) {
+                     OrbBalance balance = OrbBalance::Count) {
     SCOPED_TRACE("np = " + std::to_string(domainCount) + ", N = " + std::to_string(input.size()) + ", cut finder " +
-                 (finder == OrbCutFinder::RadixSelect ? "radix select" : "bisection") + ", levels " +
-                 (launch == OrbLevelLaunch::Graph ? "graph" : "cooperative"));
+                 (finder == OrbCutFinder::RadixSelect ? "radix select" : "bisection"));
     Bodies cpuBodies = input;
     OrbCpu cpu;
     cpu.build(cpuBodies, domainCount);
@@ -104,7 +103,7 @@ void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinde
     DeviceBodies device;
     uploadBodies(input, device, stream.get());
     uploadIndexAndWeights(device, std::vector<float>(input.size(), 0.0f), stream.get());
-    OrbGpu gpu(finder, launch);
+    OrbGpu gpu(finder);
     gpu.build(device, domainCount, balance, stream.get());
     const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
     Bodies gpuBodies;
@@ -135,27 +134,25 @@ void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinde
     expectValidCuts(reference, cpuBodies, "CPU");
 }
 
-/// Both cut finders, with both ways of launching the levels, must give exactly the CPU reference's cells.
+/// Both cut finders must give exactly the CPU reference's cells.
 void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount) {
-    for (OrbLevelLaunch launch : {OrbLevelLaunch::Graph, OrbLevelLaunch::Cooperative})
-        for (OrbCutFinder finder : {OrbCutFinder::RadixSelect, OrbCutFinder::Bisection})
-            expectSameAsCpu(input, domainCount, finder, OrbBalance::Count, launch);
+    for (OrbCutFinder finder : {OrbCutFinder::RadixSelect, OrbCutFinder::Bisection})
+        expectSameAsCpu(input, domainCount, finder);
 }
 
 /// Work balance: every body moved whole (its three arrays and its weight together), the same tree shape as OrbCpu's,
 /// the cells' invariants, leaves in domain order tiling [0, N), and Orb.hpp's bound: every leaf weight within one
 /// largest body weight of W / np (plus 1e-9 W for the fixed-point weights and the double sums here).
 void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, std::uint32_t domainCount,
-                        OrbCutFinder finder, OrbLevelLaunch launch) {
+                        OrbCutFinder finder) {
     SCOPED_TRACE("work balance, np = " + std::to_string(domainCount) + ", N = " + std::to_string(input.size()) +
-                 ", cut finder " + (finder == OrbCutFinder::RadixSelect ? "radix select" : "bisection") + ", levels " +
-                 (launch == OrbLevelLaunch::Graph ? "graph" : "cooperative"));
+                 ", cut finder " + (finder == OrbCutFinder::RadixSelect ? "radix select" : "bisection"));
     const std::size_t count = input.size();
     CudaStream stream;
     DeviceBodies device;
     uploadBodies(input, device, stream.get());
     uploadIndexAndWeights(device, weights, stream.get());
-    OrbGpu gpu(finder, launch);
+    OrbGpu gpu(finder);
     gpu.build(device, domainCount, OrbBalance::Work, stream.get());
     const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
     Bodies moved;
@@ -211,9 +208,8 @@ void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, 
 }
 
 void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, std::uint32_t domainCount) {
-    for (OrbLevelLaunch launch : {OrbLevelLaunch::Graph, OrbLevelLaunch::Cooperative})
-        for (OrbCutFinder finder : {OrbCutFinder::RadixSelect, OrbCutFinder::Bisection})
-            expectWorkBalanced(input, weights, domainCount, finder, launch);
+    for (OrbCutFinder finder : {OrbCutFinder::RadixSelect, OrbCutFinder::Bisection})
+        expectWorkBalanced(input, weights, domainCount, finder);
 }
 
 Bodies allArrays(const DeviceBodies& device, cudaStream_t stream) {
@@ -270,20 +266,6 @@ TEST_F(OrbGpuTest, MatchesCpuOnTieHeavyLattice) {
         bodies.z[i] = i % 3 == 0 ? -0.0f : float(point(random));
     }
     for (std::uint32_t domains : {2u, 3u, 7u, 64u, 1000u})
-        expectSameAsCpu(bodies, domains);
-}
-
-/// Cells of many tiles (300,000 bodies, 74 tiles at the root), a third of the bodies on four planes: the one-pass
-/// partition's look-back crosses dozens of tiles per cell, and runs of ties span tiles.
-TEST_F(OrbGpuTest, MatchesCpuWithManyTilesPerCell) {
-    const std::uint64_t seed = freshSeed();
-    SCOPED_TRACE(seedTrace(seed));
-    std::mt19937_64 random(seed);
-    Bodies bodies = randomBall(300000, random);
-    std::uniform_int_distribution<int> point(-1, 2);
-    for (std::size_t i = 0; i < bodies.size(); i += 3)
-        bodies.x[i] = float(point(random));
-    for (std::uint32_t domains : {2u, 5u, 64u})
         expectSameAsCpu(bodies, domains);
 }
 
@@ -460,8 +442,7 @@ TEST_F(OrbGpuTest, PositionsOnlyMatchesCpu) {
         x.upload(bodies.x, stream.get());
         y.upload(bodies.y, stream.get());
         z.upload(bodies.z, stream.get());
-        // Even domain counts launch the levels as one cooperative kernel, odd ones as the graph of kernels.
-        OrbGpu gpu(OrbCutFinder::RadixSelect, domains % 2 == 0 ? OrbLevelLaunch::Cooperative : OrbLevelLaunch::Graph);
+        OrbGpu gpu;
         gpu.buildPositions(x.data(), y.data(), z.data(), bodies.size(), domains, stream.get());
         const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
         Bodies moved = bodies;

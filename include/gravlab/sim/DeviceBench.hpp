@@ -32,8 +32,7 @@ StepTimes timeDeviceSteps(const SimParams& params, int warmupStepCount, int step
 struct DeviceOrbBench {
     std::uint64_t bodyCount = 0; ///< up to 2^32 - 1 with positionsOnly, else up to kMaxBodyCount
     std::uint32_t domainCount = 64;
-    bool bisection = false;         ///< the baseline bisection cut finder instead of radix select
-    bool cooperativeLevels = false; ///< all levels in one cooperative kernel instead of a graph of per-phase kernels
+    bool bisection = false; ///< the baseline bisection cut finder instead of radix select
     OrbBalance balance = OrbBalance::Count;
     /// Build over three float arrays of uniform random positions generated on the device (count balance only), for
     /// body counts whose full state would not fit. Otherwise the scenario's bodies, weighted (acceleration.w) by

@@ -95,7 +95,7 @@ DeviceOrbBuildTimes timeDeviceOrbBuilds(const DeviceOrbBench& bench) {
     const OrbCutFinder finder = bench.bisection ? OrbCutFinder::Bisection : OrbCutFinder::RadixSelect;
     const std::uint64_t n = bench.bodyCount;
     CudaStream stream;
-    OrbGpu orb(finder, bench.cooperativeLevels ? OrbLevelLaunch::Cooperative : OrbLevelLaunch::Graph);
+    OrbGpu orb(finder);
     DeviceOrbBuildTimes times;
     if (bench.positionsOnly) {
         requireDeviceMemoryForBodies(n, 3 * sizeof(float) + OrbGpu::kScratchBytesPerBody);

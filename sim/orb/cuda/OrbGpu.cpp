@@ -52,7 +52,8 @@ void OrbGpu::layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount) {
             m_hostSplits.resize(m_levelSplitBegin.back());
         else
             m_levelSplitBegin.push_back(std::uint32_t(m_hostSplits.size()));
-        m_widestMultiTileLevel = std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
+        m_widestMultiTileLevel =
+            std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
         m_levelBegin.push_back(levelEnd);
     }
     m_cells.resize(m_hostCells.size());
@@ -78,7 +79,6 @@ void OrbGpu::reserve(std::size_t bodyCount, bool weights) {
         m_tileCounts.resize(tiles);
         m_tileOffsets.resize(tiles);
         m_tileExtremes.resize(tiles);
-        m_tileStatus.resize(tiles);
     }
     if (weights && m_tileEqualWeight.size() < tiles)
         m_tileEqualWeight.resize(tiles);
@@ -102,36 +102,8 @@ OrbRecords OrbGpu::records(int side, std::size_t bodyCount) {
     return result;
 }
 
-OrbLevel OrbGpu::levelAt(const OrbLevel& shared, std::size_t depth) {
-    OrbLevel level = shared;
-    const std::uint32_t first = m_levelSplitBegin[depth];
-    level.splits = m_splits.data() + first;
-    level.splitCount = m_levelSplitBegin[depth + 1] - first;
-    level.gridTiles = std::uint32_t(
-        (std::uint64_t(level.bodyCount) + std::uint64_t(level.splitCount) * (kOrbTileBodies - 1)) / kOrbTileBodies);
-    level.from = records(int(depth % 2), level.bodyCount);
-    level.to = records(int(1 - depth % 2), level.bodyCount);
-    return level;
-}
-
-int OrbGpu::launchCooperativeLevels(const OrbLevel& shared, bool onePass, cudaStream_t stream) {
-    OrbLevelPlan plan{};
-    plan.common = shared;
-    plan.common.splits = m_splits.data();
-    plan.records[0] = records(0, shared.bodyCount);
-    plan.records[1] = records(1, shared.bodyCount);
-    plan.levelCount = std::uint32_t(m_levelSplitBegin.size() - 1);
-    if (plan.levelCount > kOrbMaxSplitLevels)
-        throw std::logic_error("ORB: more split levels than the cooperative kernel's plan holds");
-    std::copy(m_levelSplitBegin.begin(), m_levelSplitBegin.end(), plan.levelSplitBegin);
-    plan.finder = m_cutFinder;
-    plan.onePass = onePass;
-    plan.gridBlocks = m_cooperativeBlocks;
-    launchOrbLevelsCooperative(plan, stream);
-    return int(plan.levelCount % 2);
-}
-
-int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream) {
+int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance,
+                            cudaStream_t stream) {
     // Bins are cleared by the tile that reads them; clearing them here too keeps one failed build from leaking.
     m_binCounts.zero(stream);
     m_binWeights.zero(stream);
@@ -142,10 +114,6 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     level.tileCounts = m_tileCounts.data();
     level.tileOffsets = m_tileOffsets.data();
     level.tileExtremes = m_tileExtremes.data();
-    // Count balance with radix select partitions each level in one pass (OrbGpuOnePassPartition.cu); work balance
-    // needs the ties' weights in index order, and bisection no rank among the ties, so they count first, then scatter.
-    const bool onePass = m_cutFinder == OrbCutFinder::RadixSelect && !workBalance;
-    level.tileStatus = onePass ? m_tileStatus.data() : nullptr;
     level.tileEqualWeight = m_tileEqualWeight.data();
     level.binCounts = m_binCounts.data();
     level.binWeights = m_binWeights.data();
@@ -158,22 +126,18 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         launchOrbLayoutLevel(level, true, m_cutFinder, stream);
         return side;
     }
-    if (m_levelLaunch == OrbLevelLaunch::Cooperative)
-        return launchCooperativeLevels(level, onePass, stream);
-    // Level 0 is laid out by its own launch, every later level by the last block of the previous level's last kernel.
-    const std::size_t levels = m_levelSplitBegin.size() - 1;
-    level = levelAt(level, 0);
-    launchOrbLayoutLevel(level, true, m_cutFinder, stream);
-    for (std::size_t depth = 0; depth < levels; ++depth) {
-        level = levelAt(level, depth);
-        const OrbLevel next = depth + 1 < levels ? levelAt(level, depth + 1) : OrbLevel{};
+    for (std::size_t depth = 0; depth + 1 < m_levelSplitBegin.size(); ++depth) {
+        const std::uint32_t first = m_levelSplitBegin[depth];
+        level.splits = m_splits.data() + first;
+        level.splitCount = m_levelSplitBegin[depth + 1] - first;
+        level.gridTiles = std::uint32_t((std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) *
+                                                                        (kOrbTileBodies - 1)) / kOrbTileBodies);
+        level.from = records(side, bodyCount);
+        level.to = records(1 - side, bodyCount);
+        launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
         launchOrbFindPivots(level, m_cutFinder, stream);
-        if (onePass) {
-            launchOrbOnePassPartition(level, next, m_cutFinder, stream);
-        } else {
-            launchOrbCountAndCut(level, stream);
-            launchOrbScatter(level, next, m_cutFinder, stream);
-        }
+        launchOrbCountAndCut(level, stream);
+        launchOrbScatter(level, stream);
         side = 1 - side;
     }
     return side;
@@ -218,17 +182,10 @@ OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uin
     add(m_tileCounts.data(), m_tileCounts.size());
     add(m_tileOffsets.data(), m_tileOffsets.size());
     add(m_tileExtremes.data(), m_tileExtremes.size());
-    add(m_tileStatus.data(), m_tileStatus.size());
     add(m_tileEqualWeight.data(), m_tileEqualWeight.size());
     add(m_binCounts.data(), m_binCounts.size());
     add(m_binWeights.data(), m_binWeights.size());
     return key;
-}
-
-void OrbGpu::prepareLevelLaunch() {
-    // Device queries are kept out of the graph capture (its thread-local mode refuses calls that are not stream work).
-    if (m_levelLaunch == OrbLevelLaunch::Cooperative && m_cooperativeBlocks == 0)
-        m_cooperativeBlocks = orbCooperativeGridBlocks();
 }
 
 void OrbGpu::launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue,
@@ -281,7 +238,6 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
             launchOrbCopyBack(orderScratch, bodies.loadOrder.data(), bodyCount, m_state.data(), captured);
         }
     };
-    prepareLevelLaunch();
     m_buildStart.record(stream);
     launchSequence(key, enqueue, stream);
     m_buildStop.record(stream);
@@ -304,7 +260,6 @@ void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std
         if (domainCount > 1)
             launchOrbCopyPositions(records(side, count), x, y, z, bodyCount, m_state.data(), captured);
     };
-    prepareLevelLaunch();
     m_buildStart.record(stream);
     launchSequence(key, enqueue, stream);
     m_buildStop.record(stream);
@@ -328,8 +283,8 @@ OrbImbalance OrbGpu::imbalance(const DeviceBodies& bodies, OrbBalance balance, c
     const std::size_t cells = m_cells.size();
     m_leafLoads.resize(2 * cells + 5);
     const float4* weights = balance == OrbBalance::Work ? bodies.acceleration.data() : nullptr;
-    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(),
-                       m_leafLoads.data() + 2 * cells, stream);
+    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(), m_leafLoads.data() + 2 * cells,
+                       stream);
     double loads[5] = {};
     CUDA_CHECK(cudaMemcpyAsync(loads, m_leafLoads.data() + 2 * cells, sizeof(loads), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -352,9 +307,7 @@ double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder
     const bool work = balance == OrbBalance::Work;
     const double keyPasses = finder == OrbCutFinder::RadixSelect ? double(kOrbRadixPasses) : 32;
     const double extract = (positionsOnly ? 12 : 16) + 16 + (work ? 16 + 4 + 4 : 0);
-    // The count pass reads the keys once more, except in the one-pass partition (count balance, radix select).
-    const bool countPass = work || finder != OrbCutFinder::RadixSelect;
-    const double level = keyPasses * (4 + (work ? 4 : 0)) + (countPass ? 4 + (work ? 4 : 0) : 0) + 32 + (work ? 8 : 0);
+    const double level = keyPasses * (4 + (work ? 4 : 0)) + 4 + (work ? 4 : 0) + 32 + (work ? 8 : 0);
     const double finish = positionsOnly ? 12 + 12 : 3 * (4 + 16 + 16 + 16 + 16);
     return extract + double(splitLevels) * level + finish;
 }

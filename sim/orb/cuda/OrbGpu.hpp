@@ -13,11 +13,9 @@
 //   same way and copies the final coordinates back into the caller's three arrays.
 //   Tiles: each level is laid out on the device (one block scans the level's cells) into tiles of kOrbTileBodies
 //   bodies, each inside exactly one cell, so that work balance, whose ranges depend on the data, needs no host
-//   round trip (level 0 by its own one-block kernel, every later level by the last block to finish the previous
-//   level's last kernel, which saves a launch per level). Every level kernel runs one block per tile. Cells that are
-//   already leaves are not touched, except at the last level, where leaves one level up (np not a power of two) are
-//   copied once to the final buffer. Cut finder, the key of the pivot body of each cell (in the cell's (coordinate,
-//   index) order, Orb.hpp):
+//   round trip. Every level kernel runs one block per tile. Cells that are already leaves are not touched, except at
+//   the last level, where leaves one level up (np not a power of two) are copied once to the final buffer.
+//   Cut finder, the key of the pivot body of each cell (in the cell's (coordinate, index) order, Orb.hpp):
 //     - radix select (the default): per pass, each tile builds a 2048-bin histogram of one 11-bit digit of the
 //       ordered coordinate key (3 passes: 11, 11, 10 bits) over its bodies that match the digits fixed so far
 //       (shared memory, the row's two most common digits added once by a leader lane), adds it to its cell's bins,
@@ -33,10 +31,6 @@
 //   atomics, so cuts are deterministic; the pivot is the key of the first body (in key order) whose cumulative weight
 //   exceeds the cell's share of the global target W (f + l) / np. If every weight is 0, work balance falls back to
 //   count balance (same cells as OrbCpu's count balance).
-//   One-pass partition (count balance with radix select, OrbGpuOnePassPartition.cu): the select's remaining rank is
-//   the pivot's rank among its ties, which fixes the ties that go left and the split point, so one kernel ranks and
-//   moves the records, taking the counts of the cell's earlier tiles by decoupled look-back, and the last tile of the
-//   cell places the cut; the count kernel below is then not run.
 //   Partition, per tile: the bodies below and equal to the pivot (a count kernel); the last tile of each cell scans the
 //   cell's tile counts, decides how many ties go left (count balance: k - below; work balance: while the middle of
 //   the tie's weight lies below the remaining target, in index order, which reads only the one tile where that rule
@@ -49,15 +43,11 @@
 //   No host wait inside the build: the non-finite and weight checks are read after all work is enqueued; when they
 //   fail the final gather and copy are skipped on the device, so the bodies are left untouched, and build() throws.
 //   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance), 32 bytes
-//   per tile (36 with the one-pass flags), 8 KiB (24 KiB under work balance) of radix bins per cell of more than one
-//   tile, O(np) cells.
+//   per tile, 8 KiB (24 KiB under work balance) of radix bins per cell of more than one tile, O(np) cells.
 //   One graph: the launch sequence (about 55 kernels and memsets at 2^20 bodies / 64 domains, each latency-bound
 //   there) depends only on N, np, the balance, the finder and the buffers, so it is captured once into a CUDA graph
 //   (on a private stream) and replayed while that key is unchanged; any change, a buffer reallocation included,
 //   captures it again. The layout upload happens before, the input check's download and wait after the graph.
-//   Cooperative levels (OrbLevelLaunch::Cooperative, OrbGpuCooperative.cu): the same per-tile phases in one
-//   cooperative kernel with grid barriers between them instead of one graph node per phase; for small N, where each
-//   node is latency-bound (to be measured against the graph; `gravlab bench --orb --orb-levels cooperative`).
 //   Tiles of 4096 bodies measured faster than 2048 at 2^27 and 2^30 bodies (fewer same-address atomics per cell, which
 //   serialise in L2) and equal at 2^20. Cost (ncu, 2^24 bodies / 4096 domains, 8-bit digits): radix passes 41%,
 //   issue-bound (SM throughput 62-72%, DRAM 19-36%, 50% occupancy at 64 registers), hence fewer, wider passes;
@@ -84,9 +74,7 @@ namespace gravlab {
 
 class OrbGpu {
 public:
-    explicit OrbGpu(OrbCutFinder cutFinder = OrbCutFinder::RadixSelect,
-                    OrbLevelLaunch levelLaunch = OrbLevelLaunch::Graph)
-        : m_cutFinder(cutFinder), m_levelLaunch(levelLaunch) {}
+    explicit OrbGpu(OrbCutFinder cutFinder = OrbCutFinder::RadixSelect) : m_cutFinder(cutFinder) {}
 
     /// Device bytes per body the build needs beyond the bodies themselves (the two record buffers).
     static constexpr std::uint64_t kScratchBytesPerBody = 32;
@@ -142,46 +130,37 @@ private:
     OrbRecords records(int side, std::size_t bodyCount);
     /// Enqueues the levels on the extracted records; returns the side holding the final records.
     int partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream);
-    /// The fields of level depth (its splits, tiles and record buffers) over those every level shares.
-    OrbLevel levelAt(const OrbLevel& shared, std::size_t depth);
-    /// partitionLevels as one cooperative kernel; shared holds the fields every level has in common.
-    int launchCooperativeLevels(const OrbLevel& shared, bool onePass, cudaStream_t stream);
     void checkState(cudaStream_t stream, bool workBalance);
 
     /// Everything the captured launch sequence depends on; a new key captures it again.
     struct GraphKey {
         bool positionsOnly = false, workBalance = false;
         std::uint32_t bodyCount = 0, domainCount = 0;
-        std::array<const void*, 22> buffers{};
-        std::array<std::size_t, 22> sizes{};
+        std::array<const void*, 21> buffers{};
+        std::array<std::size_t, 21> sizes{};
         bool operator==(const GraphKey&) const = default;
     };
     GraphKey graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount, std::uint32_t domainCount,
                       std::array<const void*, 7> arrays) const;
-    /// The cooperative kernel's grid size, asked once before the first capture that launches it.
-    void prepareLevelLaunch();
     /// Replays the graph captured for key, capturing enqueue first when the key changed.
     void launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream);
     /// The record buffer that holds the final records: one swap per level that splits.
     int finalSide() const { return int((m_levelSplitBegin.size() - 1) % 2); }
 
     OrbCutFinder m_cutFinder;
-    OrbLevelLaunch m_levelLaunch;
-    unsigned m_cooperativeBlocks = 0;   ///< blocks of the cooperative level kernel that fit on the device at once
-    std::vector<OrbCell> m_hostCells;   ///< the tree's shape; ranges and boxes are filled on the device
-    std::vector<OrbSplit> m_hostSplits; ///< per level: the cells to split and the leaves to copy
-    std::vector<std::uint32_t> m_levelSplitBegin; ///< first entry of each level that splits
+    std::vector<OrbCell> m_hostCells;              ///< the tree's shape; ranges and boxes are filled on the device
+    std::vector<OrbSplit> m_hostSplits;            ///< per level: the cells to split and the leaves to copy
+    std::vector<std::uint32_t> m_levelSplitBegin;  ///< first entry of each level that splits
     std::vector<std::size_t> m_levelBegin;
     std::uint32_t m_layoutBodies = 0, m_layoutDomains = 0;
-    std::uint32_t m_widestMultiTileLevel = 0; ///< most cells of more than one tile on one level (bin slots)
+    std::uint32_t m_widestMultiTileLevel = 0;      ///< most cells of more than one tile on one level (bin slots)
     DeviceBuffer<OrbCell> m_cells;
     DeviceBuffer<OrbSplit> m_splits;
     DeviceBuffer<std::uint64_t> m_cellWeightBefore;
     DeviceBuffer<OrbBuildState> m_state;
-    DeviceBuffer<float4> m_recordBuffers[2]; ///< x, y, z, index as four float arrays each; gather scratch
+    DeviceBuffer<float4> m_recordBuffers[2];       ///< x, y, z, index as four float arrays each; gather scratch
     DeviceBuffer<float> m_weightBuffers[2];
     DeviceBuffer<uint2> m_tileCounts, m_tileOffsets, m_tileExtremes;
-    DeviceBuffer<std::uint32_t> m_tileStatus; ///< the one-pass partition's look-back flags
     DeviceBuffer<std::uint64_t> m_tileEqualWeight;
     DeviceBuffer<std::uint32_t> m_binCounts;
     DeviceBuffer<std::uint64_t> m_binWeights;

@@ -103,90 +103,6 @@ __device__ __forceinline__ void loadTileRows(const Tile& tile, const float* alon
     }
 }
 
-/// This thread's records of its rows of a tile (coordinates, index, weight; rows past the tile's end hold zeros), all
-/// loaded before any is stored: the buffers could alias as far as the compiler knows, so interleaving loads and stores
-/// would serialise every load.
-struct TileRecords {
-    float coordinates[3][kRowsPerWarp];
-    float weights[kRowsPerWarp];
-    std::uint32_t indices[kRowsPerWarp];
-
-    __device__ void load(const Tile& tile, const OrbRecords& from) {
-        for (int row = 0; row < kRowsPerWarp; ++row) {
-            const std::uint64_t i = tile.body(row);
-            const bool valid = i < tile.last;
-            for (int axis = 0; axis < 3; ++axis)
-                coordinates[axis][row] = valid ? from.coordinate[axis][i] : 0.0f;
-            indices[row] = valid ? from.index[i] : 0u;
-            weights[row] = valid && from.weight != nullptr ? from.weight[i] : 0.0f;
-        }
-    }
-    __device__ float along(int axis, int row) const {
-        return axis == 0 ? coordinates[0][row] : axis == 1 ? coordinates[1][row] : coordinates[2][row];
-    }
-    __device__ void store(int row, std::uint64_t destination, const OrbRecords& to) const {
-        for (int axis = 0; axis < 3; ++axis)
-            to.coordinate[axis][destination] = coordinates[axis][row];
-        to.index[destination] = indices[row];
-        if (to.weight != nullptr)
-            to.weight[destination] = weights[row];
-    }
-    /// A leaf's records, unchanged, at the same place in the other buffer.
-    __device__ void copy(const Tile& tile, const OrbRecords& to) const {
-        for (int row = 0; row < kRowsPerWarp; ++row)
-            if (tile.body(row) < tile.last)
-                store(row, tile.body(row), to);
-    }
-};
-
-/// Which of a warp's rows hold bodies below and equal to the pivot (ballots), and the warp's totals of each.
-struct RowRanks {
-    unsigned lessMask[kRowsPerWarp], equalMask[kRowsPerWarp];
-    std::uint32_t less = 0, equal = 0;
-
-    __device__ void rank(const TileRecords& records, const Tile& tile, int axis, std::uint32_t pivot) {
-        for (int row = 0; row < kRowsPerWarp; ++row) {
-            const bool valid = tile.body(row) < tile.last;
-            const std::uint32_t key = orderedKey(records.along(axis, row));
-            lessMask[row] = __ballot_sync(kFullWarp, valid && key < pivot);
-            equalMask[row] = __ballot_sync(kFullWarp, valid && key == pivot);
-            less += __popc(lessMask[row]);
-            equal += __popc(equalMask[row]);
-        }
-    }
-};
-
-/// Where a split sends its bodies: left ones from begin in order, right ones from splitPoint in order; the first
-/// tiesLeft bodies equal to the pivot (in the cell's order) go left.
-struct SplitPlacement {
-    std::uint32_t begin, splitPoint, tiesLeft;
-};
-
-/// Stores this thread's records at their places; lessBefore and equalBefore count the bodies below and equal to the
-/// pivot in the cell before this warp's first row.
-__device__ __forceinline__ void storeRanked(const TileRecords& records, const RowRanks& ranks, const Tile& tile,
-                                            const SplitPlacement& placement, std::uint32_t lessBefore,
-                                            std::uint32_t equalBefore, const OrbRecords& to) {
-    const unsigned below = laneMaskBelow(), bit = 1u << (threadIdx.x & 31);
-    for (int row = 0; row < kRowsPerWarp; ++row) {
-        const std::uint64_t i = tile.body(row);
-        if (i < tile.last) {
-            const std::uint32_t lessRank = lessBefore + __popc(ranks.lessMask[row] & below);
-            const std::uint32_t equalRank = equalBefore + __popc(ranks.equalMask[row] & below);
-            const std::uint32_t leftBefore = lessRank + min(equalRank, placement.tiesLeft);
-            const bool left = (ranks.lessMask[row] & bit) != 0 ||
-                              ((ranks.equalMask[row] & bit) != 0 && equalRank < placement.tiesLeft);
-            const std::uint64_t inCell = i - placement.begin;
-            records.store(row,
-                          left ? std::uint64_t(placement.begin) + leftBefore
-                               : std::uint64_t(placement.splitPoint) + inCell - leftBefore,
-                          to);
-        }
-        lessBefore += __popc(ranks.lessMask[row]);
-        equalBefore += __popc(ranks.equalMask[row]);
-    }
-}
-
 /// Called by every thread after the block has published its tile's contribution to the split (global atomics or
 /// stores): true in exactly one block per split, the last to arrive, which then sees every contribution. It resets the
 /// counter for the next step.
@@ -198,23 +114,6 @@ __device__ __forceinline__ bool lastTileOfSplit(OrbSplit& split) {
         isLast = atomicAdd(&split.tilesDone, 1u) == split.tileCount - 1;
         if (isLast)
             split.tilesDone = 0;
-    }
-    __syncthreads();
-    if (isLast)
-        __threadfence();
-    return isLast;
-}
-
-/// Called by every thread of every block of a kernel at its end: true in exactly one block, the last to finish, which
-/// then sees every other block's writes. It resets the counter for the next kernel.
-__device__ __forceinline__ bool lastBlockOfGrid(std::uint32_t& counter) {
-    __shared__ bool isLast;
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        isLast = atomicAdd(&counter, 1u) == gridDim.x - 1;
-        if (isLast)
-            counter = 0;
     }
     __syncthreads();
     if (isLast)

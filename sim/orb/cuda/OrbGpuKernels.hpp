@@ -1,8 +1,6 @@
 #pragma once
 // Kernels of the GPU ORB behind launch functions free of device code (OrbGpu.cu: extraction, level layout, final
-// gather; OrbGpuSelect.cu: cut finders; OrbGpuPartition.cu: tile counts, cuts, stable scatter;
-// OrbGpuOnePassPartition.cu: count balance's one-pass partition; OrbGpuCooperative.cu: all levels in one cooperative
-// kernel; OrbGpuImbalance.cu). Their per-tile device code lives in the .cuh files of the same names.
+// gather; OrbGpuSelect.cu: cut finders; OrbGpuPartition.cu: tile counts, cuts, stable scatter; OrbGpuImbalance.cu).
 // See OrbGpu.hpp for the design.
 #include "device/cuda/DeviceBuffer.hpp"
 
@@ -18,12 +16,6 @@ namespace gravlab {
 enum class OrbCutFinder {
     Bisection,   ///< the baseline: 32 counting passes over the keys per level, one bracket halving each
     RadixSelect, ///< at most 3 passes of 11-bit digit histograms per level, each fixing one digit of the pivot key
-};
-
-/// How a build launches its levels' phases (layout, pivot passes, partition); both give the same cells.
-enum class OrbLevelLaunch {
-    Graph,       ///< one kernel per phase, one block per tile, replayed from the build's CUDA graph
-    Cooperative, ///< one cooperative kernel for all levels: blocks loop over the tiles, grid barriers between phases
 };
 
 /// Bodies per tile: every level kernel runs one block of kOrbTileThreads threads per tile, and a tile belongs to
@@ -64,14 +56,13 @@ struct OrbSplit {
 
 /// Device-side results of the extraction pass; all zero bits is the initial state.
 struct OrbBuildState {
-    std::uint32_t lowInverted[3];      ///< ~(smallest ordered key) per axis, so that zero is the neutral start
-    std::uint32_t high[3];             ///< largest ordered key per axis
-    std::uint32_t nonFinite;           ///< position components that are not finite
-    std::uint32_t invalidWeights;      ///< work balance: weights that are negative or not finite
-    std::uint32_t maxWeightBits;       ///< largest valid weight (float bits; weights >= 0 order like their bits)
-    std::int32_t weightExponent;       ///< fixed-point weight = weight * 2^weightExponent, rounded
-    std::uint64_t totalWeight;         ///< sum of the fixed-point weights; 0 falls back to count balance
-    std::uint32_t partitionBlocksDone; ///< blocks of a level's last kernel that finished (the last lays out the next)
+    std::uint32_t lowInverted[3]; ///< ~(smallest ordered key) per axis, so that zero is the neutral start
+    std::uint32_t high[3];        ///< largest ordered key per axis
+    std::uint32_t nonFinite;      ///< position components that are not finite
+    std::uint32_t invalidWeights; ///< work balance: weights that are negative or not finite
+    std::uint32_t maxWeightBits;  ///< largest valid weight (float bits; weights >= 0 order like their bits)
+    std::int32_t weightExponent;  ///< fixed-point weight = weight * 2^weightExponent, rounded
+    std::uint64_t totalWeight;    ///< sum of the fixed-point weights; 0 falls back to count balance
 };
 
 /// One buffer of per-body work records (structure of arrays): coordinates, the body's index before the build and,
@@ -85,46 +76,22 @@ struct OrbRecords {
 /// What every level kernel needs.
 struct OrbLevel {
     OrbCell* cells;
-    OrbSplit* splits; ///< the level's splits
+    OrbSplit* splits;             ///< the level's splits
     std::uint32_t splitCount;
     std::uint64_t* cellWeightBefore; ///< per cell: weight of all bodies before its begin (work balance)
     OrbBuildState* state;
-    OrbRecords from, to; ///< the records before and after this level's partition
-    uint2* tileCounts;   ///< per tile: (bodies below the pivot, bodies equal to it)
-    uint2* tileOffsets;  ///< per tile: the same counted over the cell's earlier tiles
-    uint2* tileExtremes; ///< per tile: (largest key below the pivot, smallest key above it)
-    /// Per tile, for the one-pass partition: 0 until the tile published its counts in tileCounts (1) or the counts of
-    /// the cell's tiles up to and including it in tileOffsets (2). The layout kernel clears the level's entries.
-    std::uint32_t* tileStatus;
+    OrbRecords from, to;          ///< the records before and after this level's partition
+    uint2* tileCounts;            ///< per tile: (bodies below the pivot, bodies equal to it)
+    uint2* tileOffsets;           ///< per tile: the same counted over the cell's earlier tiles
+    uint2* tileExtremes;          ///< per tile: (largest key below the pivot, smallest key above it)
     std::uint64_t* tileEqualWeight; ///< per tile: weight of the bodies equal to the pivot (work balance)
-    std::uint32_t* binCounts;       ///< kOrbRadixBins per bin slot
-    std::uint64_t* binWeights;      ///< kOrbRadixBins per bin slot (work balance)
+    std::uint32_t* binCounts;     ///< kOrbRadixBins per bin slot
+    std::uint64_t* binWeights;    ///< kOrbRadixBins per bin slot (work balance)
     std::uint32_t bodyCount;
     std::uint32_t domainCount;
-    std::uint32_t gridTiles; ///< blocks of the level's tile kernels: an upper bound on the level's tiles
-    bool workBalance;        ///< requested; the kernels fall back to count balance when the total weight is 0
+    std::uint32_t gridTiles;      ///< blocks of the level's tile kernels: an upper bound on the level's tiles
+    bool workBalance;             ///< requested; the kernels fall back to count balance when the total weight is 0
 };
-
-/// Most levels that split: np <= 2^32 - 1 domains need at most 32.
-inline constexpr std::uint32_t kOrbMaxSplitLevels = 32;
-
-/// What the cooperative level kernel needs: the level fields every level shares (splits pointing at the first level's),
-/// both record buffers (level d reads records[d % 2]) and where each level's splits begin.
-struct OrbLevelPlan {
-    OrbLevel common;
-    OrbRecords records[2];
-    std::uint32_t levelSplitBegin[kOrbMaxSplitLevels + 1]; ///< first split of each level; the last entry ends them
-    std::uint32_t levelCount;                              ///< levels that split, at least 1
-    OrbCutFinder finder;
-    bool onePass;        ///< count balance with radix select: the one-pass partition, else count and scatter
-    unsigned gridBlocks; ///< orbCooperativeGridBlocks()
-};
-
-/// Blocks of the cooperative level kernel that fit on the current device at once (asked outside a graph capture).
-unsigned orbCooperativeGridBlocks();
-/// Every level's layout, pivots and partition in one cooperative launch of plan.gridBlocks blocks
-/// (OrbGpuCooperative.cu).
-void launchOrbLevelsCooperative(const OrbLevelPlan& plan, cudaStream_t stream);
 
 /// Resets the state and writes the records of every body (index = position) from positionMass, with the weights from
 /// acceleration.w when weights is non-null; accumulates bounds, non-finite counts and the largest weight.
@@ -141,14 +108,8 @@ void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder fi
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream);
 /// Counts each tile's bodies below and equal to the pivot; the last tile of a cell places the cut and the children.
 void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream);
-/// Moves every record of the level to its place in the other buffer (stable: left bodies, then right ones). When
-/// next.splitCount > 0 the kernel's last block then lays out that level (launchOrbLayoutLevel without a launch).
-void launchOrbScatter(const OrbLevel& level, const OrbLevel& next, OrbCutFinder finder, cudaStream_t stream);
-/// Count balance after radix select, in place of launchOrbCountAndCut and launchOrbScatter: the pivot's rank among its
-/// ties fixes how many bodies go left, so one pass ranks and moves every record (the cell's earlier tiles' counts by
-/// decoupled look-back) and the last tile of each cell places the cut (OrbGpuOnePassPartition.cu); next as for
-/// launchOrbScatter.
-void launchOrbOnePassPartition(const OrbLevel& level, const OrbLevel& next, OrbCutFinder finder, cudaStream_t stream);
+/// Moves every record of the level to its place in the other buffer (stable: left bodies, then right ones).
+void launchOrbScatter(const OrbLevel& level, cudaStream_t stream);
 /// target[j] = source[order[j]], unless the state counted a non-finite position or an invalid weight. Value is
 /// float4 (body arrays) or std::uint32_t (the bodies' load order).
 template <typename Value>

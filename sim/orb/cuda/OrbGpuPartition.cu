@@ -1,21 +1,339 @@
-// The partition's per-phase kernels: tile counts and cuts, then the stable scatter, one launch each over the level's
-// tiles (the device code is in OrbGpuPartition.cuh). The design note is in OrbGpu.hpp.
+// The partition of one ORB level on the GPU: per tile, the bodies below and equal to the pivot; the last tile of a
+// cell scans its cell's tile counts, decides how many ties go left, places the cut and writes the children; then
+// every tile moves its records to their place in the other buffer, stably. The design note is in OrbGpu.hpp.
 #include "device/cuda/CudaCheck.hpp"
-#include "orb/cuda/OrbGpuLayout.cuh"
-#include "orb/cuda/OrbGpuPartition.cuh"
+#include "orb/cuda/OrbGpuDevice.cuh"
+
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cuda/functional>
 
 namespace gravlab {
 namespace {
 
-__global__ void orbCountKernel(OrbLevel level) {
-    orbdevice::countTile(level, blockIdx.x);
+using namespace orbdevice;
+
+constexpr int kTilesPerThread = 4; // tile counts scanned per thread and round by a cell's last tile
+
+/// Work balance: ties with the pivot go left in index order while the middle of their weight lies below the target
+/// left over after the bodies below the pivot (Orb.hpp's rule), 2 (before + w / 2) < 2 target in fixed point. The
+/// rule is monotone along the ties, so only the tile where it flips needs reading: warp 0 walks that tile. Returns
+/// the ties of that tile that go left and adds their weight to leftWeight (in lane 0).
+__device__ std::uint32_t leftTiesInTile(const OrbLevel& level, const OrbSplit& split, std::uint32_t localTile,
+                                        std::uint64_t weightBefore, std::uint64_t& leftWeight) {
+    const std::uint64_t first = std::uint64_t(split.begin) + std::uint64_t(localTile) * kOrbTileBodies;
+    const std::uint64_t last = min(first + kOrbTileBodies, std::uint64_t(split.end));
+    const float* along = level.from.coordinate[split.axis];
+    const int exponent = level.state->weightExponent;
+    const int lane = int(threadIdx.x & 31);
+    std::uint32_t ties = 0;
+    for (std::uint64_t base = first; base < last; base += 32) {
+        const std::uint64_t i = base + std::uint64_t(lane);
+        const bool equal = i < last && orderedKey(along[i]) == split.pivot;
+        const std::uint64_t weight = equal ? fixedWeight(level.from.weight[i], exponent) : 0ull;
+        std::uint64_t inclusive = weight;
+        for (int offset = 1; offset < 32; offset *= 2) {
+            const std::uint64_t below = __shfl_up_sync(kFullWarp, inclusive, offset);
+            if (lane >= offset)
+                inclusive += below;
+        }
+        const std::uint64_t before = weightBefore + inclusive - weight;
+        const bool left = equal && 2 * before + weight < 2 * split.target;
+        ties += __popc(__ballot_sync(kFullWarp, left));
+        leftWeight += warpSum(left ? weight : 0ull);
+        weightBefore += __shfl_sync(kFullWarp, inclusive, 31);
+    }
+    return ties;
 }
 
-__global__ void orbScatterKernel(OrbLevel level, OrbLevel next, OrbCutFinder finder) {
-    orbdevice::scatterTile(level, blockIdx.x);
-    // The next level's layout needs every cut of this one (written by the count kernel) and nothing of the records.
-    if (next.splitCount > 0 && orbdevice::lastBlockOfGrid(level.state->partitionBlocksDone))
-        orbdevice::layOutLevel(next, false, finder);
+using TileScan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
+using TileReduce = cub::BlockReduce<std::uint64_t, kOrbTileThreads>;
+
+/// The block's scratch for scanning and reducing the tile counts of a split cell.
+union TileScanStorage {
+    typename TileScan::TempStorage scan;
+    typename TileReduce::TempStorage reduce;
+};
+
+/// finishSplit's totals over a cell's tiles: references to its shared memory, which thread 0 writes.
+struct SplitTotals {
+    std::uint64_t& tilesBelow;    ///< tiles whose ties all go left under work balance
+    std::uint64_t& weightBelow;   ///< the weight of the ties in those tiles
+    std::uint32_t& maxLessKey;    ///< the largest key below the pivot
+    std::uint32_t& minGreaterKey; ///< the smallest key above the pivot
+};
+
+/// One chunk of a split cell's tiles (kTilesPerThread per thread), block-wide: writes each tile's scatter offset (the
+/// exclusive scan of the counts, (below, equal), continuing from countCarry), adds the chunk's tiles whose ties all go
+/// left and the extreme keys to totals, and advances the carries of counts and tie weights.
+__device__ __forceinline__ void scanTileChunk(const OrbLevel& level, const OrbSplit& split, std::uint32_t chunk,
+                                              bool useWeights, TileScanStorage& storage, const SplitTotals& totals,
+                                              std::uint64_t& countCarry, std::uint64_t& weightCarry) {
+    std::uint64_t counts[kTilesPerThread], countsBefore[kTilesPerThread];
+    std::uint64_t weights[kTilesPerThread], weightsBefore[kTilesPerThread];
+    for (int k = 0; k < kTilesPerThread; ++k) {
+        const std::uint32_t t = chunk + threadIdx.x * kTilesPerThread + k;
+        const bool valid = t < split.tileCount;
+        const uint2 tileCount = valid ? __ldcg(&level.tileCounts[split.tileBegin + t]) : make_uint2(0, 0);
+        counts[k] = (std::uint64_t(tileCount.x) << 32) | tileCount.y;
+        weights[k] = valid && useWeights ? __ldcg(&level.tileEqualWeight[split.tileBegin + t]) : 0ull;
+    }
+    std::uint64_t countTotal, weightTotal;
+    TileScan(storage.scan).ExclusiveSum(counts, countsBefore, countTotal);
+    __syncthreads();
+    TileScan(storage.scan).ExclusiveSum(weights, weightsBefore, weightTotal);
+    __syncthreads();
+    std::uint64_t below = 0, belowWeight = 0, largestLess = 0, smallestGreater = ~0u;
+    for (int k = 0; k < kTilesPerThread; ++k) {
+        const std::uint32_t t = chunk + threadIdx.x * kTilesPerThread + k;
+        if (t >= split.tileCount)
+            continue;
+        const uint2 extremes = __ldcg(&level.tileExtremes[split.tileBegin + t]);
+        largestLess = max(largestLess, std::uint64_t(extremes.x));
+        smallestGreater = min(smallestGreater, std::uint64_t(extremes.y));
+        const std::uint64_t before = countCarry + countsBefore[k];
+        level.tileOffsets[split.tileBegin + t] = make_uint2(std::uint32_t(before >> 32), std::uint32_t(before));
+        // Tiles whose ties all go left: even their last tie's weight ends below the target.
+        if (useWeights && weightCarry + weightsBefore[k] + weights[k] < split.target) {
+            ++below;
+            belowWeight += weights[k];
+        }
+    }
+    below = TileReduce(storage.reduce).Sum(below);
+    __syncthreads();
+    belowWeight = TileReduce(storage.reduce).Sum(belowWeight);
+    __syncthreads();
+    largestLess = TileReduce(storage.reduce).Reduce(largestLess, cuda::maximum<>{});
+    __syncthreads();
+    smallestGreater = TileReduce(storage.reduce).Reduce(smallestGreater, cuda::minimum<>{});
+    if (threadIdx.x == 0) {
+        totals.tilesBelow += below;
+        totals.weightBelow += belowWeight;
+        totals.maxLessKey = max(totals.maxLessKey, std::uint32_t(largestLess));
+        totals.minGreaterKey = min(totals.minGreaterKey, std::uint32_t(smallestGreater));
+    }
+    __syncthreads();
+    countCarry += countTotal;
+    weightCarry += weightTotal;
+}
+
+/// How many of the cell's equalCount ties with the pivot go left, block-wide: by rank under count balance, else all
+/// ties of the tiles before the one where the weight rule flips plus those of that tile that still go left
+/// (equalWeight: the weight of all ties). Sets leftWeight (shared, thread 0) to the weight of the ties that go left;
+/// the result is valid in thread 0.
+__device__ __forceinline__ std::uint32_t tiesGoingLeft(const OrbLevel& level, const OrbSplit& split, bool useWeights,
+                                                       std::uint32_t lessCount, std::uint32_t equalCount,
+                                                       std::uint64_t equalWeight, const SplitTotals& totals,
+                                                       std::uint64_t& leftWeight) {
+    std::uint32_t tiesLeft = 0;
+    if (!useWeights) {
+        tiesLeft = split.countRank > lessCount ? min(split.countRank - lessCount, equalCount) : 0u;
+    } else if (totals.tilesBelow == split.tileCount) {
+        tiesLeft = equalCount;
+        if (threadIdx.x == 0)
+            leftWeight = equalWeight;
+    } else {
+        // Ties of the tiles before the flipping one all go left; their count is that tile's offset.
+        const std::uint32_t flipTile = std::uint32_t(totals.tilesBelow);
+        tiesLeft = level.tileOffsets[split.tileBegin + flipTile].y;
+        if (threadIdx.x < 32) {
+            std::uint64_t tileLeftWeight = 0;
+            const std::uint32_t ties = leftTiesInTile(level, split, flipTile, totals.weightBelow, tileLeftWeight);
+            if (threadIdx.x == 0) {
+                tiesLeft += ties;
+                leftWeight = totals.weightBelow + tileLeftWeight;
+            }
+        }
+    }
+    return tiesLeft;
+}
+
+/// Thread 0, once the ties are decided: places the cut, records the split and writes the children.
+__device__ __forceinline__ void placeCut(const OrbLevel& level, OrbSplit& split, std::uint32_t lessCount,
+                                         std::uint32_t equalCount, std::uint32_t tiesLeft, const SplitTotals& totals,
+                                         const std::uint64_t& leftWeight) {
+    const OrbCell& parent = level.cells[split.cell];
+    const std::uint32_t leftCount = lessCount + tiesLeft;
+    float cut;
+    if (leftCount == 0) {
+        cut = parent.lower[split.axis];
+    } else if (leftCount == split.end - split.begin) {
+        cut = parent.upper[split.axis];
+    } else {
+        // The midpoint of the largest key on the left and the smallest on the right, rounded once, as in OrbCpu.
+        const std::uint32_t leftKey = tiesLeft > 0 ? split.pivot : totals.maxLessKey;
+        const std::uint32_t rightKey = tiesLeft < equalCount ? split.pivot : totals.minGreaterKey;
+        cut = float(0.5 * (double(keyToFloat(leftKey)) + double(keyToFloat(rightKey))));
+    }
+    split.maxLessKey = totals.maxLessKey;
+    split.minGreaterKey = totals.minGreaterKey;
+    split.tiesLeft = tiesLeft;
+    split.split = split.begin + leftCount;
+    writeChildren(level, split, cut, split.begin + leftCount, split.lessWeight + leftWeight);
+}
+
+/// Run by the last tile of a split cell, block-wide: the exclusive scan of the cell's tile counts (the scatter's
+/// offsets), the ties that go left, the cut and the children.
+__device__ void finishSplit(const OrbLevel& level, OrbSplit& split) {
+    __shared__ TileScanStorage storage;
+    __shared__ std::uint64_t tilesBelow, weightBelow, leftWeight;
+    __shared__ std::uint32_t maxLessKey, minGreaterKey;
+    const bool useWeights = weighted(level);
+    if (threadIdx.x == 0) {
+        tilesBelow = weightBelow = leftWeight = 0;
+        maxLessKey = 0;
+        minGreaterKey = ~0u;
+    }
+    const SplitTotals totals{tilesBelow, weightBelow, maxLessKey, minGreaterKey};
+    std::uint64_t countCarry = 0, weightCarry = 0; // (below << 32) | equal, and weight equal, over earlier tiles
+    for (std::uint32_t chunk = 0; chunk < split.tileCount; chunk += kOrbTileThreads * kTilesPerThread)
+        scanTileChunk(level, split, chunk, useWeights, storage, totals, countCarry, weightCarry);
+    const std::uint32_t lessCount = std::uint32_t(countCarry >> 32), equalCount = std::uint32_t(countCarry);
+    const std::uint32_t tiesLeft =
+        tiesGoingLeft(level, split, useWeights, lessCount, equalCount, weightCarry, totals, leftWeight);
+    if (threadIdx.x != 0)
+        return;
+    placeCut(level, split, lessCount, equalCount, tiesLeft, totals, leftWeight);
+}
+
+// Per body: 4 bytes read (+ 4 of weight under work balance); per tile 16 (+ 8) bytes written and one atomic; the last
+// tile of each cell also scans the cell's tile counts (8 bytes per tile of the cell).
+__global__ void orbCountKernel(OrbLevel level) {
+    __shared__ std::uint32_t warpLess[kWarpsPerTile], warpEqual[kWarpsPerTile], warpMaxLess[kWarpsPerTile],
+        warpMinGreater[kWarpsPerTile];
+    __shared__ std::uint64_t warpEqualWeight[kWarpsPerTile];
+    const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
+    if (splitIndex < 0)
+        return;
+    OrbSplit& split = level.splits[splitIndex];
+    if (split.copyOnly != 0)
+        return;
+    const bool useWeights = weighted(level);
+    const int exponent = level.state->weightExponent;
+    const std::uint32_t pivot = split.pivot;
+    const Tile tile = tileOf(split, blockIdx.x);
+    const float* along = level.from.coordinate[split.axis];
+    std::uint32_t less = 0, equal = 0, maxLess = 0, minGreater = ~0u;
+    std::uint64_t equalWeight = 0;
+    float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
+    loadTileRows(tile, along, level.from.weight, useWeights, coordinates, rowWeights);
+    for (int row = 0; row < kRowsPerWarp; ++row) {
+        const bool valid = tile.body(row) < tile.last;
+        const std::uint32_t key = valid ? orderedKey(coordinates[row]) : pivot;
+        less += __popc(__ballot_sync(kFullWarp, valid && key < pivot));
+        equal += __popc(__ballot_sync(kFullWarp, valid && key == pivot));
+        if (valid && key < pivot)
+            maxLess = max(maxLess, key);
+        if (valid && key > pivot)
+            minGreater = min(minGreater, key);
+        if (valid && key == pivot && useWeights)
+            equalWeight += fixedWeight(rowWeights[row], exponent);
+    }
+    maxLess = warpMax(maxLess);
+    minGreater = warpMin(minGreater);
+    equalWeight = warpSum(equalWeight);
+    const int warp = int(threadIdx.x / 32);
+    if ((threadIdx.x & 31) == 0) {
+        warpLess[warp] = less;
+        warpEqual[warp] = equal;
+        warpMaxLess[warp] = maxLess;
+        warpMinGreater[warp] = minGreater;
+        warpEqualWeight[warp] = equalWeight;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint2 counts = make_uint2(0, 0);
+        for (int w = 0; w < kWarpsPerTile; ++w) {
+            counts.x += warpLess[w];
+            counts.y += warpEqual[w];
+            maxLess = max(maxLess, warpMaxLess[w]);
+            minGreater = min(minGreater, warpMinGreater[w]);
+            equalWeight += w == 0 ? 0 : warpEqualWeight[w];
+        }
+        level.tileCounts[blockIdx.x] = counts;
+        if (useWeights)
+            level.tileEqualWeight[blockIdx.x] = equalWeight;
+        // Per tile, not an atomic per tile: thousands of tiles of one cell would serialise on one address.
+        level.tileExtremes[blockIdx.x] = make_uint2(maxLess, minGreater);
+    }
+    if (lastTileOfSplit(split))
+        finishSplit(level, split);
+}
+
+// Per body: 16 bytes read and 16 written (+ 4 and 4 of weight under work balance). Each warp ranks its 256 bodies by
+// ballots, row by row, so the stable order needs no per-body flag or prefix array. All records are loaded before any
+// is stored: the buffers could alias as far as the compiler knows, so interleaving would serialise every load.
+__global__ void orbScatterKernel(OrbLevel level) {
+    __shared__ std::uint32_t warpLess[kWarpsPerTile], warpEqual[kWarpsPerTile];
+    const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
+    if (splitIndex < 0)
+        return;
+    const OrbSplit& split = level.splits[splitIndex];
+    const Tile tile = tileOf(split, blockIdx.x);
+    const OrbRecords from = level.from, to = level.to;
+    float coordinates[3][kRowsPerWarp], weights[kRowsPerWarp];
+    std::uint32_t indices[kRowsPerWarp];
+    for (int row = 0; row < kRowsPerWarp; ++row) {
+        const std::uint64_t i = tile.body(row);
+        const bool valid = i < tile.last;
+        for (int axis = 0; axis < 3; ++axis)
+            coordinates[axis][row] = valid ? from.coordinate[axis][i] : 0.0f;
+        indices[row] = valid ? from.index[i] : 0u;
+        weights[row] = valid && from.weight != nullptr ? from.weight[i] : 0.0f;
+    }
+    const auto store = [&](int row, std::uint64_t destination) {
+        for (int axis = 0; axis < 3; ++axis)
+            to.coordinate[axis][destination] = coordinates[axis][row];
+        to.index[destination] = indices[row];
+        if (to.weight != nullptr)
+            to.weight[destination] = weights[row];
+    };
+    if (split.copyOnly != 0) {
+        for (int row = 0; row < kRowsPerWarp; ++row)
+            if (tile.body(row) < tile.last)
+                store(row, tile.body(row));
+        return;
+    }
+    const std::uint32_t pivot = split.pivot, tiesLeft = split.tiesLeft;
+    unsigned lessMask[kRowsPerWarp], equalMask[kRowsPerWarp];
+    std::uint32_t less = 0, equal = 0;
+    for (int row = 0; row < kRowsPerWarp; ++row) {
+        const bool valid = tile.body(row) < tile.last;
+        const float along = split.axis == 0 ? coordinates[0][row] : split.axis == 1 ? coordinates[1][row]
+                                                                                    : coordinates[2][row];
+        const std::uint32_t key = orderedKey(along);
+        lessMask[row] = __ballot_sync(kFullWarp, valid && key < pivot);
+        equalMask[row] = __ballot_sync(kFullWarp, valid && key == pivot);
+        less += __popc(lessMask[row]);
+        equal += __popc(equalMask[row]);
+    }
+    const int warp = int(threadIdx.x / 32);
+    if ((threadIdx.x & 31) == 0) {
+        warpLess[warp] = less;
+        warpEqual[warp] = equal;
+    }
+    __syncthreads();
+    const uint2 offsets = level.tileOffsets[blockIdx.x];
+    std::uint32_t lessBefore = offsets.x, equalBefore = offsets.y;
+    for (int w = 0; w < warp; ++w) {
+        lessBefore += warpLess[w];
+        equalBefore += warpEqual[w];
+    }
+    const unsigned below = laneMaskBelow(), bit = 1u << (threadIdx.x & 31);
+    for (int row = 0; row < kRowsPerWarp; ++row) {
+        const std::uint64_t i = tile.body(row);
+        if (i < tile.last) {
+            const std::uint32_t lessRank = lessBefore + __popc(lessMask[row] & below);
+            const std::uint32_t equalRank = equalBefore + __popc(equalMask[row] & below);
+            const std::uint32_t leftBefore = lessRank + min(equalRank, tiesLeft);
+            const bool left = (lessMask[row] & bit) != 0 || ((equalMask[row] & bit) != 0 && equalRank < tiesLeft);
+            const std::uint64_t inCell = i - split.begin;
+            store(row, left ? std::uint64_t(split.begin) + leftBefore
+                            : std::uint64_t(split.split) + inCell - leftBefore);
+        }
+        lessBefore += __popc(lessMask[row]);
+        equalBefore += __popc(equalMask[row]);
+    }
 }
 
 } // namespace
@@ -25,8 +343,8 @@ void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream) {
     checkLaunch("orbCountKernel");
 }
 
-void launchOrbScatter(const OrbLevel& level, const OrbLevel& next, OrbCutFinder finder, cudaStream_t stream) {
-    orbScatterKernel<<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level, next, finder);
+void launchOrbScatter(const OrbLevel& level, cudaStream_t stream) {
+    orbScatterKernel<<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
     checkLaunch("orbScatterKernel");
 }
 

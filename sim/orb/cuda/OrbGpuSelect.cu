@@ -1,17 +1,253 @@
-// The cut finders' per-phase kernels: one launch per radix pass or bisection round over the level's tiles (the device
-// code is in OrbGpuSelect.cuh). The design note is in OrbGpu.hpp.
+// Cut finders of the GPU ORB: the key of the pivot body of every split of a level, by radix select (the default) or
+// by bisection (the baseline). Both find the same key: under count balance the key of rank countRank in the cell's
+// (coordinate, index) order, under work balance the key of the first body whose cumulative weight exceeds the target.
+// The design note is in OrbGpu.hpp.
 #include "device/cuda/CudaCheck.hpp"
-#include "orb/cuda/OrbGpuSelect.cuh"
+#include "orb/cuda/OrbGpuDevice.cuh"
+
+#include <cub/block/block_scan.cuh>
 
 namespace gravlab {
 namespace {
 
-__global__ void orbRadixPassKernel(OrbLevel level, int pass) {
-    orbdevice::radixPassTile(level, pass, blockIdx.x);
+using namespace orbdevice;
+
+constexpr int kBisectionRounds = 32; // a bracket of at most 2^32 keys halves to one key in 32 rounds
+constexpr int kBinsPerThread = int(kOrbRadixBins / kOrbTileThreads); // consecutive bins per thread in a select
+static_assert(kOrbRadixBins == 1u << kOrbRadixDigitBits && kBinsPerThread * kOrbTileThreads == kOrbRadixBins);
+static_assert(kOrbRadixPasses * kOrbRadixDigitBits >= 32 && (kOrbRadixPasses - 1) * kOrbRadixDigitBits < 32);
+
+/// Lowest key bit of the digit of a pass; the last pass takes the bits left (10 of 11-bit digits).
+__device__ __forceinline__ int digitShift(int pass) {
+    return max(32 - kOrbRadixDigitBits * (pass + 1), 0);
 }
 
+/// Adds each active lane's body to the block histogram. The first digits of a cell's keys are often shared by most
+/// of its bodies (a float's exponent), and 32 lanes adding to one shared counter serialise: the two most common
+/// digits of the row are therefore added once each by a leader lane, the rest lane by lane. Every lane must call it.
+__device__ void addRowToHistogram(bool active, std::uint32_t digit, std::uint64_t weight, bool useWeights,
+                                  std::uint32_t* counts, unsigned long long* weights) {
+    unsigned remaining = __ballot_sync(kFullWarp, active);
+    for (int round = 0; round < 2 && remaining != 0; ++round) {
+        const int leader = __ffs(remaining) - 1;
+        const std::uint32_t leaderDigit = __shfl_sync(kFullWarp, digit, leader);
+        const bool member = active && digit == leaderDigit;
+        const unsigned group = __ballot_sync(kFullWarp, member);
+        const std::uint64_t groupWeight = useWeights ? warpSum(member ? weight : 0ull) : 0ull;
+        if (int(threadIdx.x & 31) == leader) {
+            atomicAdd(&counts[leaderDigit], unsigned(__popc(group)));
+            if (groupWeight > 0)
+                atomicAdd(&weights[leaderDigit], (unsigned long long)groupWeight);
+        }
+        active = active && !member;
+        remaining &= ~group;
+    }
+    if (active) {
+        atomicAdd(&counts[digit], 1u);
+        if (weight > 0)
+            atomicAdd(&weights[digit], (unsigned long long)weight);
+    }
+}
+
+/// Block-wide, kBinsPerThread consecutive bins per thread: fixes the digit at `shift` of the split's pivot, the bin
+/// that holds the remaining rank (count balance) or the remaining target weight (work balance). Bins below it are below
+/// the pivot. A target at or past the total weight puts every remaining body left: the pivot becomes a key above every
+/// finite coordinate's.
+__device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBinsPerThread],
+                            const std::uint64_t (&weights)[kBinsPerThread], int shift, bool useWeights) {
+    using CountScan = cub::BlockScan<std::uint32_t, kOrbTileThreads>;
+    using WeightScan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
+    __shared__ union {
+        typename CountScan::TempStorage count;
+        typename WeightScan::TempStorage weight;
+    } storage;
+    __shared__ bool found;
+    const std::uint32_t rank = split.rank;
+    const std::uint64_t target = split.target;
+    std::uint32_t count = 0;
+    std::uint64_t weight = 0;
+    for (int k = 0; k < kBinsPerThread; ++k) {
+        count += counts[k];
+        weight += weights[k];
+    }
+    std::uint32_t countBefore;
+    CountScan(storage.count).ExclusiveSum(count, countBefore);
+    __syncthreads();
+    std::uint64_t weightBefore = 0, totalWeight = 0;
+    if (useWeights)
+        WeightScan(storage.weight).ExclusiveSum(weight, weightBefore, totalWeight);
+    if (threadIdx.x == 0)
+        found = false;
+    __syncthreads();
+    for (int k = 0; k < kBinsPerThread; ++k) {
+        const bool holds = useWeights ? weightBefore <= target && target < weightBefore + weights[k]
+                                      : countBefore <= rank && rank < countBefore + counts[k];
+        if (holds) {
+            found = true;
+            split.pivot |= (std::uint32_t(threadIdx.x) * kBinsPerThread + std::uint32_t(k)) << shift;
+            split.rank = rank - countBefore;
+            split.target = target - weightBefore;
+            split.lessWeight += weightBefore;
+            if (shift == 0)
+                split.done = 1;
+        }
+        countBefore += counts[k];
+        weightBefore += weights[k];
+    }
+    __syncthreads();
+    if (threadIdx.x == 0 && !found) {
+        split.pivot = ~0u;
+        split.target = target - totalWeight;
+        split.lessWeight += totalWeight;
+        split.done = 1;
+    }
+}
+
+// Per body of a split still selecting: 4 bytes read (+ 4 of weight), one shared atomic or fewer; per tile, at most
+// one global atomic per non-empty bin into the cell's bins. The last tile of a cell (or the only one) selects the
+// digit.
+__global__ void orbRadixPassKernel(OrbLevel level, int pass) {
+    __shared__ std::uint32_t counts[kOrbRadixBins];
+    __shared__ unsigned long long weights[kOrbRadixBins];
+    const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
+    if (splitIndex < 0)
+        return;
+    OrbSplit& split = level.splits[splitIndex];
+    if (split.copyOnly != 0 || split.done != 0 || std::uint32_t(pass) < split.firstPass)
+        return;
+    const bool useWeights = weighted(level);
+    const int exponent = level.state->weightExponent;
+    const int shift = digitShift(pass);
+    const int prefixShift = 32 - kOrbRadixDigitBits * pass; // the bits above it are fixed (none in pass 0)
+    const std::uint32_t digitMask = (1u << (prefixShift - shift)) - 1u;
+    const std::uint32_t fixedBits = split.pivot;
+    for (int k = 0; k < kBinsPerThread; ++k) {
+        counts[threadIdx.x + k * kOrbTileThreads] = 0;
+        if (useWeights)
+            weights[threadIdx.x + k * kOrbTileThreads] = 0;
+    }
+    __syncthreads();
+    const Tile tile = tileOf(split, blockIdx.x);
+    const float* along = level.from.coordinate[split.axis];
+    // All loads first: the ballots and atomics between rows would otherwise serialise one memory latency per row.
+    float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
+    loadTileRows(tile, along, level.from.weight, useWeights, coordinates, rowWeights);
+    for (int row = 0; row < kRowsPerWarp; ++row) {
+        const bool valid = tile.body(row) < tile.last;
+        const std::uint32_t key = orderedKey(coordinates[row]);
+        const bool active = valid && (pass == 0 || (key >> prefixShift) == (fixedBits >> prefixShift));
+        const std::uint64_t weight = active && useWeights ? fixedWeight(rowWeights[row], exponent) : 0ull;
+        addRowToHistogram(active, (key >> shift) & digitMask, weight, useWeights, counts, weights);
+    }
+    __syncthreads();
+    std::uint32_t binCounts[kBinsPerThread];
+    std::uint64_t binWeights[kBinsPerThread];
+    const std::uint32_t firstBin = threadIdx.x * kBinsPerThread;
+    if (split.tileCount > 1) {
+        std::uint32_t* cellCounts = level.binCounts + std::size_t(split.binSlot) * kOrbRadixBins;
+        unsigned long long* cellWeights =
+            reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(split.binSlot) * kOrbRadixBins);
+        for (int k = 0; k < kBinsPerThread; ++k) { // strided: a warp's atomics cover consecutive bins
+            const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
+            if (counts[bin] > 0)
+                atomicAdd(&cellCounts[bin], counts[bin]);
+            if (useWeights && weights[bin] > 0)
+                atomicAdd(&cellWeights[bin], weights[bin]);
+        }
+        if (!lastTileOfSplit(split))
+            return;
+        // Read through L2 (other blocks' atomics live there), then clear the bins for the next pass or level.
+        for (int k = 0; k < kBinsPerThread; ++k) {
+            binCounts[k] = __ldcg(&cellCounts[firstBin + k]);
+            cellCounts[firstBin + k] = 0;
+            binWeights[k] = 0;
+            if (useWeights) {
+                binWeights[k] = __ldcg(&cellWeights[firstBin + k]);
+                cellWeights[firstBin + k] = 0;
+            }
+        }
+    } else {
+        for (int k = 0; k < kBinsPerThread; ++k) {
+            binCounts[k] = counts[firstBin + k];
+            binWeights[k] = useWeights ? weights[firstBin + k] : 0ull;
+        }
+    }
+    selectDigit(split, binCounts, binWeights, shift, useWeights);
+}
+
+/// Halves the bisection bracket: the pivot is the smallest key t with more than `rank` bodies at or below it (count
+/// balance) or with more than `target` weight at or below it (work balance); weight below the bracket is remembered.
+__device__ void bisect(OrbSplit& split, std::uint32_t countAtOrBelow, std::uint64_t weightAtOrBelow, bool useWeights) {
+    const std::uint32_t middle = split.pivot + (split.high - split.pivot) / 2;
+    const bool pivotAtOrBelowMiddle =
+        useWeights ? weightAtOrBelow > split.target : countAtOrBelow >= split.rank + 1;
+    if (pivotAtOrBelowMiddle) {
+        split.high = middle;
+    } else {
+        split.pivot = middle + 1;
+        split.lessWeight = weightAtOrBelow;
+    }
+    if (split.pivot == split.high) {
+        split.done = 1;
+        split.target = split.target > split.lessWeight ? split.target - split.lessWeight : 0;
+    }
+}
+
+// Per body of a split still bisecting: 4 bytes read (+ 4 of weight); per tile, two global atomics.
 __global__ void orbBisectRoundKernel(OrbLevel level) {
-    orbdevice::bisectRoundTile(level, blockIdx.x);
+    __shared__ std::uint32_t warpCounts[kWarpsPerTile];
+    __shared__ std::uint64_t warpWeights[kWarpsPerTile];
+    const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
+    if (splitIndex < 0)
+        return;
+    OrbSplit& split = level.splits[splitIndex];
+    if (split.copyOnly != 0 || split.done != 0)
+        return;
+    const bool useWeights = weighted(level);
+    const int exponent = level.state->weightExponent;
+    const std::uint32_t middle = split.pivot + (split.high - split.pivot) / 2;
+    const Tile tile = tileOf(split, blockIdx.x);
+    const float* along = level.from.coordinate[split.axis];
+    std::uint32_t count = 0;
+    std::uint64_t weight = 0;
+    float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
+    loadTileRows(tile, along, level.from.weight, useWeights, coordinates, rowWeights);
+    for (int row = 0; row < kRowsPerWarp; ++row) {
+        const bool atOrBelow = tile.body(row) < tile.last && orderedKey(coordinates[row]) <= middle;
+        count += __popc(__ballot_sync(kFullWarp, atOrBelow));
+        if (atOrBelow && useWeights)
+            weight += fixedWeight(rowWeights[row], exponent);
+    }
+    weight = warpSum(weight);
+    if ((threadIdx.x & 31) == 0) {
+        warpCounts[threadIdx.x / 32] = count;
+        warpWeights[threadIdx.x / 32] = weight;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        count = 0;
+        weight = 0;
+        for (int w = 0; w < kWarpsPerTile; ++w) {
+            count += warpCounts[w];
+            weight += warpWeights[w];
+        }
+    }
+    if (split.tileCount == 1) {
+        if (threadIdx.x == 0)
+            bisect(split, count, weight, useWeights);
+        return;
+    }
+    if (threadIdx.x == 0) {
+        atomicAdd(&split.roundCount, count);
+        atomicAdd(reinterpret_cast<unsigned long long*>(&split.roundWeight), (unsigned long long)weight);
+    }
+    if (lastTileOfSplit(split) && threadIdx.x == 0) {
+        count = __ldcg(&split.roundCount);
+        weight = __ldcg(reinterpret_cast<const unsigned long long*>(&split.roundWeight));
+        split.roundCount = 0;
+        split.roundWeight = 0;
+        bisect(split, count, weight, useWeights);
+    }
 }
 
 } // namespace
@@ -24,7 +260,7 @@ void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_
         }
         return;
     }
-    for (int round = 0; round < orbdevice::kBisectionRounds; ++round) {
+    for (int round = 0; round < kBisectionRounds; ++round) {
         orbBisectRoundKernel<<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
         checkLaunch("orbBisectRoundKernel");
     }

@@ -145,7 +145,7 @@ unsigned DeviceTree::computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<f
                                             const GravityParams& gravity, const TreeOpening& opening,
                                             const DeviceTargets& targets, cudaStream_t stream, PhaseTimeline& timeline,
                                             const PhaseMarks& phases) {
-    const float softening2 = treeSoftening2(gravity);
+    const float softening2 = treeSoftening2(gravity, TreeWalk::Forces);
     if (bodyScratch.size() != bodies.size())
         throw std::invalid_argument("DeviceTree: the scratch array must hold one element per body");
     if (const unsigned nonFinite = build(bodies.positionMass.data(), unsigned(bodies.size()), bodyScratch.data(),
