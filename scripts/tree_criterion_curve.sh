@@ -17,8 +17,8 @@ alphas=0.001,0.0015,0.0025,0.004,0.006,0.01
 for scenario in plummer galaxy-collision; do
     for n in ${bodies//,/ }; do
         for theta in ${thetas//,/ }; do
-            "$gravlab" bench --solver tree --backend cuda --scenario "$scenario" --bodies "$n" --theta "$theta" \
-                --steps 10 --warmup 3 --json | tr -d '\n' >>"$out/criterion-curve.jsonl"
+            "$gravlab" bench --solver tree --backend cuda --scenario "$scenario" --bodies "$n" --opening geometric \
+                --theta "$theta" --steps 10 --warmup 3 --json | tr -d '\n' >>"$out/criterion-curve.jsonl"
             echo >>"$out/criterion-curve.jsonl"
         done
         for alpha in ${alphas//,/ }; do
