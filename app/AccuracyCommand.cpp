@@ -111,15 +111,6 @@ struct AccuracyRow {
     AccuracyMeasurement measurement;
 };
 
-std::string todayUtc() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[16];
-    std::strftime(text, sizeof text, "%Y-%m-%d", &utc);
-    return text;
-}
-
 std::string tableLine(const std::string& scenario, const std::string& bodies, const std::string& theta,
                       const std::string& median, const std::string& p99, const std::string& max,
                       const std::string& time) {

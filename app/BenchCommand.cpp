@@ -44,15 +44,6 @@ struct BenchResult {
     OrbStatus orb;                           ///< after the last step, with --orb-domains
 };
 
-std::string todayUtc() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[16];
-    std::strftime(text, sizeof text, "%Y-%m-%d", &utc);
-    return text;
-}
-
 double bytesPerBody(const BenchOptions& options, const BenchResult& result) {
     return double(result.peakDeviceBytes) / double(options.bodyCount);
 }

@@ -8,6 +8,7 @@
 // scripts/gpu_check.sh and scripts/compare_speed.sh read single keys from these lines.
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace gravlab {
 
@@ -18,5 +19,8 @@ ReportJson reportedNumber(double value);
 
 /// report on one line, followed by a newline.
 void printReport(const ReportJson& report, std::ostream& out);
+
+/// Today's date in UTC, YYYY-MM-DD: the date every report states.
+std::string todayUtc();
 
 } // namespace gravlab

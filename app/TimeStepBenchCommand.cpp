@@ -125,15 +125,6 @@ ReportJson runJson(const TimeStepRun& run) {
     return result;
 }
 
-std::string todayUtc() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[16];
-    std::strftime(text, sizeof text, "%Y-%m-%d", &utc);
-    return text;
-}
-
 /// Every run of one case, appended to runs (and printed unless JSON).
 void measureCase(const TimeStepBenchOptions& options, const TimeStepCase& timeStepCase, std::vector<TimeStepRun>& runs,
                  std::ostream& out) {

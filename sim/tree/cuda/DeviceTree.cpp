@@ -65,9 +65,10 @@ std::uint64_t DeviceTree::allocatedBytes() const {
         total += bytesOf(m_cellLevel[side]) + bytesOf(m_cellOrder[side]);
     total += bytesOf(m_leafDepth) + bytesOf(m_boxBlockBounds) + bytesOf(m_boxBlockNonFinite) + bytesOf(m_boxTicket) +
              bytesOf(m_frame) + bytesOf(m_status) + bytesOf(m_monopole) + bytesOf(m_quadrupole) +
-             bytesOf(m_quadrupoleMixedTrace) + bytesOf(m_openingRadius2) + bytesOf(m_relativeErrorScale) + bytesOf(m_content) + bytesOf(m_bodyRange) +
-             bytesOf(m_cellFirstBody) + bytesOf(m_sortScratch) + bytesOf(m_walkGroups) + bytesOf(m_walkCounters) +
-             bytesOf(m_activeWalkGroups) + bytesOf(m_activeWalkCounters) + bytesOf(m_boxes) + bytesOf(m_boxCount);
+             bytesOf(m_quadrupoleMixedTrace) + bytesOf(m_openingRadius2) + bytesOf(m_relativeErrorScale) +
+             bytesOf(m_content) + bytesOf(m_bodyRange) + bytesOf(m_cellFirstBody) + bytesOf(m_sortScratch) +
+             bytesOf(m_walkGroups) + bytesOf(m_walkCounters) + bytesOf(m_activeWalkGroups) +
+             bytesOf(m_activeWalkCounters) + bytesOf(m_boxes) + bytesOf(m_boxCount);
     return total;
 }
 
@@ -124,20 +125,12 @@ OctreeView DeviceTree::view() const {
 unsigned DeviceTree::computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
                                           const GravityParams& gravity, const TreeOpening& opening, cudaStream_t stream,
                                           PhaseTimeline& timeline, const PhaseMarks& phases) {
-    const float softening2 = treeSoftening2(gravity, TreeWalk::Forces);
-    if (bodyScratch.size() != bodies.size())
-        throw std::invalid_argument("DeviceTree: the scratch array must hold one element per body");
-    if (const unsigned nonFinite = build(bodies.positionMass.data(), unsigned(bodies.size()), bodyScratch.data(),
-                                         opening.summaryOpeningAngle(), stream, timeline, phases);
+    if (const unsigned nonFinite = buildForWalk(bodies, bodyScratch, gravity, opening, stream, timeline, phases);
         nonFinite != 0 || bodies.size() == 0)
         return nonFinite;
-    m_built = false;
     CUDA_CHECK(cudaMemsetAsync(m_walkCounters.data() + 1, 0, sizeof(unsigned), stream));
-    const WalkQueue queue{m_walkGroups.data(), m_walkCounters.data(), m_walkCounters.data() + 1};
-    launchTreeForces(view(), queue, bodyScratch.data(), treeOrder(), bodies.acceleration.data(), softening2,
-                     float(gravity.gravitationalConstant), opening.relativeForceAccuracy, stream);
-    timeline.mark(phases.force, stream);
-    m_built = true;
+    walk({m_walkGroups.data(), m_walkCounters.data(), m_walkCounters.data() + 1}, bodies, bodyScratch, gravity, opening,
+         stream, timeline, phases);
     return 0;
 }
 
@@ -145,14 +138,9 @@ unsigned DeviceTree::computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<f
                                             const GravityParams& gravity, const TreeOpening& opening,
                                             const DeviceTargets& targets, cudaStream_t stream, PhaseTimeline& timeline,
                                             const PhaseMarks& phases) {
-    const float softening2 = treeSoftening2(gravity, TreeWalk::Forces);
-    if (bodyScratch.size() != bodies.size())
-        throw std::invalid_argument("DeviceTree: the scratch array must hold one element per body");
-    if (const unsigned nonFinite = build(bodies.positionMass.data(), unsigned(bodies.size()), bodyScratch.data(),
-                                         opening.summaryOpeningAngle(), stream, timeline, phases);
+    if (const unsigned nonFinite = buildForWalk(bodies, bodyScratch, gravity, opening, stream, timeline, phases);
         nonFinite != 0 || bodies.size() == 0)
         return nonFinite;
-    m_built = false;
     if (m_activeWalkGroups.size() < m_walkGroups.size())
         m_activeWalkGroups.resize(m_walkGroups.size());
     if (m_activeWalkCounters.size() < 2)
@@ -161,12 +149,31 @@ unsigned DeviceTree::computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<f
     launchSelectActiveWalkGroups(m_walkGroups.data(), m_walkCounters.data(), m_walkGroups.size(), treeOrder(),
                                  targets.isTarget, m_activeWalkGroups.data(), m_activeWalkCounters.data(),
                                  targets.surplusBodies, stream);
-    const WalkQueue queue{m_activeWalkGroups.data(), m_activeWalkCounters.data(), m_activeWalkCounters.data() + 1};
-    launchTreeForces(view(), queue, bodyScratch.data(), treeOrder(), bodies.acceleration.data(), softening2,
-                     float(gravity.gravitationalConstant), opening.relativeForceAccuracy, stream);
+    walk({m_activeWalkGroups.data(), m_activeWalkCounters.data(), m_activeWalkCounters.data() + 1}, bodies, bodyScratch,
+         gravity, opening, stream, timeline, phases);
+    return 0;
+}
+
+unsigned DeviceTree::buildForWalk(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch, const GravityParams& gravity,
+                                  const TreeOpening& opening, cudaStream_t stream, PhaseTimeline& timeline,
+                                  const PhaseMarks& phases) {
+    treeSoftening2(gravity, TreeWalk::Forces); // refuses a softening the walk cannot take before anything runs
+    if (bodyScratch.size() != bodies.size())
+        throw std::invalid_argument("DeviceTree: the scratch array must hold one element per body");
+    const unsigned nonFinite = build(bodies.positionMass.data(), unsigned(bodies.size()), bodyScratch.data(),
+                                     opening.summaryOpeningAngle(), stream, timeline, phases);
+    m_built = false; // until the walk is queued
+    return nonFinite;
+}
+
+void DeviceTree::walk(const WalkQueue& queue, DeviceBodies& bodies, const DeviceBuffer<float4>& bodyScratch,
+                      const GravityParams& gravity, const TreeOpening& opening, cudaStream_t stream,
+                      PhaseTimeline& timeline, const PhaseMarks& phases) {
+    launchTreeForces(view(), queue, bodyScratch.data(), treeOrder(), bodies.acceleration.data(),
+                     treeSoftening2(gravity, TreeWalk::Forces), float(gravity.gravitationalConstant),
+                     opening.relativeForceAccuracy, stream);
     timeline.mark(phases.force, stream);
     m_built = true;
-    return 0;
 }
 
 void DeviceTree::writePotentials(const float4* positionMass, float4* treeOrderedScratch, const GravityParams& gravity,

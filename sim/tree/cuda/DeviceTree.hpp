@@ -20,17 +20,17 @@
 // the box pass and the number of cells per depth), and after the walk groups are counted, their total. Both counts are
 // data-dependent and size arrays (grown by a sixteenth when too small, never shrunk) and later launches, so no kernel
 // needs a worst-case allocation or a device-side count; the GPU waits for the host for one launch latency each, a few
-// microseconds against milliseconds of work. The same read is where non-finite positions stop the evaluation: before any cell is
-// built, with every kernel before it safe on any input (a NaN coordinate gets key 0).
-// Determinism: every kernel's result is a pure function of its input (sorts are stable, summaries and walks visit
-// in fixed orders, atomics only count integers), so equal inputs give bit-identical trees and forces.
-// Memory: 13 bytes per body (sorted keys, the permutation, one byte of leaf depth in tree order) plus 87 bytes per cell
-// (73 of DeviceOctree.hpp and 14 of build scratch), about 11 bytes per body for a Plummer sphere (0.12 cells per body,
-// arrays grown with 1/16 to spare), and the walk groups, 8 bytes per group of about 76 bodies. The backend lends its 16-byte scratch
-// array, which ends up holding the tree-order positions; until the gather it is free, so the radix sort's second key
-// and index buffers (12 bytes per body) and then the per-body cell counts and their scan (8 bytes) live in it. That is
-// why the gather comes after the cells and groups are built, and why a sort that ends in its second buffers (CUB picks
-// the side by its pass count) is copied back.
+// microseconds against milliseconds of work. The same read is where non-finite positions stop the evaluation: before
+// any cell is built, with every kernel before it safe on any input (a NaN coordinate gets key 0). Determinism: every
+// kernel's result is a pure function of its input (sorts are stable, summaries and walks visit in fixed orders, atomics
+// only count integers), so equal inputs give bit-identical trees and forces. Memory: 13 bytes per body (sorted keys,
+// the permutation, one byte of leaf depth in tree order) plus 87 bytes per cell (73 of DeviceOctree.hpp and 14 of build
+// scratch), about 11 bytes per body for a Plummer sphere (0.12 cells per body, arrays grown with 1/16 to spare), and
+// the walk groups, 8 bytes per group of about 76 bodies. The backend lends its 16-byte scratch array, which ends up
+// holding the tree-order positions; until the gather it is free, so the radix sort's second key and index buffers (12
+// bytes per body) and then the per-body cell counts and their scan (8 bytes) live in it. That is why the gather comes
+// after the cells and groups are built, and why a sort that ends in its second buffers (CUB picks the side by its pass
+// count) is copied back.
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
 #include "device/cuda/DeviceBuffer.hpp"
@@ -38,6 +38,7 @@
 #include "device/cuda/PhaseTimeline.hpp"
 #include "tree/TreeMath.hpp"
 #include "tree/cuda/DeviceOctree.hpp"
+#include "tree/cuda/TreeKernels.hpp"
 
 #include <gravlab/sim/DirectSumCpu.hpp>
 #include <gravlab/sim/TreeView.hpp>
@@ -70,10 +71,10 @@ public:
 
     /// Builds and summarises the octree of bodies.positionMass for opening and writes, for every body i,
     /// bodies.acceleration[i] = (acceleration with G, interactions its walk evaluated); nothing else in bodies
-    /// changes. Under the relative criterion, bodies.acceleration must hold each body's previous acceleration. bodyScratch must hold bodies.size() elements; it holds the positions in tree order until the
-    /// evaluation's work on the stream is done, and nothing reads it afterwards. Returns 0, or the number of bodies
-    /// with a non-finite position, in which case no tree was built and no acceleration written. Synchronises the
-    /// stream once.
+    /// changes. Under the relative criterion, bodies.acceleration must hold each body's previous acceleration.
+    /// bodyScratch must hold bodies.size() elements; it holds the positions in tree order until the evaluation's work
+    /// on the stream is done, and nothing reads it afterwards. Returns 0, or the number of bodies with a non-finite
+    /// position, in which case no tree was built and no acceleration written. Synchronises the stream once.
     unsigned computeAccelerations(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch, const GravityParams& gravity,
                                   const TreeOpening& opening, cudaStream_t stream, PhaseTimeline& timeline,
                                   const PhaseMarks& phases);
@@ -81,8 +82,9 @@ public:
     /// As computeAccelerations() for the bodies targets lists: the tree is built over all bodies, and only the walk
     /// groups holding a target are walked (their other bodies are rewritten too and counted in targets.surplusBodies).
     unsigned computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch,
-                                    const GravityParams& gravity, const TreeOpening& opening, const DeviceTargets& targets,
-                                    cudaStream_t stream, PhaseTimeline& timeline, const PhaseMarks& phases);
+                                    const GravityParams& gravity, const TreeOpening& opening,
+                                    const DeviceTargets& targets, cudaStream_t stream, PhaseTimeline& timeline,
+                                    const PhaseMarks& phases);
     /// The build and summary of computeAccelerations() without the force walk: the octree of positionMass (bodyCount
     /// bodies, caller's order) for openingAngle, with treeOrderedScratch (bodyCount elements) holding the positions in
     /// tree order afterwards. Returns 0, or the number of non-finite positions (then no tree is built). Synchronises
@@ -134,6 +136,14 @@ private:
     /// kWalkGroupSize once the bodies fill the chip with such groups, else kSmallWalkGroupSize (DeviceOctree.hpp).
     unsigned walkGroupCapacity() const;
     void summarize(const float4* positionMass, float openingAngle, cudaStream_t stream);
+    /// The build of an evaluation (build() for the bodies after the softening and scratch checks); returns build()'s.
+    unsigned buildForWalk(DeviceBodies& bodies, DeviceBuffer<float4>& bodyScratch, const GravityParams& gravity,
+                          const TreeOpening& opening, cudaStream_t stream, PhaseTimeline& timeline,
+                          const PhaseMarks& phases);
+    /// Queues the force walk over the groups of queue and marks the tree built.
+    void walk(const WalkQueue& queue, DeviceBodies& bodies, const DeviceBuffer<float4>& bodyScratch,
+              const GravityParams& gravity, const TreeOpening& opening, cudaStream_t stream, PhaseTimeline& timeline,
+              const PhaseMarks& phases);
     OctreeView view() const;
     void collectLevels(const TreeCellQuery& query, std::vector<TreeCellBox>& out, cudaStream_t stream) const;
     void collectPath(const TreeCellQuery& query, std::vector<TreeCellBox>& out, cudaStream_t stream) const;
