@@ -88,6 +88,21 @@ void checkTimeSteps(const TimeStepParams& timeSteps) {
 static_assert(float(kOpeningAngleRange.max) == kLargestSelfSafeOpeningAngle,
               "the theta range ends at the tree criterion's cap");
 
+/// The combinations hierarchical time steps cannot run: their kicks and drifts work on the float state alone, and
+/// their criterion, dt_i = eta sqrt(softening / |a_i|), would put every body on the deepest level at softening 0.
+void checkHierarchicalSteps(const SimParams& params) {
+    if (params.timeSteps.mode != TimeStepMode::Hierarchical)
+        return;
+    if (params.precision == Precision::Double)
+        throw InvalidParameterError("time-steps", "time-steps = 'hierarchical' runs in single precision only: choose "
+                                                  "--precision single, or --time-steps fixed for double precision");
+    if (params.softeningLength == 0.0)
+        throw InvalidParameterError("time-steps",
+                                    "time-steps = 'hierarchical' needs softening > 0: its criterion eta sqrt(softening "
+                                    "/ |a|) would give every body the deepest level; give --softening > 0 or "
+                                    "--time-steps fixed");
+}
+
 } // namespace
 
 void checkInRange(const ParamRange& range, double value) {
@@ -113,11 +128,8 @@ void validateSimParams(const SimParams& params) {
     checkInRange(kForceAccuracyRange, params.forceAccuracy);
     checkSolverAndBackend(params);
     checkEnumValue(params.precision);
-    // The hierarchical stepper's kicks and drifts work on the float state alone.
-    if (params.timeSteps.mode == TimeStepMode::Hierarchical && params.precision == Precision::Double)
-        throw InvalidParameterError("time-steps", "time-steps = 'hierarchical' runs in single precision only: choose "
-                                                  "--precision single, or --time-steps fixed for double precision");
     checkSofteningForSolver(params);
+    checkHierarchicalSteps(params);
     checkOrb(params.orb, params.bodyCount);
 }
 

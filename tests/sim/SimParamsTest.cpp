@@ -176,6 +176,23 @@ TEST(SimParams, SymmetricSolverNeedsTheCudaBackend) {
     EXPECT_NO_THROW(validateSimParams(params));
 }
 
+// Hierarchical steps kick the float state alone, and their criterion eta sqrt(softening / |a|) needs softening > 0:
+// both combinations are refused naming the time steps and the other setting; fixed steps take both.
+TEST(SimParams, HierarchicalStepsNeedSinglePrecisionAndPositiveSoftening) {
+    SimParams params;
+    params.timeSteps.mode = TimeStepMode::Hierarchical;
+    EXPECT_NO_THROW(validateSimParams(params));
+    params.precision = Precision::Double;
+    expectMentions(rejectionMessage(params, "time-steps"), {"hierarchical", "precision single"});
+    params.precision = Precision::Single;
+    params.softeningLength = 0.0;
+    expectMentions(rejectionMessage(params, "time-steps"), {"hierarchical", "softening > 0"});
+    params.timeSteps.mode = TimeStepMode::Fixed;
+    EXPECT_NO_THROW(validateSimParams(params));
+    params.precision = Precision::Double;
+    EXPECT_NO_THROW(validateSimParams(params));
+}
+
 TEST(SimParams, Fp64DirectSumRunsOnBothDevices) {
     const SolverInfo& solver = findSolver("direct-fp64");
     EXPECT_TRUE(solver.runsOn(Device::Cuda));
