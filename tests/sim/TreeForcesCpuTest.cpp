@@ -151,11 +151,13 @@ TEST(TreeForcesCpu, DegenerateInputsGiveDirectSumForces) {
     expectCloseToDirectSum(coincident, 0.0, 0.0);
     // Half in one point: the clump acts through ordinary cells on the rest and vice versa. 30 seeds measured a worst
     // body of 1.8-1.9e-3; 1e-2 leaves a margin of 5, while a clump whose 500 bodies were dropped or counted twice
-    // would be off by order one.
+    // would be off by order one. A clump body feels only the random half, whose pulls may nearly cancel (one seed left
+    // |a| = 0.055 where the typical G M / R^2 is 1.7, and a 1.1% error): the bound adds 1e-3 of that typical
+    // acceleration, far below what a lost or doubled clump would leave.
     Bodies halfCoincident = simtest::randomBodies(1000, random);
     for (std::size_t i = 0; i < 500; ++i)
         simtest::setBody(halfCoincident, i, {0.25, 0.5, -0.125}, {}, halfCoincident.mass[i]);
-    expectCloseToDirectSum(halfCoincident, 1e-2, 0.0);
+    expectCloseToDirectSum(halfCoincident, 1e-2, 1e-3 * 1.7);
 }
 
 TEST(TreeForcesCpu, ResultDoesNotDependOnTheThreadCount) {
