@@ -4,9 +4,11 @@
 // that id's. Tags are tiny next to the float parts (1e-10 per id), like real low parts.
 #include <gravlab/sim/Bodies.hpp>
 #include <gravlab/sim/Precision.hpp>
+#include <gravlab/sim/SimulationBackend.hpp>
 
 #include <array>
 #include <gtest/gtest.h>
+#include <limits>
 
 namespace gravlab::test {
 
@@ -38,6 +40,24 @@ inline ::testing::AssertionResult tagsFollowIds(const Bodies& bodies) {
                    << "body at " << i << " with id " << bodies.id[i] << " carries another body's low parts";
     }
     return ::testing::AssertionSuccess();
+}
+
+/// Tags bodies (which must carry ids), sends body 7 off to overflow in the first drift, and checks that a double
+/// precision step of backend throws NonFiniteStateError and leaves the loaded state, low parts included, behind.
+inline void expectRollbackRestoresLowParts(SimulationBackend& backend, Bodies bodies) {
+    tagLowParts(bodies);
+    bodies.x[7] = std::numeric_limits<float>::max(); // the drift overflows: the step fails and is rolled back
+    bodies.vx[7] = std::numeric_limits<float>::max();
+    backend.load(bodies);
+    SimParams params;
+    params.solver = "direct-fp64";
+    params.precision = Precision::Double;
+    params.timeStep = 0.5;
+    EXPECT_THROW(backend.step(params, 3), NonFiniteStateError);
+    Bodies restored;
+    backend.readBodies(restored);
+    EXPECT_TRUE(tagsFollowIds(restored));
+    EXPECT_EQ(restored.x, bodies.x);
 }
 
 } // namespace gravlab::test

@@ -2,6 +2,7 @@
 // the CPU stepper against independent references): same levels, same cost, same state after a base step for every
 // solver, bit-identical to the fixed KDK with every body on level 0, and the eccentric binary's energy as on the CPU.
 #include "GpuTestSupport.hpp"
+#include "TimeStepLevelChecks.hpp"
 #include "core/CpuBackend.hpp"
 #include "device/cuda/CudaBackend.hpp"
 
@@ -159,25 +160,7 @@ TEST_F(CudaDeviceTest, LevelColoursMatchTheHistogram) {
     const Bodies start = generateScenario("plummer", 2000, seed);
     const SimParams params = hierarchical("tree", 0.03, 6);
     CudaBackend gpu;
-    gpu.load(start);
-    gpu.visuals().setColorMode(ColorMode::TimeStepLevel);
-    gpu.step(params, 1);
-    std::vector<RenderVertex> vertices(start.size());
-    gpu.visuals().writeVertices(vertices);
-    const std::vector<std::uint64_t> histogram = gpu.timeStepStatistics().bodiesPerLevel;
-    ASSERT_GE(histogram.size(), 3u) << "the test needs several levels in use";
-    std::vector<std::uint64_t> drawn(params.timeSteps.maxLevel + 1, 0);
-    Bodies bodies;
-    gpu.readBodies(bodies);
-    for (std::size_t i = 0; i < vertices.size(); ++i) {
-        const double level = vertices[i].colorScalar * params.timeSteps.maxLevel;
-        ASSERT_NEAR(level, std::round(level), 1e-5) << "body " << i;
-        ++drawn[std::size_t(std::lround(level))];
-        ASSERT_EQ(vertices[i].x, bodies.x[i]);
-    }
-    drawn.resize(histogram.size());
-    EXPECT_EQ(drawn, histogram);
-    EXPECT_EQ(gpu.visuals().colorScale(nbodyUnits()).legend, ColorLegend::Scalar);
+    test::expectLevelColoursMatchTheHistogram(gpu, start, params);
 }
 
 // The e = 0.9 binary over two orbits: the energy errors of the two devices' hierarchical runs are alike (both resolve

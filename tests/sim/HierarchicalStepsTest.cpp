@@ -2,6 +2,7 @@
 // ends synchronised, all bodies on level 0 is the fixed KDK bit for bit, and on an eccentric binary and a cold collapse
 // hierarchical steps hold energy better than fixed steps that cost as many force evaluations.
 #include "SimTestSupport.hpp"
+#include "TimeStepLevelChecks.hpp"
 #include "core/CpuBackend.hpp"
 #include "core/TimeStepLevels.hpp"
 
@@ -263,29 +264,12 @@ TEST(HierarchicalSteps, LevelColoursMatchTheHistogram) {
     SimParams params = hierarchicalParams(0.03, 6);
     params.softeningLength = 0.02;
     CpuBackend backend;
-    backend.load(start);
-    backend.visuals().setColorMode(ColorMode::TimeStepLevel);
-    backend.step(params, 1);
-    std::vector<RenderVertex> vertices(start.size());
-    backend.visuals().writeVertices(vertices);
-    const std::vector<std::uint64_t> histogram = backend.timeStepStatistics().bodiesPerLevel;
-    ASSERT_GE(histogram.size(), 3u) << "the test needs several levels in use";
-    std::vector<std::uint64_t> drawn(params.timeSteps.maxLevel + 1, 0);
-    Bodies bodies;
-    backend.readBodies(bodies);
-    for (std::size_t i = 0; i < vertices.size(); ++i) {
-        const double level = vertices[i].colorScalar * params.timeSteps.maxLevel;
-        ASSERT_NEAR(level, std::round(level), 1e-5) << "body " << i;
-        ++drawn[std::size_t(std::lround(level))];
-        ASSERT_EQ(vertices[i].x, bodies.x[i]);
-    }
-    drawn.resize(histogram.size());
-    EXPECT_EQ(drawn, histogram);
-    EXPECT_EQ(backend.visuals().colorScale(nbodyUnits()).legend, ColorLegend::Scalar);
+    test::expectLevelColoursMatchTheHistogram(backend, start, params);
 
     SimParams fixed = params;
     fixed.timeSteps.mode = TimeStepMode::Fixed;
     backend.step(fixed, 1);
+    std::vector<RenderVertex> vertices(start.size());
     backend.visuals().writeVertices(vertices);
     const ColorScale scale = backend.visuals().colorScale(nbodyUnits());
     EXPECT_EQ(scale.legend, ColorLegend::Components);
