@@ -142,9 +142,9 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
         return;
 
     cudaStream_t stream = m_stream.get();
-    m_orbReorderPossible = params.orb.domainCount > 0 || m_orbDomains.active();
     (void)takeCoincidentPair(); // one left by a call that failed otherwise belongs to none of this call's steps
-    saveState();
+    // The state at the start of this call; only ORB can reorder the bodies within it.
+    m_rollback.save(m_bodies, params.orb.domainCount > 0 || m_orbDomains.active(), stream);
     if (m_nonFiniteCounts.size() < std::size_t(stepCount))
         m_nonFiniteCounts.resize(std::size_t(stepCount));
     m_nonFiniteCounts.zero(stream);
@@ -252,10 +252,6 @@ void CudaBackend::failBeforeBuild(int stepIndex, unsigned nonFiniteBodies) {
     restoreState();
     throw NonFiniteStateError(m_stepsTaken + std::uint64_t(stepIndex) + 1, nonFiniteBodies, m_bodies.size(),
                               m_stepsTaken);
-}
-
-void CudaBackend::saveState() {
-    m_rollback.save(m_bodies, m_orbReorderPossible, m_stream.get());
 }
 
 void CudaBackend::restoreState() {

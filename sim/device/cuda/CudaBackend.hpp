@@ -186,8 +186,7 @@ private:
     /// Kick-drift (the first half of a step) and the closing kick with its non-finite count, in the state's precision.
     void kickDrift(float halfStep, float timeStep, double timeStepFp64);
     void kickAndCount(float halfStep, double timeStepFp64, unsigned* nonFiniteCount);
-    /// Keeps the state at the start of a step() call in m_rollback, and puts it back.
-    void saveState();
+    /// Puts back the state m_rollback kept at the start of the step() call.
     void restoreState();
     /// Restores the state and throws for the first step of this call whose kick left non-finite bodies, or else for
     /// step stepIndex, whose tree found nonFiniteBodies.
@@ -204,7 +203,6 @@ private:
     CudaStream m_stream;
     DeviceBodies m_bodies;
     StepRollback m_rollback; ///< the state at the start of the current step() call
-    bool m_orbReorderPossible = false; ///< ORB may reorder the bodies in the current step() call
     /// One float4 per body: the tree's permutation buffer during a step, the host render path's staging between steps.
     mutable DeviceBuffer<float4> m_bodyScratch;
     DeviceBuffer<unsigned> m_nonFiniteCounts; ///< one counter per step of the current step() call
