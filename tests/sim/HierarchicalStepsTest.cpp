@@ -199,17 +199,25 @@ TEST(HierarchicalSteps, EccentricBinaryHoldsEnergyBetterThanFixedStepsOfEqualCos
 TEST(HierarchicalSteps, ColdCollapseHoldsEnergyBetterThanFixedStepsOfEqualCost) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
-    const Bodies start = generateScenario("cold-sphere", 400, seed, {});
-    SimParams params = hierarchicalParams(0.15, 8);
-    params.softeningLength = 0.002; // small: the bounce's close passages need steps far below the infall's
-    params.timeStep = 0.04;
-    // Through the bounce at t_ff = 1.11 and out again.
-    const auto [hierarchical, fixed] = hierarchicalAndFixedAtEqualCost(start, params, 1.6);
-    EXPECT_NEAR(fixed.forceEvaluations, hierarchical.forceEvaluations, 400.0);
-    // Over 24 seeds the fixed run's largest error was 3.7 to 22 times the hierarchical one's (0.04-0.18 against
-    // 0.005-0.021: few bodies, so single close passages set the error); a factor of 3 leaves room for unlucky seeds
-    // and still fails a scheme that merely matched the fixed step.
-    EXPECT_LT(hierarchical.largestEnergyError * 3, fixed.largestEnergyError);
+    // With 400 bodies a single close passage sets a run's largest error, so one run's ratio of fixed to hierarchical
+    // error scatters widely: over 100 seeds it ran from 2.2 to 17 (median 7.4, 5% below 3). Three collapses summed
+    // compare the schemes rather than the luck of one passage: their ratio lies between the single runs' ratios, so it
+    // falls below 3 only when all three do (about 1e-4).
+    double hierarchicalErrors = 0;
+    double fixedErrors = 0;
+    for (std::uint64_t run = 0; run < 3; ++run) {
+        const Bodies start = generateScenario("cold-sphere", 400, seed + run, {});
+        SimParams params = hierarchicalParams(0.15, 8);
+        params.softeningLength = 0.002; // small: the bounce's close passages need steps far below the infall's
+        params.timeStep = 0.04;
+        // Through the bounce at t_ff = 1.11 and out again.
+        const auto [hierarchical, fixed] = hierarchicalAndFixedAtEqualCost(start, params, 1.6);
+        EXPECT_NEAR(fixed.forceEvaluations, hierarchical.forceEvaluations, 400.0);
+        hierarchicalErrors += hierarchical.largestEnergyError;
+        fixedErrors += fixed.largestEnergyError;
+    }
+    // A factor of 3 fails a scheme that merely matched the fixed step.
+    EXPECT_LT(hierarchicalErrors * 3, fixedErrors);
 }
 
 // ORB permutes the bodies at the last sub-step of each base step, between the drift and the closing kicks, which use
