@@ -5,6 +5,7 @@
 #include "ViewerApp.hpp"
 
 #include <gravlab/render/RenderMemory.hpp>
+#include <gravlab/sim/InteractiveSize.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -28,14 +29,33 @@ bool wantsTree(const AppOptions& options) {
            options.colorMode == ColorMode::ForceError;
 }
 
+/// Whether the window opens on the CPU with a scenario whose size the user left open: then a quick measurement picks
+/// the body count (InteractiveSize.hpp).
+bool wantsMeasuredDefaults(const AppOptions& options, bool onDevice) {
+    return !onDevice && !options.headless && !options.bodyCountGiven && options.simulation.initialFile.empty() &&
+           displayAnnounced();
+}
+
 /// On a GPU the default scene is larger and uses the GPU's default solver, unless the user chose otherwise or asked
 /// for a softening it does not take (softening 0: the exact direct sum stays); asking
 /// for the octree overlay or leaf-depth colours without naming a solver chooses the tree, which is what draws them.
-SimParams withLaunchDefaults(const AppOptions& options) {
+/// A window on the CPU opens with as many bodies as a quick measurement says keep it at 30 frames/s (measured).
+SimParams withLaunchDefaults(const AppOptions& options, std::optional<InteractiveDefaults>& measured,
+                             std::ostream& err) {
     SimParams params = options.simulation;
     const bool onDevice = cudaBackendWouldBeChosen(params);
     if (onDevice && !options.bodyCountGiven)
         params.bodyCount = kDefaultCudaBodyCount;
+    if (wantsMeasuredDefaults(options, onDevice)) {
+        measured =
+            chooseInteractiveDefaults(measureStepCost(params), options.stepsPerFrameFor(false), kDefaultCudaBodyCount);
+        params.bodyCount = measured->bodyCount;
+        err << "gravlab: measured a " << params.solver << " step of " << measured->model.measuredBodies << " bodies in "
+            << 1e3 * measured->model.measuredStepSeconds << " ms on this machine, so the window opens "
+            << "with " << measured->bodyCount << " bodies and " << measured->stepsPerFrame
+            << " step(s) per frame to keep about " << kInteractiveFramesPerSecond << " frames/s (--bodies sets another "
+            << "count)\n";
+    }
     if (!options.solverGiven && wantsTree(options))
         params.solver = treeDrawingSolver().name;
     else if (!options.solverGiven && onDevice && params.softeningLength >= findSolver(kDefaultGpuSolver).minSoftening)
@@ -102,7 +122,8 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
         outputs.emplace(frameOutputSettingsFrom(options), err);
     // The memory check counts what rendering will hold next to the bodies, so a run too large to draw is refused
     // before anything is generated (InsufficientMemoryError, exit status 2).
-    Simulation simulation(withLaunchDefaults(options), renderMemory());
+    std::optional<InteractiveDefaults> measured;
+    Simulation simulation(withLaunchDefaults(options, measured, err), renderMemory());
     if (options.gravitationalConstantGiven &&
         simulation.params().gravitationalConstant != options.simulation.gravitationalConstant) {
         SimParams explicitGravity = simulation.params(); // --G wins over the G of a loaded file's units
@@ -120,7 +141,10 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
                 << options.frameCount << " frames headless instead of opening a window.\n";
         } else {
             try {
-                ViewerApp viewer(simulation, viewerSettingsFrom(options));
+                ViewerSettings settings = viewerSettingsFrom(options);
+                if (measured)
+                    settings.stepsPerFrame = measured->stepsPerFrame;
+                ViewerApp viewer(simulation, settings);
                 viewer.run(err);
                 return 0;
             } catch (const WindowUnavailableError& error) {

@@ -1,7 +1,21 @@
 // The simulation panel's view of a session (SimulationPanelViewOf.hpp).
 #include "SimulationPanelViewOf.hpp"
 
+#include <gravlab/sim/InteractiveSize.hpp>
+
 namespace gravlab {
+namespace {
+
+/// From the last step() call's phases, which cover the frame's steps (fewer when a snapshot save split them).
+std::uint64_t interactiveBodiesOf(const SessionStatus& status, int stepsPerFrame) {
+    double milliseconds = 0;
+    for (const PhaseTiming& phase : status.lastStepTimings)
+        milliseconds += phase.milliseconds;
+    return interactiveBodiesFromLiveStep(findSolver(status.params.solver), status.bodyCount, 1e-3 * milliseconds,
+                                         stepsPerFrame);
+}
+
+} // namespace
 
 SimulationPanelView simulationPanelViewOf(const SessionStatus& status, const SessionController& session,
                                           const FramePipeline& pipeline, std::string_view renderer,
@@ -22,6 +36,7 @@ SimulationPanelView simulationPanelViewOf(const SessionStatus& status, const Ses
             .rendererDescription = renderer,
             .vertexPath = pipeline.vertexPath(),
             .lastStepTimings = status.lastStepTimings,
+            .interactiveBodies = interactiveBodiesOf(status, session.stepsPerFrame()),
             .timeSteps = &status.timeSteps,
             .energy = energy,
             .autoRefreshEnergy = session.autoRefreshEnergy(),

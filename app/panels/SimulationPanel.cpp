@@ -5,6 +5,7 @@
 #include "TimeStepControls.hpp"
 #include "panels/PanelLayout.hpp"
 
+#include <gravlab/sim/InteractiveSize.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 
 #include <algorithm>
@@ -156,6 +157,10 @@ void SimulationPanel::drawNumbers(const SimulationPanelView& view, SimulationPan
     else
         ImGui::TextUnformatted("units: N-body (G = 1 unless changed; docs/UNITS.md)");
     ImGui::Text("%.1f frames/s, %d step(s) per frame", ImGui::GetIO().Framerate, view.stepsPerFrame);
+    if (view.interactiveBodies > 0)
+        ImGui::TextWrapped("This machine keeps about %llu bodies at %.0f frames/s with solver %s.",
+                           static_cast<unsigned long long>(view.interactiveBodies), kInteractiveFramesPerSecond,
+                           view.params.solver.c_str());
     drawPhaseTimings(view.lastStepTimings);
     if (view.timeSteps != nullptr && view.params.timeSteps.mode == TimeStepMode::Hierarchical)
         drawTimeStepLevels(*view.timeSteps, view.bodyCount);

@@ -41,6 +41,9 @@ struct SimulationPanelView {
     /// How positions reach the vertex buffer: "CUDA-GL interop" or "host copy" with the reason.
     std::string_view vertexPath;
     std::span<const PhaseTiming> lastStepTimings;
+    /// Bodies the live step time says this machine keeps at 30 frames/s with the current solver (InteractiveSize.hpp);
+    /// 0 while nothing was timed.
+    std::uint64_t interactiveBodies = 0;
     const TimeStepStatistics* timeSteps = nullptr; ///< levels of the last steps; null: not shown
     std::optional<EnergyReading> energy;
     bool autoRefreshEnergy = true;
