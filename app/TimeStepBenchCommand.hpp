@@ -21,6 +21,8 @@ namespace gravlab {
 
 inline constexpr ParamRange kDurationScaleRange{"duration-scale", 0.0, 100.0, false,
                                                 "factor on every case's simulated duration"};
+inline constexpr ParamRange kBenchSofteningRange{"softening", 0.0, 1.0, true,
+                                                 "softening of every case, 0 for each case's own"};
 inline constexpr ParamRange kEnergySampleRange{"energy-samples", 1.0, 100000.0, true, "energy measurements per run"};
 
 struct TimeStepBenchOptions {
@@ -29,6 +31,7 @@ struct TimeStepBenchOptions {
     std::string solver = "direct";
     BackendKind backend = BackendKind::Auto;
     std::uint64_t seed = 42;
+    double softeningLength = 0;       ///< kBenchSofteningRange; 0: each case's own
     double durationScale = 1.0;       ///< kDurationScaleRange
     std::uint32_t energySamples = 32; ///< kEnergySampleRange
     bool json = false;
