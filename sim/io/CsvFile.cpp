@@ -9,12 +9,21 @@
 // float reads as the float it rounds to (a subnormal, or 0 with its sign); one too large is an error. Without an id
 // column bodies are numbered 0..N-1. Every body is component 1: CSV does not carry components, nor the time.
 //
+// Double precision (Precision.hpp): bodies with low parts are written as the doubles their pairs hold (shortest text
+// that reads back as the same double), and a file in which some position or velocity has more significant digits
+// than a float carries (9) reads as double precision: every coordinate's float is its correctly rounded value, as
+// before, and its low part is the rest of the double the text names. The low parts are computed for every row while
+// parsing and kept only when such a field turned up, since the deciding field may come last; a file of floats, such as
+// the single-precision writer's or a spreadsheet's, therefore reads exactly as before.
+//
 // The file is parsed in one pass over its mapped bytes into bodies sized for the file's line count (an upper bound)
 // and trimmed at the end; the writer fills a 4 MB buffer and hands it whole to AtomicFile::write. Both run at a few
 // hundred MB/s: 1M bodies in a fraction of a second.
 #include "io/MappedFile.hpp"
 #include "io/ReadBodies.hpp"
 #include "io/SnapshotFormats.hpp"
+
+#include <gravlab/sim/Precision.hpp>
 
 #include <algorithm>
 #include <array>
@@ -33,7 +42,8 @@ constexpr std::array<std::string_view, 8> kColumns{"x", "y", "z", "vx", "vy", "v
 constexpr std::size_t kColumnsWithoutId = 7;
 constexpr std::string_view kExpectedHeader = "x,y,z,vx,vy,vz,m or x,y,z,vx,vy,vz,m,id";
 constexpr std::size_t kWriteBufferBytes = std::size_t{4} << 20;
-/// Room for one float or id in the writer's rows (the longest are 15 and 20 characters), and for a whole row.
+/// Room for one number or id in the writer's rows (the longest are a double's 24 and an id's 20 characters), and for a
+/// whole row.
 constexpr std::size_t kNumberRoom = 32;
 constexpr std::size_t kLongestRow = 8 * (kNumberRoom + 1);
 
@@ -145,6 +155,40 @@ bool roundsToZero(std::string_view number) {
     return leading + exponent <= 0;
 }
 
+/// More significant digits than the 9 that name any float: from the first nonzero digit to the last, ignoring the
+/// sign, the decimal point and the exponent.
+bool moreDigitsThanAFloat(std::string_view number) {
+    const std::string_view mantissa = number.substr(0, std::min(number.find_first_of("eE"), number.size()));
+    const std::size_t first = mantissa.find_first_of("123456789");
+    if (first == std::string_view::npos)
+        return false;
+    const std::size_t last = mantissa.find_last_of("123456789");
+    const bool pointBetween = mantissa.find('.', first) < last;
+    return last - first + 1 - (pointBetween ? 1 : 0) > 9;
+}
+
+/// The low parts of the six coordinates of every row parsed so far, and whether a field asked for them.
+struct CsvLowParts {
+    std::array<std::vector<float>, 6> columns;
+    bool wanted = false;
+
+    explicit CsvLowParts(std::size_t rows) {
+        for (std::vector<float>& column : columns)
+            column.resize(rows);
+    }
+    /// Moves the columns into bodies (count rows) when wanted.
+    void keepIn(Bodies& bodies, std::size_t count) {
+        if (!wanted)
+            return;
+        std::array<std::vector<float>*, 6> lows{&bodies.xLow,  &bodies.yLow,  &bodies.zLow,
+                                                &bodies.vxLow, &bodies.vyLow, &bodies.vzLow};
+        for (std::size_t k = 0; k < lows.size(); ++k) {
+            columns[k].resize(count);
+            *lows[k] = std::move(columns[k]);
+        }
+    }
+};
+
 class RowParser {
 public:
     RowParser(const std::filesystem::path& file, std::size_t lineNumber) : m_file(file), m_lineNumber(lineNumber) {}
@@ -164,6 +208,20 @@ public:
             value = digits.starts_with('-') ? -0.0f : 0.0f; // what a float holds of it
         }
         return value;
+    }
+
+    /// Coordinate column (0..5) of row: its float, with its low part stored in lows (the double the text names minus
+    /// that float).
+    float parseCoordinate(std::string_view field, std::size_t column, std::size_t row, CsvLowParts& lows) const {
+        const float high = parseFloat(field, column);
+        std::string_view digits = field;
+        if (digits.starts_with('+'))
+            digits.remove_prefix(1);
+        double value = 0;
+        const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+        lows.columns[column][row] = error == std::errc{} ? float(value - double(high)) : 0.0f;
+        lows.wanted |= moreDigitsThanAFloat(digits);
+        return high;
     }
 
     std::uint64_t parseId(std::string_view field, std::size_t column) const {
@@ -191,14 +249,21 @@ std::size_t rowCapacity(std::span<const std::byte> bytes) {
     return std::min<std::size_t>(newlines + 1, kMaxSnapshotBodies + 1);
 }
 
-/// Appends one row of the writer's format.
+/// Appends one row of the writer's format: floats, or the pairs' doubles for bodies with low parts.
 char* formatRow(char* at, const Bodies& bodies, std::size_t i) {
-    const std::array<float, 7> values{bodies.x[i],  bodies.y[i],  bodies.z[i],   bodies.vx[i],
-                                      bodies.vy[i], bodies.vz[i], bodies.mass[i]};
-    for (float value : values) {
-        at = std::to_chars(at, at + kNumberRoom, value).ptr;
+    const std::array<const std::vector<float>*, 6> highs{&bodies.x,  &bodies.y,  &bodies.z,
+                                                         &bodies.vx, &bodies.vy, &bodies.vz};
+    const std::array<const std::vector<float>*, 6> lows{&bodies.xLow,  &bodies.yLow,  &bodies.zLow,
+                                                        &bodies.vxLow, &bodies.vyLow, &bodies.vzLow};
+    const bool pairs = bodies.hasLowParts();
+    for (std::size_t k = 0; k < highs.size(); ++k) {
+        const float high = (*highs[k])[i];
+        at = pairs ? std::to_chars(at, at + kNumberRoom, joinPair(high, (*lows[k])[i])).ptr
+                   : std::to_chars(at, at + kNumberRoom, high).ptr;
         *at++ = ',';
     }
+    at = std::to_chars(at, at + kNumberRoom, bodies.mass[i]).ptr;
+    *at++ = ',';
     at = std::to_chars(at, at + kNumberRoom, bodies.id[i]).ptr;
     *at++ = '\n';
     return at;
@@ -230,6 +295,7 @@ Snapshot parseCsv(std::span<const std::byte> bytes, const std::filesystem::path&
     Snapshot snapshot;
     Bodies& bodies = snapshot.bodies;
     allocateBodies(bodies, rowCapacity(bytes), file);
+    CsvLowParts lows(bodies.size());
     std::size_t count = 0;
     std::array<std::string_view, kColumns.size()> fields;
     while (lines.next(line)) {
@@ -246,12 +312,12 @@ Snapshot parseCsv(std::span<const std::byte> bytes, const std::filesystem::path&
             throw SnapshotError(file, std::to_string(fieldCount) + " fields, the header has " + std::to_string(columns),
                                 where());
         const RowParser row(file, lineNumber);
-        bodies.x[count] = row.parseFloat(fields[0], 0);
-        bodies.y[count] = row.parseFloat(fields[1], 1);
-        bodies.z[count] = row.parseFloat(fields[2], 2);
-        bodies.vx[count] = row.parseFloat(fields[3], 3);
-        bodies.vy[count] = row.parseFloat(fields[4], 4);
-        bodies.vz[count] = row.parseFloat(fields[5], 5);
+        bodies.x[count] = row.parseCoordinate(fields[0], 0, count, lows);
+        bodies.y[count] = row.parseCoordinate(fields[1], 1, count, lows);
+        bodies.z[count] = row.parseCoordinate(fields[2], 2, count, lows);
+        bodies.vx[count] = row.parseCoordinate(fields[3], 3, count, lows);
+        bodies.vy[count] = row.parseCoordinate(fields[4], 4, count, lows);
+        bodies.vz[count] = row.parseCoordinate(fields[5], 5, count, lows);
         bodies.mass[count] = row.parseFloat(fields[6], 6);
         bodies.id[count] = columns == kColumns.size() ? row.parseId(fields[7], 7) : count;
         bodies.component[count] = kDarkMatterComponent;
@@ -262,6 +328,7 @@ Snapshot parseCsv(std::span<const std::byte> bytes, const std::filesystem::path&
     if (count == 0)
         throw SnapshotError(file, "no bodies: the header row is not followed by any rows");
     bodies.resize(count);
+    lows.keepIn(bodies, count);
     return snapshot;
 }
 

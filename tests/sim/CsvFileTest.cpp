@@ -5,8 +5,10 @@
 
 #include <gravlab/sim/Snapshot.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <gtest/gtest.h>
 #include <limits>
 #include <string>
@@ -165,6 +167,69 @@ TEST_F(CsvFileTest, FilesWithoutBodiesOrHeaderAreRefused) {
     EXPECT_TRUE(contains(errorFor("\n# c\nx,y,z\n1,2,3\n"), "the header row is 'x,y,z', not"));
     EXPECT_TRUE(contains(errorFor("x,y,z,vx,vy,vz,m,id,\n"), "the header row is 'x,y,z,vx,vy,vz,m,id,', not"));
     EXPECT_TRUE(contains(errorFor(std::string("x,y,\0\xff,vx\n", 12)), "the header row is 'x,y,\\x00\\xff,vx'"));
+}
+
+// A file whose coordinates carry a double's 17 digits, formatted by the C library's printf rather than by Gravlab's
+// writer, reads as double precision: each float is the correctly rounded value and float + low is the double to the
+// pair's 48 bits.
+TEST_F(CsvFileTest, DoublesFromPrintfReadAsFloatFloatPairs) {
+    SCOPED_TRACE(test::seedTrace(seed));
+    std::mt19937_64 random(seed);
+    std::uniform_real_distribution<double> coordinate(-50.0, 50.0);
+    constexpr std::size_t kBodies = 300;
+    std::vector<std::array<double, 6>> expected(kBodies);
+    std::string text = "x,y,z,vx,vy,vz,m,id\n";
+    for (std::size_t i = 0; i < kBodies; ++i) {
+        char row[256];
+        for (double& value : expected[i])
+            value = coordinate(random);
+        const auto& v = expected[i];
+        std::snprintf(row, sizeof row, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,0.5,%zu\n", v[0], v[1], v[2], v[3], v[4],
+                      v[5], i);
+        text += row;
+    }
+    writeText(file, text);
+    const Snapshot read = readSnapshot(file);
+    ASSERT_TRUE(read.bodies.hasLowParts());
+    ASSERT_EQ(read.bodies.size(), kBodies);
+    const std::array<const std::vector<float>*, 6> highs{&read.bodies.x,  &read.bodies.y,  &read.bodies.z,
+                                                         &read.bodies.vx, &read.bodies.vy, &read.bodies.vz};
+    const std::array<const std::vector<float>*, 6> lows{&read.bodies.xLow,  &read.bodies.yLow,  &read.bodies.zLow,
+                                                        &read.bodies.vxLow, &read.bodies.vyLow, &read.bodies.vzLow};
+    for (std::size_t i = 0; i < kBodies; ++i)
+        for (std::size_t k = 0; k < 6; ++k) {
+            const double value = expected[i][k];
+            EXPECT_EQ((*highs[k])[i], float(value)) << "body " << i << " column " << k;
+            EXPECT_NEAR(double((*highs[k])[i]) + double((*lows[k])[i]), value, std::abs(value) * 0x1p-47)
+                << "body " << i << " column " << k;
+        }
+}
+
+// Double-precision bodies are written as the doubles their pairs hold and read back as the same doubles; a file of
+// floats (9 digits or fewer, as the single-precision writer and spreadsheets write) stays single precision.
+TEST_F(CsvFileTest, DoublePrecisionBodiesRoundTripAndFloatFilesStaySingle) {
+    SCOPED_TRACE(test::seedTrace(seed));
+    std::mt19937_64 random(seed);
+    Snapshot written = snapshottest::randomSnapshot(2000, random, {1});
+    std::uniform_real_distribution<float> tiny(-1e-8f, 1e-8f);
+    for (auto* low : {&written.bodies.xLow, &written.bodies.yLow, &written.bodies.zLow, &written.bodies.vxLow,
+                      &written.bodies.vyLow, &written.bodies.vzLow}) {
+        low->resize(written.bodies.size());
+        for (float& value : *low)
+            value = tiny(random);
+    }
+    writeSnapshot(file, written, SnapshotFormat::Csv);
+    const Snapshot read = readSnapshot(file);
+    ASSERT_TRUE(read.bodies.hasLowParts());
+    for (std::size_t i = 0; i < written.bodies.size(); ++i) {
+        EXPECT_EQ(double(read.bodies.x[i]) + read.bodies.xLow[i], double(written.bodies.x[i]) + written.bodies.xLow[i])
+            << "body " << i;
+        EXPECT_EQ(double(read.bodies.vz[i]) + read.bodies.vzLow[i],
+                  double(written.bodies.vz[i]) + written.bodies.vzLow[i])
+            << "body " << i;
+    }
+    writeText(file, "x,y,z,vx,vy,vz,m\n0.1,2.5e-3,-7,1.000000000000000000e+00,0,0,1\n0.123456789,0,0,0,0,0,2\n");
+    EXPECT_FALSE(readSnapshot(file).bodies.hasLowParts()) << "no field has more than 9 significant digits";
 }
 
 } // namespace
