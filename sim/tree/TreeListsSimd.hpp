@@ -4,8 +4,10 @@
 // Design note: the lists (TreeInteractionLists.hpp) are vectorised over their entries, a vector of sources at a time,
 // each vector loaded once and used by several targets (4 per pass for point sources, 2 for cells, whose 11 components
 // and 3 accumulators per target fill the registers), with one horizontal sum per target and list. The other layout,
-// a vector of targets with each source broadcast, would waste the lanes a group's last vector leaves empty (groups
-// hold 1 to G bodies) for the same arithmetic; it was not built. Arithmetic: TreeMath.hpp's expressions for the
+// vectors of targets with each source broadcast (2 vectors of 16 targets per pass for cells, 2 or 4 for bodies, masked
+// at the group's end), wastes the lanes a group's last vector leaves empty: measured 7-13% slower on a 2-core Zen 5
+// (AVX-512; 100k-body Plummer sphere and disk, theta 0.5, groups of up to 128, one thread: 126 ms against 136-143,
+// 78 against 83). Arithmetic: TreeMath.hpp's expressions for the
 // softened monopole and the quadrupole term, term for term, with fused multiply-adds; 1 / sqrt is the hardware estimate
 // (12 bits on AVX2, 14 on AVX-512) refined by one Newton step to about float precision, so results match the scalar and
 // GPU trees within float rounding. Each target's sums run in a fixed order whatever the thread, so results are
