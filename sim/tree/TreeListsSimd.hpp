@@ -6,12 +6,12 @@
 // and 3 accumulators per target fill the registers), with one horizontal sum per target and list. The other layout,
 // vectors of targets with each source broadcast (2 vectors of 16 targets per pass for cells, 2 or 4 for bodies, masked
 // at the group's end), wastes the lanes a group's last vector leaves empty: measured 7-13% slower on a 2-core Zen 5
-// (AVX-512; 100k-body Plummer sphere and disk, theta 0.5, groups of up to 128, one thread: 126 ms against 136-143,
-// 78 against 83). Arithmetic: TreeMath.hpp's expressions for the
-// softened monopole and the quadrupole term, term for term, with fused multiply-adds; 1 / sqrt is the hardware estimate
-// (12 bits on AVX2, 14 on AVX-512) refined by one Newton step to about float precision, so results match the scalar and
-// GPU trees within float rounding. Each target's sums run in a fixed order whatever the thread, so results are
-// reproducible; they differ in the last bits between dispatched targets (vector width, estimate).
+// (AVX-512; 100k-body Plummer sphere and disk, theta 0.5, groups of up to 128, one thread: 126 ms against 136-143, 78
+// against 83). Arithmetic: TreeMath.hpp's expressions for the softened monopole and the quadrupole term, term for term,
+// with fused multiply-adds; 1 / sqrt is the hardware estimate (12 bits on AVX2, 14 on AVX-512) refined by one Newton
+// step to about float precision, so results match the scalar and GPU trees within float rounding. Each target's sums
+// run in a fixed order whatever the thread, so results are reproducible; they differ in the last bits between
+// dispatched targets (vector width, estimate).
 #include "tree/TreeInteractionLists.hpp"
 
 #include <cstddef>
