@@ -68,8 +68,10 @@ inline float distance2ToBox(float x, float y, float z, const GroupBox& box) {
     return dx * dx + dy * dy + dz * dz;
 }
 
-/// What the walk reads of a cell, 32 bytes (the octree's cell, multipole and radius arrays take 88), so that the
-/// children of a cell, which are contiguous, share cache lines: the walk's cells do not fit in L2 at 100k bodies.
+/// What the walk's decisions read of a cell, 32 bytes in one record (the octree's cell, multipole and radius arrays
+/// spread it over 88 bytes in three places); a cell's children are contiguous, so deciding them reads two or three
+/// cache lines. Built per evaluation (O(cells), well under a millisecond at 1M bodies). At 100k bodies it measured as
+/// fast as reading the octree's arrays: the walk's time goes to its list appends and decisions, not to cache misses.
 struct WalkNode {
     float comX, comY, comZ;
     float openingRadiusSquared;
