@@ -53,7 +53,7 @@ struct TreeForceParams {
 
 /// Accelerations (with G) of every body of tree, which must have been built and summarized, in the order of the bodies
 /// given to OctreeCpu::build (out is resized to N). When work is given, it is resized to N and (*work)[i] is the
-/// number of interactions (accepted cells plus bodies of opened leaves) body i's walk evaluated, in the same order.
+/// number of interactions (accepted cells plus bodies of opened leaves) of body i's group's list, in the same order.
 void computeTreeAccelerationsCpu(const OctreeCpu& tree, const TreeForceParams& params, Vec3Arrays<float>& out,
                                  std::vector<float>* work = nullptr);
 
