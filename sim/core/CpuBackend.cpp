@@ -9,6 +9,7 @@
 #include "core/Parallel.hpp"
 #include "core/Stopwatch.hpp"
 #include "solvers/SolverRegistration.hpp"
+#include "tree/TreeListsSimd.hpp"
 
 #include <gravlab/sim/CoincidentBodies.hpp>
 
@@ -77,7 +78,9 @@ CpuBackend::HostBytesPerBody CpuBackend::hostBytesPerBody(const SimParams& param
 }
 
 std::string CpuBackend::description() const {
-    const std::string base = "CPU (OpenMP, " + std::to_string(omp_get_max_threads()) + " threads)";
+    // The SIMD instruction set Highway dispatched to on this machine (the tree's interaction lists use it).
+    const std::string base =
+        "CPU (OpenMP, " + std::to_string(omp_get_max_threads()) + " threads, SIMD " + treeListsSimdTarget() + ")";
     return m_why.empty() ? base : base + "; " + m_why;
 }
 

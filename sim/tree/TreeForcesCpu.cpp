@@ -1,167 +1,276 @@
 // Barnes-Hut force walk on the CPU (see TreeForcesCpu.hpp).
 //
-// Design note: a body's walk only decides; it appends the multipoles of accepted cells and the bodies of opened
-// leaves to per-thread interaction lists (structures of arrays), and two loops over the lists then evaluate
-// TreeMath's expressions, which the compiler vectorises (the decisions are branchy and scalar, the arithmetic is
-// not; measured ~1.2x faster than evaluating during the walk, where the walk's decisions now take ~80% of the time).
-// Each body's sums run in one thread over lists in walk order, so the result does not depend on the thread count.
-// The walk itself is TreeWalkCpu.hpp's, shared with the potential walk. Work per visited cell: ~8 flops and 20 bytes
-// for the test; per accepted cell ~50 flops (TreeMath's quadrupole term) and 40 bytes copied into the list; per body of
-// an opened leaf 20 flops and 16 bytes copied.
+// Design note: a group's walk only decides; it appends the multipoles of accepted cells and the bodies of opened
+// leaves to per-thread interaction lists (TreeInteractionLists.hpp), which TreeListsSimd then evaluates for each target
+// of the group with vector arithmetic. Deciding once per group instead of once per body divides the walk's cost by the
+// group size; the lists grow by what the box's extent opens beyond each body's own criterion. The walk decides all
+// children of an opened cell at once into bit masks (no accept-or-open branch per cell, which mispredicts about every
+// other time) and reads a compact 32-byte record per cell (WalkNode). A leaf of at most kTreeTinyLeafMaxBodies bodies
+// is always taken body by body, as in the CUDA walk (exact, and cheaper than one quadrupole term). The CUDA walk's
+// other shortcut, far cells as monopoles (TreeMath's monopoleSuffices), saved no time here (100k Plummer, 2-core Zen 5:
+// the test cost what the cheaper terms saved) and is left out, which keeps every accepted cell's quadrupole.
+// Group size (kTreeWalkGroupCapacity): measured on a 2-core Zen 5 (AVX-512), 100k-body Plummer sphere, theta 0.5, one
+// thread: groups of 16, 32, 64, 128 took 290, 200, 150, 129 ms (mean list length 3346, 3657, 4078, 4709): the walk,
+// about half of the time at 64, falls with the group count while the lists grow slowly. 128 also for the relative
+// criterion (alpha 0.0025: 80, 70, 71 ms at 64, 96, 128).
+// OpenMP threads take groups with a dynamic schedule (a core group costs many times a halo group); each target's sums
+// run in one thread over lists in walk order, so the result does not depend on the thread count. Work per visited
+// cell: ~12 flops and 32 bytes for the box test; per accepted cell 44 bytes copied into the list, then ~35 vector lane
+// operations per target (TreeListsSimd.cpp); per body of an opened leaf 16 bytes copied, then ~18 per target.
 #include "tree/TreeForcesCpu.hpp"
 
 #include "core/Parallel.hpp"
+#include "tree/TreeInteractionLists.hpp"
+#include "tree/TreeListsSimd.hpp"
 #include "tree/TreeWalkCpu.hpp"
+#include "tree/TreeWalkGroups.hpp"
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 namespace gravlab {
 namespace {
 
-/// What one body's walk accepted, as structures of arrays, reused from body to body within a thread (capacities
-/// only grow).
-class InteractionLists {
-public:
-    void clear() { m_cellCount = m_bodyCount = 0; }
-    /// Interactions the lists hold: one per accepted cell and per body.
-    std::size_t interactionCount() const { return m_cellCount + m_bodyCount; }
+/// The relative criterion's reference acceleration of a group is its smallest |a|, but at least this fraction of its
+/// largest, as on the GPU: one body of nearly cancelling forces (a system's centre) would otherwise turn its group's
+/// walk into a direct sum; for that body alone the bound is then loose.
+constexpr float kRelativeToleranceFloor = 0.01f;
 
-    void addCell(const CellMultipole& cell) {
-        if (m_cellCount == m_cellMass.size())
-            for (std::vector<float>* component : cellComponents())
-                component->resize(std::max<std::size_t>(64, 2 * m_cellCount));
-        const std::size_t k = m_cellCount++;
-        m_cellMass[k] = cell.mass;
-        m_comX[k] = cell.comX;
-        m_comY[k] = cell.comY;
-        m_comZ[k] = cell.comZ;
-        m_qxx[k] = cell.qxx;
-        m_qyy[k] = cell.qyy;
-        m_qzz[k] = cell.qzz;
-        m_qxy[k] = cell.qxy;
-        m_qxz[k] = cell.qxz;
-        m_qyz[k] = cell.qyz;
-        m_secondMoment[k] = cell.secondMoment;
-    }
-
-    void addBodies(const TreeOrderedBodies& bodies, std::uint32_t first, std::uint32_t count) {
-        if (m_bodyCount + count > m_bodyMass.size())
-            for (std::vector<float>* component : {&m_bodyX, &m_bodyY, &m_bodyZ, &m_bodyMass})
-                component->resize(std::max<std::size_t>(256, 2 * (m_bodyCount + count)));
-        std::copy_n(bodies.x.begin() + first, count, m_bodyX.begin() + std::ptrdiff_t(m_bodyCount));
-        std::copy_n(bodies.y.begin() + first, count, m_bodyY.begin() + std::ptrdiff_t(m_bodyCount));
-        std::copy_n(bodies.z.begin() + first, count, m_bodyZ.begin() + std::ptrdiff_t(m_bodyCount));
-        std::copy_n(bodies.mass.begin() + first, count, m_bodyMass.begin() + std::ptrdiff_t(m_bodyCount));
-        m_bodyCount += count;
-    }
-
-    /// Acceleration (without G) on a target at (x, y, z) from everything in the lists.
-    template <MultipoleOrder order> std::array<float, 3> evaluate(float x, float y, float z, float eps2) const {
-        float ax = 0, ay = 0, az = 0;
-        const float *mass = m_cellMass.data(), *comX = m_comX.data(), *comY = m_comY.data(), *comZ = m_comZ.data();
-        const float *qxx = m_qxx.data(), *qyy = m_qyy.data(), *qzz = m_qzz.data();
-        const float *qxy = m_qxy.data(), *qxz = m_qxz.data(), *qyz = m_qyz.data();
-        const float* secondMoment = m_secondMoment.data();
-#pragma omp simd reduction(+ : ax, ay, az)
-        for (std::size_t k = 0; k < m_cellCount; ++k) {
-            if constexpr (order == MultipoleOrder::Quadrupole) {
-                const CellMultipole cell{mass[k], comX[k], comY[k], comZ[k], qxx[k],         qyy[k],
-                                         qzz[k],  qxy[k],  qxz[k],  qyz[k],  secondMoment[k]};
-                addMultipoleAcceleration(x - comX[k], y - comY[k], z - comZ[k], cell, eps2, ax, ay, az);
-            } else {
-                addBodyAcceleration(x - comX[k], y - comY[k], z - comZ[k], mass[k], eps2, ax, ay, az);
-            }
-        }
-        const float *bodyX = m_bodyX.data(), *bodyY = m_bodyY.data(), *bodyZ = m_bodyZ.data();
-        const float* bodyMass = m_bodyMass.data();
-#pragma omp simd reduction(+ : ax, ay, az)
-        for (std::size_t k = 0; k < m_bodyCount; ++k)
-            addBodyAcceleration(x - bodyX[k], y - bodyY[k], z - bodyZ[k], bodyMass[k], eps2, ax, ay, az);
-        return {ax, ay, az};
-    }
-
-private:
-    std::array<std::vector<float>*, 11> cellComponents() {
-        return {&m_cellMass, &m_comX, &m_comY, &m_comZ, &m_qxx,         &m_qyy,
-                &m_qzz,      &m_qxy,  &m_qxz,  &m_qyz,  &m_secondMoment};
-    }
-
-    std::vector<float> m_cellMass, m_comX, m_comY, m_comZ, m_qxx, m_qyy, m_qzz, m_qxy, m_qxz, m_qyz, m_secondMoment;
-    std::vector<float> m_bodyX, m_bodyY, m_bodyZ, m_bodyMass;
-    std::size_t m_cellCount = 0, m_bodyCount = 0;
+struct GroupBox {
+    float lowX, lowY, lowZ, highX, highY, highZ;
 };
 
-/// Fills lists with what a target at (x, y, z) interacts with under TreeMath's opening criterion.
-void walkFromRoot(const OctreeCpu& tree, float x, float y, float z, RelativeOpening relative, InteractionLists& lists) {
+GroupBox boxOfSlots(const TreeOrderedBodies& bodies, const TreeWalkGroup& group) {
+    constexpr float kInfinity = std::numeric_limits<float>::infinity();
+    GroupBox box{kInfinity, kInfinity, kInfinity, -kInfinity, -kInfinity, -kInfinity};
+    for (std::uint32_t slot = group.firstBody; slot < group.firstBody + group.bodyCount; ++slot) {
+        box.lowX = std::min(box.lowX, bodies.x[slot]);
+        box.lowY = std::min(box.lowY, bodies.y[slot]);
+        box.lowZ = std::min(box.lowZ, bodies.z[slot]);
+        box.highX = std::max(box.highX, bodies.x[slot]);
+        box.highY = std::max(box.highY, bodies.y[slot]);
+        box.highZ = std::max(box.highZ, bodies.z[slot]);
+    }
+    return box;
+}
+
+/// Squared distance from a point to the nearest point of the box (0 inside). At most one of the two differences per
+/// axis is positive, so their clamped sum is the distance along the axis, without a branch.
+inline float distance2ToBox(float x, float y, float z, const GroupBox& box) {
+    const float dx = std::max(box.lowX - x, 0.0f) + std::max(x - box.highX, 0.0f);
+    const float dy = std::max(box.lowY - y, 0.0f) + std::max(y - box.highY, 0.0f);
+    const float dz = std::max(box.lowZ - z, 0.0f) + std::max(z - box.highZ, 0.0f);
+    return dx * dx + dy * dy + dz * dz;
+}
+
+/// What the walk's decisions read of a cell, 32 bytes in one record (the octree's cell, multipole and radius arrays
+/// spread it over 88 bytes in three places); a cell's children are contiguous, so deciding them reads two or three
+/// cache lines. Built per evaluation (O(cells), well under a millisecond at 1M bodies). At 100k bodies it measured as
+/// fast as reading the octree's arrays: the walk's time goes to its list appends and decisions, not to cache misses.
+struct WalkNode {
+    float comX, comY, comZ;
+    float openingRadiusSquared;
+    std::int32_t firstChild; ///< -1 for a leaf
+    std::int32_t childCount;
+    std::uint32_t firstBody;
+    std::uint32_t bodyCount;
+};
+
+std::vector<WalkNode> walkNodesOf(const OctreeCpu& tree) {
+    const std::vector<OctreeCell>& cells = tree.cells();
+    const std::vector<CellMultipole>& multipoles = tree.multipoles();
+    std::vector<WalkNode> nodes(cells.size());
+    for (std::size_t c = 0; c < cells.size(); ++c)
+        nodes[c] = {multipoles[c].comX,
+                    multipoles[c].comY,
+                    multipoles[c].comZ,
+                    tree.openingRadiusSquared()[c],
+                    cells[c].isLeaf() ? -1 : cells[c].firstChild,
+                    cells[c].childCount,
+                    cells[c].firstBody,
+                    cells[c].bodyCount};
+    return nodes;
+}
+
+/// Sorts the children of an opened cell by what the walk does with them, one bit per child: accepted as a multipole,
+/// taken body by body (tiny leaves and opened leaves), opened (inner cells).
+struct ChildDecisions {
+    unsigned accepted = 0, bodies = 0, opened = 0;
+};
+
+/// Decides all children of one opened cell without a branch per child (an accept-or-open branch mispredicts about
+/// every other time; a loop over the set bits of a mask once per kind).
+template <bool kRelative>
+ChildDecisions decideChildren(const std::vector<WalkNode>& nodes, const std::vector<float>& errorScales,
+                              const WalkNode& parent, const GroupBox& box, RelativeOpening relative) {
+    ChildDecisions decisions;
+    for (std::int32_t c = 0; c < parent.childCount; ++c) {
+        const auto index = std::size_t(parent.firstChild + c);
+        const WalkNode& node = nodes[index];
+        const float distance2 = distance2ToBox(node.comX, node.comY, node.comZ, box);
+        bool accept = distance2 > node.openingRadiusSquared;
+        if constexpr (kRelative)
+            accept &= relativeCriterionAccepts(errorScales[index], relative.inverseTolerance, distance2, relative.eps2);
+        const bool leaf = node.firstChild < 0;
+        const bool tiny = leaf & (node.bodyCount <= kTreeTinyLeafMaxBodies);
+        decisions.accepted |= unsigned(accept & !tiny) << c;
+        decisions.bodies |= unsigned(tiny | (leaf & !accept)) << c;
+        decisions.opened |= unsigned(!leaf & !accept) << c;
+    }
+    return decisions;
+}
+
+/// Fills lists with what every point of box interacts with: a cell is accepted when TreeMath's criterion holds from
+/// the nearest point of the box, so for each target of the group its own criterion holds. The root contains the box,
+/// so it is opened (or, as a leaf, taken body by body).
+template <MultipoleOrder order, bool kRelative>
+void walkGroup(const OctreeCpu& tree, const std::vector<WalkNode>& nodes, const GroupBox& box, RelativeOpening relative,
+               InteractionLists& lists) {
+    const std::vector<CellMultipole>& multipoles = tree.multipoles();
+    const std::vector<float>& errorScales = tree.relativeErrorScales();
     const TreeOrderedBodies& bodies = tree.orderedBodies();
     lists.clear();
-    walkTreeFrom(
-        tree, x, y, z, [&lists](const CellMultipole& multipole, float, float, float) { lists.addCell(multipole); },
-        [&lists, &bodies](const OctreeCell& cell) { lists.addBodies(bodies, cell.firstBody, cell.bodyCount); },
-        relative);
-}
-
-/// Per tree slot, the relative criterion's inverse tolerance from the body's previous acceleration (read before any
-/// result is written, so the output may be the previous accelerations' array); empty under the geometric criterion.
-std::vector<float> inverseTolerances(const OctreeCpu& tree, const TreeForceParams& params) {
-    std::vector<float> inverse;
-    if (params.previousAccelerations == nullptr)
-        return inverse;
-    const Vec3Arrays<float>& previous = *params.previousAccelerations;
-    if (previous.size() != tree.bodyCount())
-        throw std::invalid_argument("tree forces: " + std::to_string(previous.size()) + " previous accelerations for " +
-                                    std::to_string(tree.bodyCount()) + " bodies");
-    const std::vector<std::uint32_t>& bodyOrder = tree.bodyOrder();
-    inverse.resize(tree.bodyCount());
-    for (std::size_t slot = 0; slot < inverse.size(); ++slot) {
-        const std::uint32_t body = bodyOrder[slot];
-        const float magnitude = std::hypot(previous.x[body], previous.y[body], previous.z[body]);
-        inverse[slot] =
-            relativeInverseTolerance(float(params.gravitationalConstant), params.forceAccuracy, magnitude);
+    if (nodes[0].firstChild < 0) {
+        lists.addBodies(bodies, nodes[0].firstBody, nodes[0].bodyCount);
+        return;
     }
-    return inverse;
-}
-
-/// Walks for the bodies in tree slots slots[0..count) (every slot, in order, when slots is null).
-template <MultipoleOrder order>
-void walkSlots(const OctreeCpu& tree, const TreeForceParams& params, const std::uint32_t* slots, std::int64_t count,
-               Vec3Arrays<float>& out, float* work) {
-    const TreeOrderedBodies& bodies = tree.orderedBodies();
-    const std::vector<std::uint32_t>& bodyOrder = tree.bodyOrder();
-    const auto eps2 = float(params.softeningLength * params.softeningLength);
-    const auto gravitationalConstant = float(params.gravitationalConstant);
-    const std::vector<float> inverseTolerance = inverseTolerances(tree, params);
-#pragma omp parallel if (parallel : count >= kMinBodiesForParallelSampling / 4)
-    {
-        InteractionLists lists;
-#pragma omp for schedule(dynamic, 64)
-        for (std::int64_t k = 0; k < count; ++k) {
-            const std::size_t slot = slots != nullptr ? slots[k] : std::size_t(k);
-            const RelativeOpening relative{inverseTolerance.empty() ? 0.0f : inverseTolerance[slot], eps2};
-            walkFromRoot(tree, bodies.x[slot], bodies.y[slot], bodies.z[slot], relative, lists);
-            const auto [ax, ay, az] = lists.evaluate<order>(bodies.x[slot], bodies.y[slot], bodies.z[slot], eps2);
-            const std::uint32_t body = bodyOrder[slot];
-            out.x[body] = gravitationalConstant * ax;
-            out.y[body] = gravitationalConstant * ay;
-            out.z[body] = gravitationalConstant * az;
-            if (work != nullptr)
-                work[body] = float(lists.interactionCount());
+    std::array<std::int32_t, kTreeWalkStackCapacity> stack;
+    std::size_t top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+        const WalkNode& parent = nodes[std::size_t(stack[--top])];
+        const ChildDecisions decisions = decideChildren<kRelative>(nodes, errorScales, parent, box, relative);
+        for (unsigned mask = decisions.accepted; mask != 0; mask &= mask - 1) {
+            const CellMultipole& multipole = multipoles[std::size_t(parent.firstChild + std::countr_zero(mask))];
+            if (order == MultipoleOrder::Monopole)
+                lists.addSource(multipole.comX, multipole.comY, multipole.comZ, multipole.mass);
+            else
+                lists.addCell(multipole);
+        }
+        for (unsigned mask = decisions.bodies; mask != 0; mask &= mask - 1) {
+            const WalkNode& leaf = nodes[std::size_t(parent.firstChild + std::countr_zero(mask))];
+            lists.addBodies(bodies, leaf.firstBody, leaf.bodyCount);
+        }
+        // Last child first onto the stack, so the first child is walked first.
+        for (unsigned mask = decisions.opened; mask != 0;) {
+            const int child = std::bit_width(mask) - 1;
+            mask &= ~(1u << child);
+            stack[top++] = parent.firstChild + child;
         }
     }
 }
 
-void walkSlots(const OctreeCpu& tree, const TreeForceParams& params, const std::uint32_t* slots, std::int64_t count,
-               Vec3Arrays<float>& out, float* work) {
+/// The relative criterion's inverse tolerance of a group from its bodies' previous accelerations (read before any of
+/// them is overwritten); 0 under the geometric criterion.
+float groupInverseTolerance(const OctreeCpu& tree, const TreeForceParams& params, const TreeWalkGroup& group) {
+    if (params.previousAccelerations == nullptr)
+        return 0;
+    const Vec3Arrays<float>& previous = *params.previousAccelerations;
+    const std::vector<std::uint32_t>& bodyOrder = tree.bodyOrder();
+    float smallest = std::numeric_limits<float>::infinity(), largest = 0;
+    for (std::uint32_t slot = group.firstBody; slot < group.firstBody + group.bodyCount; ++slot) {
+        const std::uint32_t body = bodyOrder[slot];
+        const float magnitude = std::hypot(previous.x[body], previous.y[body], previous.z[body]);
+        smallest = std::min(smallest, magnitude);
+        largest = std::max(largest, magnitude);
+    }
+    const float reference = std::max(smallest, kRelativeToleranceFloor * largest);
+    return relativeInverseTolerance(float(params.gravitationalConstant), params.forceAccuracy, reference);
+}
+
+/// Per-thread scratch: the lists and the group's targets (tree slots, positions, sums).
+struct GroupScratch {
+    InteractionLists lists;
+    std::vector<std::uint32_t> slots;
+    std::vector<float> x, y, z, ax, ay, az;
+
+    /// Takes the group's slots for which isTarget holds (every slot when isTarget is null).
+    void gatherTargets(const TreeOrderedBodies& bodies, const TreeWalkGroup& group, const std::uint8_t* isTarget) {
+        slots.clear();
+        for (std::uint32_t slot = group.firstBody; slot < group.firstBody + group.bodyCount; ++slot)
+            if (isTarget == nullptr || isTarget[slot] != 0)
+                slots.push_back(slot);
+        for (std::vector<float>* component : {&x, &y, &z, &ax, &ay, &az})
+            component->assign(slots.size(), 0.0f);
+        for (std::size_t t = 0; t < slots.size(); ++t) {
+            x[t] = bodies.x[slots[t]];
+            y[t] = bodies.y[slots[t]];
+            z[t] = bodies.z[slots[t]];
+        }
+    }
+};
+
+struct WalkRequest {
+    const OctreeCpu& tree;
+    const TreeForceParams& params;
+    const std::vector<TreeWalkGroup>& groups;
+    const std::vector<WalkNode>& nodes;
+    const std::uint8_t* isTarget; ///< per tree slot, or null: every body
+    Vec3Arrays<float>& out;
+    float* work;
+};
+
+template <MultipoleOrder order, bool kRelative>
+void walkAndEvaluateGroup(const WalkRequest& request, std::size_t g, GroupScratch& s) {
+    const OctreeCpu& tree = request.tree;
+    const TreeWalkGroup& group = request.groups[g];
+    s.gatherTargets(tree.orderedBodies(), group, request.isTarget);
+    if (s.slots.empty())
+        return;
+    const auto eps2 = float(request.params.softeningLength * request.params.softeningLength);
+    const RelativeOpening relative{groupInverseTolerance(tree, request.params, group), eps2};
+    walkGroup<order, kRelative>(tree, request.nodes, boxOfSlots(tree.orderedBodies(), group), relative, s.lists);
+    const ListTargets targets{s.x.data(),  s.y.data(),  s.z.data(),    s.ax.data(),
+                              s.ay.data(), s.az.data(), s.slots.size()};
+    addCellListAccelerations(s.lists.cells(), targets, eps2);
+    addSourceListAccelerations(s.lists.sources(), targets, eps2);
+    const auto gravitationalConstant = float(request.params.gravitationalConstant);
+    const auto interactions = float(s.lists.interactionCount());
+    for (std::size_t t = 0; t < s.slots.size(); ++t) {
+        const std::uint32_t body = tree.bodyOrder()[s.slots[t]];
+        request.out.x[body] = gravitationalConstant * s.ax[t];
+        request.out.y[body] = gravitationalConstant * s.ay[t];
+        request.out.z[body] = gravitationalConstant * s.az[t];
+        if (request.work != nullptr)
+            request.work[body] = interactions;
+    }
+}
+
+template <MultipoleOrder order, bool kRelative> void walkGroups(const WalkRequest& request) {
+    const auto groupCount = std::int64_t(request.groups.size());
+    const bool worthThreads = std::int64_t(request.tree.bodyCount()) >= kMinBodiesForParallelSampling / 4;
+#pragma omp parallel if (parallel : worthThreads)
+    {
+        GroupScratch scratch;
+#pragma omp for schedule(dynamic, 2)
+        for (std::int64_t g = 0; g < groupCount; ++g)
+            walkAndEvaluateGroup<order, kRelative>(request, std::size_t(g), scratch);
+    }
+}
+
+void walkGroups(const OctreeCpu& tree, const TreeForceParams& params, const std::uint8_t* isTarget,
+                Vec3Arrays<float>& out, float* work) {
     if (tree.multipoles().size() != tree.cells().size())
         throw std::logic_error("tree forces: the octree has not been summarized since it was built");
+    if (params.previousAccelerations != nullptr && params.previousAccelerations->size() != tree.bodyCount())
+        throw std::invalid_argument("tree forces: " + std::to_string(params.previousAccelerations->size()) +
+                                    " previous accelerations for " + std::to_string(tree.bodyCount()) + " bodies");
+    std::vector<TreeWalkGroup> groups;
+    formTreeWalkGroups(tree, params.walkGroupCapacity, groups);
+    const std::vector<WalkNode> nodes = walkNodesOf(tree);
+    const WalkRequest request{tree, params, groups, nodes, isTarget, out, work};
+    const bool relative = params.previousAccelerations != nullptr;
     if (params.multipoleOrder == MultipoleOrder::Quadrupole)
-        walkSlots<MultipoleOrder::Quadrupole>(tree, params, slots, count, out, work);
+        relative ? walkGroups<MultipoleOrder::Quadrupole, true>(request)
+                 : walkGroups<MultipoleOrder::Quadrupole, false>(request);
     else
-        walkSlots<MultipoleOrder::Monopole>(tree, params, slots, count, out, work);
+        relative ? walkGroups<MultipoleOrder::Monopole, true>(request)
+                 : walkGroups<MultipoleOrder::Monopole, false>(request);
 }
 
 } // namespace
@@ -171,7 +280,7 @@ void computeTreeAccelerationsCpu(const OctreeCpu& tree, const TreeForceParams& p
     out.resize(tree.bodyCount());
     if (work != nullptr)
         work->resize(tree.bodyCount());
-    walkSlots(tree, params, nullptr, std::int64_t(tree.bodyCount()), out, work != nullptr ? work->data() : nullptr);
+    walkGroups(tree, params, nullptr, out, work != nullptr ? work->data() : nullptr);
 }
 
 void computeTreeAccelerationsCpu(const OctreeCpu& tree, const TreeForceParams& params,
@@ -189,14 +298,12 @@ void computeTreeAccelerationsCpu(const OctreeCpu& tree, const TreeForceParams& p
                                     std::to_string(count) + " bodies");
         listed[target] = 1;
     }
-    // In tree order, so that neighbouring walks still share their cells in cache.
-    std::vector<std::uint32_t> slots;
-    slots.reserve(targets.size());
+    // Per tree slot, so a group sees at once which of its bodies are targets.
+    std::vector<std::uint8_t> isTarget(count, 0);
     const std::vector<std::uint32_t>& bodyOrder = tree.bodyOrder();
-    for (std::uint32_t slot = 0; slot < count; ++slot)
-        if (listed[bodyOrder[slot]] != 0)
-            slots.push_back(slot);
-    walkSlots(tree, params, slots.data(), std::int64_t(slots.size()), out, work.data());
+    for (std::size_t slot = 0; slot < count; ++slot)
+        isTarget[slot] = listed[bodyOrder[slot]];
+    walkGroups(tree, params, isTarget.data(), out, work.data());
 }
 
 } // namespace gravlab

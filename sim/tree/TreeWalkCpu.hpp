@@ -1,12 +1,14 @@
 #pragma once
-// The CPU octree's walk from the root for one target point, shared by the force walk and the potential walk.
+// The CPU octree's walk from the root for one target point: the potential walk's (TreePotentialCpu.cpp). The force walk
+// (TreeForcesCpu.cpp) walks groups of bodies with the same criterion and shares the stack bound and RelativeOpening.
 //
 // Design note: the walk decides and its callers evaluate. A cell whose centre of mass lies beyond its opening radius
 // (TreeMath's criterion, precomputed per cell) acts as one multipole, handed to acceptCell with the offset from it;
 // otherwise a leaf is handed to openLeaf (its bodies interact one by one) and an inner cell's children are visited,
-// first child first. One walk, so the forces and the potentials of a body come from the same set of cells. The stack
-// holds at most 7 siblings per level plus the 8 children of the deepest cell, so 8 (kOctreeMaxDepth + 1) entries
-// always suffice.
+// first child first. The force walk accepts, for each body, these cells or descendants of them (its group's box lies
+// nearer every cell than the body), so a body's forces and potential no longer come from exactly the same cells; the
+// forces' set is the finer one. The stack holds at most 7 siblings per level plus the 8 children of the deepest cell,
+// so 8 (kOctreeMaxDepth + 1) entries always suffice.
 // Under the relative criterion (TreeMath.hpp) the caller passes the target's inverse tolerance, and a cell's radius is
 // accepted when it lies beyond its stored (safety) radius and the relative criterion holds; 0 keeps the stored radius
 // alone.

@@ -20,8 +20,9 @@ SimParams hierarchical(const std::string& solver, double eta, std::uint32_t maxL
     params.softeningLength = 0.02;
     params.timeStep = 0.01;
     params.timeSteps = {TimeStepMode::Hierarchical, eta, maxLevel};
-    // The tree at theta on both backends: under the relative criterion the GPU's groups and the CPU's bodies take
-    // different reference accelerations, which adds force differences of the criterion's own size to the comparison.
+    // The tree at theta on both backends: under the relative criterion the GPU's groups (up to 96 bodies) and the CPU's
+    // (up to 128) take different reference accelerations, which adds force differences of the criterion's own size to
+    // the comparison.
     params.openingCriterion = OpeningCriterion::Geometric;
     return params;
 }

@@ -42,9 +42,8 @@ DeviceTreeResult evaluateDeviceTree(const Bodies& bodies, const GravityParams& g
     timeline.begin(stream.get());
     DeviceTree tree;
     tree.overrideWalkGroupCapacity(walkGroupCapacity);
-    const unsigned nonFinite =
-        tree.computeAccelerations(device, scratch, gravity, TreeOpening{openingAngle}, stream.get(), timeline,
-                                  {0, 0, 0, 0, 0});
+    const unsigned nonFinite = tree.computeAccelerations(device, scratch, gravity, TreeOpening{openingAngle},
+                                                         stream.get(), timeline, {0, 0, 0, 0, 0});
     EXPECT_EQ(nonFinite, 0u);
     DeviceTreeResult result;
     result.acceleration.resize(bodies.size());
@@ -159,8 +158,10 @@ void expectWeightsMatchTheGroupWalk(const Bodies& bodies, const GravityParams& g
     cpuTree.summarize(0.5f);
     Vec3Arrays<float> cpuAccelerations;
     std::vector<float> cpuWork;
-    computeTreeAccelerationsCpu(cpuTree, {gravity.gravitationalConstant, gravity.softeningLength}, cpuAccelerations,
-                                &cpuWork);
+    // The CPU tree walked per body (groups of one): the least work theta 0.5 allows each body.
+    TreeForceParams perBody{gravity.gravitationalConstant, gravity.softeningLength};
+    perBody.walkGroupCapacity = 1;
+    computeTreeAccelerationsCpu(cpuTree, perBody, cpuAccelerations, &cpuWork);
     double cpuTotal = 0;
     for (const float work : cpuWork)
         cpuTotal += work;
