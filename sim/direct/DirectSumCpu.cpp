@@ -70,10 +70,8 @@ AccelerationFp64 accelerationOfFp64(const Bodies& bodies, std::size_t target, do
 /// padding the last vector with copies of the last target.
 void loadTargetBlock(const Bodies& bodies, std::span<const std::uint32_t> list, std::size_t first, std::size_t count,
                      TargetBlock& block, std::array<std::uint32_t, kDirectTargetBlock>& indices) {
-    constexpr std::size_t kWidestVector = 16;
     block.count = count;
-    const std::size_t padded =
-        std::min(kDirectTargetBlock, (count + kWidestVector - 1) / kWidestVector * kWidestVector);
+    const std::size_t padded = (count + kWidestFloatVector - 1) / kWidestFloatVector * kWidestFloatVector;
     for (std::size_t k = 0; k < padded; ++k) {
         const std::size_t slot = std::min(k, count - 1);
         const std::size_t target = list.empty() ? first + slot : list[first + slot];

@@ -33,6 +33,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 
 using FloatTag = hn::ScalableTag<float>;
 using FloatVec = hn::Vec<FloatTag>;
+static_assert(HWY_MAX_BYTES / sizeof(float) <= kWidestFloatVector, "a block's padding must cover a whole vector");
 
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL
 constexpr std::size_t kTileVectors = 4;

@@ -11,9 +11,12 @@
 
 namespace gravlab {
 
-/// Targets per block: a multiple of every target's vector width (at most 16 floats), and small enough that a block
-/// of a hierarchical step's few active targets wastes little.
+/// The most float lanes of any target compiled (AVX-512: 16); the kernel checks it at compile time.
+inline constexpr std::size_t kWidestFloatVector = 16;
+
+/// Targets per block: a multiple of every target's vector width, large enough that a thread's blocks are few.
 inline constexpr std::size_t kDirectTargetBlock = 64;
+static_assert(kDirectTargetBlock % kWidestFloatVector == 0);
 
 /// The sources every target sums over: the bodies' position and mass arrays, read in place.
 struct DirectSources {
@@ -25,8 +28,9 @@ struct DirectSources {
     float softening2; ///< eps^2; 0 selects the zero-softening kernel (own and coincident terms skipped and counted)
 };
 
-/// One block's targets in, their sums out (without G). Slots from count up to the next multiple of 16 must hold
-/// copies of a real target (the kernel computes whole vectors); their results are thrown away.
+/// One block's targets in, their sums out (without G). Slots from count up to the next multiple of kWidestFloatVector
+/// must hold copies of a real target (the kernel computes whole vectors of ceil(count / lanes)); their results are
+/// thrown away.
 struct TargetBlock {
     alignas(64) float x[kDirectTargetBlock];
     alignas(64) float y[kDirectTargetBlock];
