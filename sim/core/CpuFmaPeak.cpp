@@ -22,6 +22,9 @@ namespace gravlab {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Internal linkage: other Highway files of gravlab_sim have per-target namespaces of the same names.
+namespace {
+
 constexpr std::size_t kChains = 12;
 
 /// Runs rounds x kChains vector FMAs; returns their lanes' sum.
@@ -49,6 +52,7 @@ const char* FmaTargetName() {
     return hwy::TargetName(HWY_TARGET);
 }
 
+} // namespace
 } // namespace HWY_NAMESPACE
 } // namespace gravlab
 HWY_AFTER_NAMESPACE();

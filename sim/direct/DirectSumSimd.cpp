@@ -31,6 +31,9 @@ namespace gravlab {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Internal linkage: other Highway files of gravlab_sim have per-target namespaces of the same names.
+namespace {
+
 using FloatTag = hn::ScalableTag<float>;
 using FloatVec = hn::Vec<FloatTag>;
 static_assert(HWY_MAX_BYTES / sizeof(float) <= kWidestFloatVector, "a block's padding must cover a whole vector");
@@ -137,6 +140,7 @@ const char* SimdTargetName() {
     return hwy::TargetName(HWY_TARGET);
 }
 
+} // namespace
 } // namespace HWY_NAMESPACE
 } // namespace gravlab
 HWY_AFTER_NAMESPACE();
