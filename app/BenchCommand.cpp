@@ -134,10 +134,10 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
         out << "interactions/s: " << result.interactionsPerSecond << " (N^2 per step)\n"
             << "GFLOP/s: " << result.gflops << " (" << kFlopsPerInteraction << " flops per interaction)\n";
     if (result.cpuPeak)
-        out << "CPU float FMA peak: " << result.cpuPeak->flopsPerSecond * 1e-9 << " GFLOP/s measured ("
-            << result.cpuPeak->threads << " threads, SIMD target " << result.cpuPeak->simdTarget
-            << ") = " << peakInteractionsPerSecond(*result.cpuPeak) << " interactions/s at " << kFlopsPerInteraction
-            << " flops each; this run reached "
+        out << "CPU FMA peak: " << result.cpuPeak->flopsPerSecond * 1e-9 << " GFLOP/s float, measured on "
+            << result.cpuPeak->threads << " threads (SIMD target " << result.cpuPeak->simdTarget << ")\n"
+            << "FMA peak as interactions/s: " << peakInteractionsPerSecond(*result.cpuPeak) << " at "
+            << kFlopsPerInteraction << " flops each; this run reached "
             << 100.0 * result.interactionsPerSecond / peakInteractionsPerSecond(*result.cpuPeak) << "% of it\n";
     if (options.stepOrbDomains > 0)
         out << "ORB: " << options.stepOrbDomains << " domains (" << toString(options.orbBalance)
