@@ -3,12 +3,13 @@
 // Design note: the fp64 reference converts nothing up front and skips j == i explicitly, so it stays correct for
 // zero softening; one target per OpenMP iteration. It reads positions as float-float pairs when the bodies carry low
 // parts (double precision, Precision.hpp), so it is the fp64 force of the fp64 state. The float solver hands blocks of
-// kDirectTargetBlock targets to the SIMD kernel (DirectSumSimd.hpp: Highway, dispatched to AVX-512, AVX2 or SSE at run
-// time, approximate 1/sqrt refined by a Newton step, eps^2 folded into r^2 so the j == i term is 0 * finite = 0), which
-// reads the Bodies arrays in place (already a structure of arrays). Blocks are spread over OpenMP threads with a static
-// schedule; a block copies its targets' positions in (from the list for hierarchical steps) and writes G times the sums
-// out, so a listed target gets the all-body bits. With eps = 0 the kernel counts the sources at r^2 = 0: more than one
-// per target (its own) is a coincident pair, and the smallest such target index is returned.
+// up to kDirectTargetBlock targets to the SIMD kernel (DirectSumSimd.hpp: Highway, dispatched to AVX-512, AVX2 or SSE
+// at run time, approximate 1/sqrt refined by a Newton step, eps^2 folded into r^2 so the j == i term is 0 * finite =
+// 0), which reads the Bodies arrays in place (already a structure of arrays). Blocks are spread over OpenMP threads
+// with a static schedule (smaller blocks for short target lists, so every thread gets some); a block copies its
+// targets' positions in (from the list for hierarchical steps) and writes G times the sums out, so a listed target
+// gets the all-body bits. With eps = 0 the kernel counts the sources at r^2 = 0: more than one per target (its own) is
+// a coincident pair, and the smallest such target index is returned.
 #include "core/Parallel.hpp"
 #include "direct/DirectSumSimd.hpp"
 
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <omp.h>
 #include <stdexcept>
 #include <string>
 
@@ -82,8 +84,19 @@ void loadTargetBlock(const Bodies& bodies, std::span<const std::uint32_t> list, 
     }
 }
 
-/// Accelerates list[k] (or k itself when the list is empty) for k < count, in blocks of kDirectTargetBlock targets
-/// over OpenMP threads; returns the smallest target index that has a coincident partner (zero softening only).
+/// Targets per block: kDirectTargetBlock, or fewer (whole widest vectors) when that leaves a thread without a block,
+/// as a hierarchical step's short target lists would. A target's bits do not depend on its block.
+std::size_t targetsPerBlock(std::size_t count, std::int64_t pairs) {
+    if (pairs < kMinPairsForParallel)
+        return kDirectTargetBlock;
+    const auto threads = std::size_t(std::max(1, omp_get_max_threads()));
+    const std::size_t perThread = (count + threads - 1) / threads;
+    const std::size_t vectors = std::max<std::size_t>(1, (perThread + kWidestFloatVector - 1) / kWidestFloatVector);
+    return std::min(kDirectTargetBlock, vectors * kWidestFloatVector);
+}
+
+/// Accelerates list[k] (or k itself when the list is empty) for k < count, in blocks of targetsPerBlock targets over
+/// OpenMP threads; returns the smallest target index that has a coincident partner (zero softening only).
 std::optional<std::size_t> accelerateTargets(const Bodies& bodies, const GravityParams& gravity,
                                              std::span<const std::uint32_t> list, std::size_t count,
                                              Vec3Arrays<float>& out) {
@@ -91,15 +104,16 @@ std::optional<std::size_t> accelerateTargets(const Bodies& bodies, const Gravity
                                 bodies.z.data(), bodies.mass.data(),
                                 bodies.size(),   float(gravity.softeningLength * gravity.softeningLength)};
     const auto gravitationalConstant = float(gravity.gravitationalConstant);
-    const auto blocks = std::int64_t((count + kDirectTargetBlock - 1) / kDirectTargetBlock);
     const std::int64_t pairs = std::int64_t(count) * std::int64_t(bodies.size());
+    const std::size_t blockSize = targetsPerBlock(count, pairs);
+    const auto blocks = std::int64_t((count + blockSize - 1) / blockSize);
     std::int64_t firstCoincident = std::numeric_limits<std::int64_t>::max();
 #pragma omp parallel for schedule(static) reduction(min : firstCoincident) if (parallel : pairs >= kMinPairsForParallel)
     for (std::int64_t blockIndex = 0; blockIndex < blocks; ++blockIndex) {
-        const std::size_t first = std::size_t(blockIndex) * kDirectTargetBlock;
+        const std::size_t first = std::size_t(blockIndex) * blockSize;
         TargetBlock block;
         std::array<std::uint32_t, kDirectTargetBlock> indices;
-        loadTargetBlock(bodies, list, first, std::min(kDirectTargetBlock, count - first), block, indices);
+        loadTargetBlock(bodies, list, first, std::min(blockSize, count - first), block, indices);
         sumDirectBlock(sources, block);
         for (std::size_t k = 0; k < block.count; ++k) {
             const std::uint32_t target = indices[k];
