@@ -4,20 +4,21 @@
 // Design note: lanes hold targets and each source is broadcast to all lanes, so a target's sum runs over the sources
 // in index order in one lane: no horizontal reduction, no source tail (any N works), and a lane's bits do not depend
 // on its neighbours. A tile of kTileVectors target vectors (4 with AVX-512's 32 registers: 4 x 7 accumulators and
-// positions; 2 with the 16 of SSE/AVX2) shares each source's four broadcasts. Lanes-as-sources (targets broadcast,
-// source vectors loaded, a horizontal sum per target at the end) ran within 5% of this layout either way on AVX-512
-// (7.7-8.3e9 against 8.2-8.3e9 interactions/s on one Zen 5 core, N = 16384 and 65536): the kernel is bound by its
-// arithmetic, not its loads, so the layout without a source tail or a reduction stayed.
+// positions; 2 with the 16 of SSE/AVX2) shares each source's four broadcasts. Measured on one Zen 5 core (AVX-512,
+// N = 16384 and 65536): tiles of 1 to 6 target vectors all ran at 8.7-8.8e9 interactions/s, and lanes-as-sources
+// (targets broadcast, source vectors loaded, a horizontal sum per target at the end) at 8.4-8.6e9: the kernel is bound
+// by its multiply-adds, not its loads, so the layout without a source tail or a reduction stayed.
 // Work per interaction (per lane): 3 sub, 3 fma for r^2 + eps^2, 1 min (an overflowed r^2 becomes the largest float),
 // the approximate 1/sqrt (AVX-512's 14-bit vrsqrt14ps, SSE/AVX2's 12-bit rsqrtps), one Newton-Raphson step written as
 // 2y' = y (3 - r^2 y^2) (3 instructions; it squares the relative error, to ~2^-27 and ~2e-7; the factor 2^3 leaves
-// the sums exactly at the end), 3 mul for 8 m y'^3 and 3 fma into the sums: 17 instructions, 12 of them multiplies or
-// FMAs, which share the FMA pipes; counted with an FMA as 2 flops and the estimate as 1, 24 flops. So at the measured
-// FMA peak P (flops/s, CpuFmaPeak.hpp) the kernel can reach at most P / 24 interactions/s, 83% of the P / 20 that
-// `bench` reports as the peak's equivalent at the customary 20 flops per interaction (the GPU's count, kept so the
-// rates compare across devices). The scalar fallback's estimate (Highway's bit trick with one step, ~2e-3) takes a
-// second step. With zero softening a body's own term has r^2 = 0: it and a coincident partner are selected away and
-// counted (2 more instructions). Bytes: 16 per source per tile, from L1/L2 (N = 65536 sources fill 1 MiB).
+// the sums exactly at the end), 3 mul for 8 m y'^3 and 3 fma into the sums: 17 instructions (23 flops, an FMA counted
+// as 2), 12 of them multiplies or FMAs, which share the two FMA pipes. The measured FMA peak P (CpuFmaPeak.hpp) is 2
+// flops per FMA-pipe instruction and lane, so the kernel can reach at most P / 24 interactions/s, 83% of the P / 20
+// that `bench` reports as the peak's equivalent at the customary 20 flops per interaction (the GPU's count, kept so the
+// rates compare across devices); it reaches 64% of P / 20 (8.7e9 interactions/s per Zen 5 core, P = 270 GFLOP/s).
+// The scalar fallback's estimate (Highway's bit trick with one step, ~2e-3) takes a second step. With zero softening
+// a body's own term has r^2 = 0: it and a coincident partner are selected away and counted (2 more instructions).
+// Bytes: 16 per source per tile, from L1/L2 (N = 65536 sources fill 1 MiB).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "direct/DirectSumSimd.cpp"
 #include "direct/DirectSumSimd.hpp"
