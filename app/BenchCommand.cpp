@@ -8,6 +8,7 @@
 #include "SnapshotBench.hpp"
 
 #include <gravlab/render/HeadlessContext.hpp>
+#include <gravlab/sim/CpuFmaPeak.hpp>
 #include <gravlab/sim/MemoryBudget.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/StepBench.hpp>
@@ -21,6 +22,7 @@
 #include <cmath>
 #include <ctime>
 #include <iomanip>
+#include <optional>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -41,8 +43,14 @@ struct BenchResult {
     double gflops = 0;                       ///< direct solvers only
     std::uint64_t peakDeviceBytes = 0;       ///< GPU only
     std::vector<SolverStatistic> statistics; ///< the solver's own figures (octree cells, walk groups)
+    std::optional<CpuFmaPeak> cpuPeak;       ///< direct solvers on the CPU: the ceiling their rate is set against
     OrbStatus orb;                           ///< after the last step, with --orb-domains
 };
+
+/// The interaction rate that would use the measured FMA peak fully at kFlopsPerInteraction flops each.
+double peakInteractionsPerSecond(const CpuFmaPeak& peak) {
+    return peak.flopsPerSecond / kFlopsPerInteraction;
+}
 
 double bytesPerBody(const BenchOptions& options, const BenchResult& result) {
     return double(result.peakDeviceBytes) / double(options.bodyCount);
@@ -79,6 +87,14 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
         report["interactionsPerSecond"] = reportedNumber(result.interactionsPerSecond);
         report["gflops"] = reportedNumber(result.gflops);
         report["flopsPerInteraction"] = kFlopsPerInteraction;
+    }
+    if (result.cpuPeak) {
+        report["cpuSimdTarget"] = result.cpuPeak->simdTarget;
+        report["cpuThreads"] = result.cpuPeak->threads;
+        report["fmaPeakGflops"] = reportedNumber(result.cpuPeak->flopsPerSecond * 1e-9);
+        report["fmaPeakInteractionsPerSecond"] = reportedNumber(peakInteractionsPerSecond(*result.cpuPeak));
+        report["fractionOfFmaPeak"] =
+            reportedNumber(result.interactionsPerSecond / peakInteractionsPerSecond(*result.cpuPeak));
     }
     if (options.stepOrbDomains > 0) {
         report["orbDomains"] = options.stepOrbDomains;
@@ -117,6 +133,12 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
     if (solver.allPairs)
         out << "interactions/s: " << result.interactionsPerSecond << " (N^2 per step)\n"
             << "GFLOP/s: " << result.gflops << " (" << kFlopsPerInteraction << " flops per interaction)\n";
+    if (result.cpuPeak)
+        out << "CPU FMA peak: " << result.cpuPeak->flopsPerSecond * 1e-9 << " GFLOP/s float, measured on "
+            << result.cpuPeak->threads << " threads (SIMD target " << result.cpuPeak->simdTarget << ")\n"
+            << "FMA peak as interactions/s: " << peakInteractionsPerSecond(*result.cpuPeak) << " at "
+            << kFlopsPerInteraction << " flops each; this run reached "
+            << 100.0 * result.interactionsPerSecond / peakInteractionsPerSecond(*result.cpuPeak) << "% of it\n";
     if (options.stepOrbDomains > 0)
         out << "ORB: " << options.stepOrbDomains << " domains (" << toString(options.orbBalance)
             << " balance), re-partitioned every " << options.stepOrbEvery << " steps (last "
@@ -151,6 +173,8 @@ BenchResult measure(const BenchOptions& options) {
     if (findSolver(options.solver).allPairs) {
         result.interactionsPerSecond = n * n / (result.medianStepMs * 1e-3);
         result.gflops = result.interactionsPerSecond * kFlopsPerInteraction * 1e-9;
+        if (result.device == Device::Cpu)
+            result.cpuPeak = measureCpuFmaPeak();
     }
     return result;
 }

@@ -6,8 +6,10 @@
 // evaluation, the module load and the tree's first allocations), then times each of --steps single steps with CUDA
 // events (the backend's phases) and reports the median step and the median of every phase. For the direct solvers,
 // interactions per second count N^2 per step for both, so the pair-once solver (which evaluates N(N-1)/2 pairs) is
-// compared on the same footing, and GFLOP/s uses the customary 20 flops per interaction. For the tree, whose work
-// per step is not N^2, it reports body-steps per second and the phases box, build, summary, sort, force, integrate.
+// compared on the same footing, and GFLOP/s uses the customary 20 flops per interaction. On the CPU they also report
+// the measured float FMA peak (CpuFmaPeak.hpp) with its SIMD target and thread count, and the rate as a fraction of
+// the peak's interaction equivalent (peak flops / 20). For the tree, whose work per step is not N^2, it reports
+// body-steps per second and the phases box, build, summary, sort, force, integrate.
 // Peak device memory is the drop in the device's free memory from before the backend exists to after the last step
 // (the backend frees nothing between steps, so this is its peak), also per body. The result names the GPU and the
 // date. A body count the GPU cannot hold is refused before anything is generated or allocated.

@@ -2,21 +2,25 @@
 //
 // Design note: the fp64 reference converts nothing up front and skips j == i explicitly, so it stays correct for
 // zero softening; one target per OpenMP iteration. It reads positions as float-float pairs when the bodies carry low
-// parts (double precision, Precision.hpp), so it is the fp64 force of the fp64 state. The float solver reads the Bodies
-// arrays in place (they are already a structure of arrays), folds eps^2 into r^2 so the j == i term is 0 * finite = 0
-// without a branch, and keeps the inner loop free of calls and branches so `omp simd` vectorises it. With eps = 0 (a
-// second instance of the loop) r^2 = 0 selects the term away and is counted: more than one per target (its own) is a
-// coincident pair (sqrt and division are IEEE in the vector units too, so the vector and scalar paths agree to
-// rounding). G is applied once per target. Work per pair: float 20 flops (3 sub, 3 fma for r^2, sqrt, div, 2 mul for
-// 1/r^3 and m/r^3, 3 fma), 16 bytes of source data read from L1/L2.
+// parts (double precision, Precision.hpp), so it is the fp64 force of the fp64 state. The float solver hands blocks of
+// up to kDirectTargetBlock targets to the SIMD kernel (DirectSumSimd.hpp: Highway, dispatched to AVX-512, AVX2 or SSE
+// at run time, approximate 1/sqrt refined by a Newton step, eps^2 folded into r^2 so the j == i term is 0 * finite =
+// 0), which reads the Bodies arrays in place (already a structure of arrays). Blocks are spread over OpenMP threads
+// with a static schedule (smaller blocks for short target lists, so every thread gets some); a block copies its
+// targets' positions in (from the list for hierarchical steps) and writes G times the sums out, so a listed target
+// gets the all-body bits. With eps = 0 the kernel counts the sources at r^2 = 0: more than one per target (its own) is
+// a coincident pair, and the smallest such target index is returned.
 #include "core/Parallel.hpp"
+#include "direct/DirectSumSimd.hpp"
 
 #include <gravlab/sim/DirectSumCpu.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <omp.h>
 #include <stdexcept>
 #include <string>
 
@@ -64,76 +68,66 @@ AccelerationFp64 accelerationOfFp64(const Bodies& bodies, std::size_t target, do
     return sum;
 }
 
-/// The float solver's view of the sources and its sum for one target, shared by the all-body and the listed-target
-/// versions so that both give the same bits. kZeroSoftening: eps = 0, so a body's own term (r^2 = 0) is selected away
-/// and pairs of distinct bodies with r^2 = 0 are counted; otherwise eps^2 > 0 keeps every r^2 positive and the own term
-/// is 0 * finite = 0 with no select in the loop.
-class FloatSources {
-public:
-    FloatSources(const Bodies& bodies, const GravityParams& gravity)
-        : m_x(bodies.x.data()), m_y(bodies.y.data()), m_z(bodies.z.data()), m_mass(bodies.mass.data()),
-          m_count(bodies.size()), m_softening2(float(gravity.softeningLength * gravity.softeningLength)),
-          m_gravitationalConstant(float(gravity.gravitationalConstant)) {}
-
-    /// Writes target's acceleration into out; returns whether another body sits at its position (eps = 0 only).
-    template <bool kZeroSoftening> bool accelerate(std::size_t target, Vec3Arrays<float>& out) const {
-        const float xi = m_x[target], yi = m_y[target], zi = m_z[target];
-        const float *sourceX = m_x, *sourceY = m_y, *sourceZ = m_z, *sourceMass = m_mass;
-        const float softening2 = m_softening2;
-        float ax = 0, ay = 0, az = 0;
-        int zeroDistances = 0;
-#pragma omp simd reduction(+ : ax, ay, az, zeroDistances)
-        for (std::size_t j = 0; j < m_count; ++j) {
-            const float dx = sourceX[j] - xi;
-            const float dy = sourceY[j] - yi;
-            const float dz = sourceZ[j] - zi;
-            const float distance2 = dx * dx + dy * dy + dz * dz + softening2;
-            float inverseDistance = 1.0f / std::sqrt(distance2);
-            if constexpr (kZeroSoftening) {
-                zeroDistances += distance2 == 0.0f ? 1 : 0;
-                inverseDistance = distance2 == 0.0f ? 0.0f : inverseDistance;
-            }
-            const float weight = sourceMass[j] * inverseDistance * inverseDistance * inverseDistance;
-            ax += weight * dx;
-            ay += weight * dy;
-            az += weight * dz;
-        }
-        out.x[target] = m_gravitationalConstant * ax;
-        out.y[target] = m_gravitationalConstant * ay;
-        out.z[target] = m_gravitationalConstant * az;
-        return kZeroSoftening && zeroDistances > 1; // one of them is the body itself
+/// Copies the block's targets (list[first..], or the indices first.. when the list is empty) into block and indices,
+/// padding the last vector with copies of the last target.
+void loadTargetBlock(const Bodies& bodies, std::span<const std::uint32_t> list, std::size_t first, std::size_t count,
+                     TargetBlock& block, std::array<std::uint32_t, kDirectTargetBlock>& indices) {
+    block.count = count;
+    const std::size_t padded = (count + kWidestFloatVector - 1) / kWidestFloatVector * kWidestFloatVector;
+    for (std::size_t k = 0; k < padded; ++k) {
+        const std::size_t slot = std::min(k, count - 1);
+        const std::size_t target = list.empty() ? first + slot : list[first + slot];
+        indices[k] = std::uint32_t(target);
+        block.x[k] = bodies.x[target];
+        block.y[k] = bodies.y[target];
+        block.z[k] = bodies.z[target];
     }
+}
 
-    bool zeroSoftening() const { return m_softening2 == 0.0f; }
+/// Targets per block: kDirectTargetBlock, or fewer (whole widest vectors) when that leaves a thread without a block,
+/// as a hierarchical step's short target lists would. A target's bits do not depend on its block.
+std::size_t targetsPerBlock(std::size_t count, std::int64_t pairs) {
+    if (pairs < kMinPairsForParallel)
+        return kDirectTargetBlock;
+    const auto threads = std::size_t(std::max(1, omp_get_max_threads()));
+    const std::size_t perThread = (count + threads - 1) / threads;
+    const std::size_t vectors = std::max<std::size_t>(1, (perThread + kWidestFloatVector - 1) / kWidestFloatVector);
+    return std::min(kDirectTargetBlock, vectors * kWidestFloatVector);
+}
 
-private:
-    const float *m_x, *m_y, *m_z, *m_mass;
-    std::size_t m_count;
-    float m_softening2;
-    float m_gravitationalConstant;
-};
-
-/// Accelerates targets[k] (or k itself when targets is empty) for k < count; returns the smallest target index that
-/// has a coincident partner.
-template <bool kZeroSoftening>
-std::optional<std::size_t> accelerateTargets(const FloatSources& sources, std::span<const std::uint32_t> targets,
-                                             std::int64_t count, std::int64_t pairs, Vec3Arrays<float>& out) {
+/// Accelerates list[k] (or k itself when the list is empty) for k < count, in blocks of targetsPerBlock targets over
+/// OpenMP threads; returns the smallest target index that has a coincident partner (zero softening only).
+std::optional<std::size_t> accelerateTargets(const Bodies& bodies, const GravityParams& gravity,
+                                             std::span<const std::uint32_t> list, std::size_t count,
+                                             Vec3Arrays<float>& out) {
+    const DirectSources sources{bodies.x.data(), bodies.y.data(),
+                                bodies.z.data(), bodies.mass.data(),
+                                bodies.size(),   float(gravity.softeningLength * gravity.softeningLength)};
+    const auto gravitationalConstant = float(gravity.gravitationalConstant);
+    const std::int64_t pairs = std::int64_t(count) * std::int64_t(bodies.size());
+    const std::size_t blockSize = targetsPerBlock(count, pairs);
+    const auto blocks = std::int64_t((count + blockSize - 1) / blockSize);
     std::int64_t firstCoincident = std::numeric_limits<std::int64_t>::max();
 #pragma omp parallel for schedule(static) reduction(min : firstCoincident) if (parallel : pairs >= kMinPairsForParallel)
-    for (std::int64_t k = 0; k < count; ++k) {
-        const std::size_t target = targets.empty() ? std::size_t(k) : targets[std::size_t(k)];
-        if (sources.accelerate<kZeroSoftening>(target, out))
-            firstCoincident = std::min(firstCoincident, std::int64_t(target));
+    for (std::int64_t blockIndex = 0; blockIndex < blocks; ++blockIndex) {
+        const std::size_t first = std::size_t(blockIndex) * blockSize;
+        TargetBlock block;
+        std::array<std::uint32_t, kDirectTargetBlock> indices;
+        loadTargetBlock(bodies, list, first, std::min(blockSize, count - first), block, indices);
+        sumDirectBlock(sources, block);
+        for (std::size_t k = 0; k < block.count; ++k) {
+            const std::uint32_t target = indices[k];
+            out.x[target] = gravitationalConstant * block.ax[k];
+            out.y[target] = gravitationalConstant * block.ay[k];
+            out.z[target] = gravitationalConstant * block.az[k];
+            // One zero distance is the body's own; sources.softening2 > 0 leaves the counts at 0.
+            if (block.zeroDistances[k] > 1.0f)
+                firstCoincident = std::min(firstCoincident, std::int64_t(target));
+        }
     }
     if (firstCoincident == std::numeric_limits<std::int64_t>::max())
         return std::nullopt;
     return std::size_t(firstCoincident);
-}
-
-std::optional<std::size_t> accelerateAll(const FloatSources& sources, std::span<const std::uint32_t> targets,
-                                         std::int64_t count, std::int64_t pairs, Vec3Arrays<float>& out) {
-    return sources.zeroSoftening() ? accelerateTargets<true>(sources, targets, count, pairs, out)
-                                   : accelerateTargets<false>(sources, targets, count, pairs, out);
 }
 
 } // namespace
@@ -171,8 +165,7 @@ std::optional<std::size_t> computeAccelerationsCpu(const Bodies& bodies, const G
                                                    Vec3Arrays<float>& out) {
     checkBodyArrays(bodies);
     out.resize(bodies.size());
-    const auto count = std::int64_t(bodies.size());
-    return accelerateAll(FloatSources(bodies, gravity), {}, count, count * count, out);
+    return accelerateTargets(bodies, gravity, {}, bodies.size(), out);
 }
 
 std::optional<std::size_t> computeAccelerationsCpu(const Bodies& bodies, const GravityParams& gravity,
@@ -185,10 +178,9 @@ std::optional<std::size_t> computeAccelerationsCpu(const Bodies& bodies, const G
         if (target >= bodies.size())
             throw std::out_of_range("direct sum: target " + std::to_string(target) + " is not one of the " +
                                     std::to_string(bodies.size()) + " bodies");
-    const auto count = std::int64_t(targets.size());
-    if (count == 0)
+    if (targets.empty())
         return std::nullopt;
-    return accelerateAll(FloatSources(bodies, gravity), targets, count, count * std::int64_t(bodies.size()), out);
+    return accelerateTargets(bodies, gravity, targets, targets.size(), out);
 }
 
 } // namespace gravlab

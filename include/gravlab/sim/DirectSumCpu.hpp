@@ -1,10 +1,10 @@
 #pragma once
-// Direct-summation gravity on the CPU: the fp64 reference oracle and the float OpenMP fallback solver.
+// Direct-summation gravity on the CPU: the fp64 reference oracle and the float SIMD + OpenMP solver.
 //
 // Design note: both use Plummer softening, a_i = G * sum_j m_j (x_j - x_i) / (|x_j - x_i|^2 + eps^2)^(3/2), with the
 // j == i term contributing zero; eps may be 0 (the exact Newtonian sum). The fp64 version is the independent reference
 // every other solver is tested against; it is deliberately simple (no blocking, no approximations). The float version
-// is the CPU fallback solver: OpenMP over targets, an inner loop the compiler vectorises.
+// is the CPU solver: OpenMP over blocks of targets, a SIMD kernel dispatched at run time to the widest vector unit.
 #include <gravlab/sim/Bodies.hpp>
 
 #include <cstddef>
