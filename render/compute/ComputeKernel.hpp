@@ -1,0 +1,33 @@
+#pragma once
+// One compute shader of the GL backend, dispatched over the bodies.
+//
+// Design note: every shader under shaders/compute/ runs one invocation per body in 1-D work groups and reads the body
+// count from u_bodyCount, so one helper sizes every dispatch (tiny-cuda-nn's linear_kernel idea): the group size is
+// read back from the linked program (GL_COMPUTE_WORK_GROUP_SIZE), stated once, in the shader. Other uniforms are
+// looked up once by name (ShaderProgram throws for a misspelt one at start-up).
+#include <gravlab/render/ShaderProgram.hpp>
+
+#include <cstdint>
+#include <string_view>
+
+namespace gravlab {
+
+class ComputeKernel {
+public:
+    /// Compiles and links name (e.g. "direct_forces.comp"); throws ShaderBuildError with the driver's log.
+    ComputeKernel(std::string_view name, std::string_view code);
+
+    GLint uniformLocation(std::string_view name) const { return m_program.uniformLocation(name); }
+    void setUniform(GLint location, float value) const { m_program.setUniform(location, value); }
+    /// Runs bodyCount invocations (rounded up to whole work groups; the shader skips the rest) with u_bodyCount set;
+    /// the storage buffers must be bound. Nothing is waited for: callers place glMemoryBarrier where a later read
+    /// needs the writes.
+    void dispatch(std::uint32_t bodyCount) const;
+
+private:
+    ShaderProgram m_program;
+    GLint m_bodyCountLocation = -1;
+    std::uint32_t m_groupSize = 0;
+};
+
+} // namespace gravlab
