@@ -1,9 +1,11 @@
 // Window or headless: the decision and its fallbacks.
 #include "Launch.hpp"
 
+#include "GlBackendChoice.hpp"
 #include "HeadlessRun.hpp"
 #include "ViewerApp.hpp"
 
+#include <gravlab/render/HeadlessContext.hpp>
 #include <gravlab/render/RenderMemory.hpp>
 
 #include <cstdlib>
@@ -100,9 +102,21 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
     std::optional<FrameOutputs> outputs;
     if (options.headless)
         outputs.emplace(frameOutputSettingsFrom(options), err);
+    // The GL backend steps in the headless context, on this thread: a window's steps run on a worker thread, which
+    // has no GL context, so --backend gl renders headless.
+    const bool windowAsked = !options.headless && displayAnnounced();
+    if (windowAsked && options.simulation.backend == BackendKind::Gl)
+        err << "gravlab: backend 'gl' steps in a headless GL context (the window steps on a worker thread without "
+               "one), so rendering "
+            << options.frameCount << " frames headless instead of opening a window.\n";
+    const bool headless = !windowAsked || options.simulation.backend == BackendKind::Gl;
+    // Created before the simulation, whose GL backend lives in it, so destroyed after it.
+    std::optional<HeadlessContext> context;
+    if (headless)
+        context.emplace();
     // The memory check counts what rendering will hold next to the bodies, so a run too large to draw is refused
     // before anything is generated (InsufficientMemoryError, exit status 2).
-    Simulation simulation(withLaunchDefaults(options), renderMemory());
+    Simulation simulation(withLaunchDefaults(options), backendFactoryFor(context.has_value()), renderMemory());
     if (options.gravitationalConstantGiven &&
         simulation.params().gravitationalConstant != options.simulation.gravitationalConstant) {
         SimParams explicitGravity = simulation.params(); // --G wins over the G of a loaded file's units
@@ -114,26 +128,26 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
     if (simulation.params().units.physical())
         err << "gravlab: units " << simulation.params().units.summary() << '\n';
     noteTreeOnlyOptions(options, findSolver(simulation.params().solver), err);
-    if (!options.headless) {
-        if (!displayAnnounced()) {
-            err << "gravlab: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so rendering "
-                << options.frameCount << " frames headless instead of opening a window.\n";
-        } else {
-            try {
-                ViewerApp viewer(simulation, viewerSettingsFrom(options));
-                viewer.run(err);
-                return 0;
-            } catch (const WindowUnavailableError& error) {
-                err << "gravlab: could not open a window (" << error.what() << "), so rendering " << options.frameCount
-                    << " frames headless instead.\n";
-            }
+    if (!options.headless && !displayAnnounced())
+        err << "gravlab: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so rendering " << options.frameCount
+            << " frames headless instead of opening a window.\n";
+    if (!headless) {
+        try {
+            ViewerApp viewer(simulation, viewerSettingsFrom(options));
+            viewer.run(err);
+            return 0;
+        } catch (const WindowUnavailableError& error) {
+            err << "gravlab: could not open a window (" << error.what() << "), so rendering " << options.frameCount
+                << " frames headless instead.\n";
         }
     }
     if (!outputs) // falling back to headless: the outputs were not opened up front
         outputs.emplace(frameOutputSettingsFrom(options), err);
+    if (!context)
+        context.emplace();
     HeadlessSettings settings = headlessSettingsFrom(options);
     settings.progressOnOneLine = isatty(STDERR_FILENO) == 1;
-    renderFramesHeadless(simulation, settings, *outputs, err, out);
+    renderFramesHeadless(*context, simulation, settings, *outputs, err, out);
     return 0;
 }
 

@@ -54,8 +54,8 @@ void drainGlErrors() {
 
 } // namespace
 
-GlComputeBackend::GlComputeBackend(GlComputeSupport support)
-    : m_support(std::move(support)), m_forces("direct_forces.comp", shaders::direct_forces_comp),
+GlComputeBackend::GlComputeBackend(GlComputeSupport support, std::string why)
+    : m_support(std::move(support)), m_why(std::move(why)), m_forces("direct_forces.comp", shaders::direct_forces_comp),
       m_kick("leapfrog_kick.comp", shaders::leapfrog_kick_comp),
       m_drift("leapfrog_drift.comp", shaders::leapfrog_drift_comp),
       m_reverse("reverse_velocities.comp", shaders::reverse_velocities_comp),
@@ -68,7 +68,7 @@ GlComputeBackend::GlComputeBackend(GlComputeSupport support)
       m_nonFiniteCounter(storageBuffer(sizeof(GLuint), nullptr)) {}
 
 std::string GlComputeBackend::description() const {
-    return "GPU through OpenGL 4.5 compute shaders (" + m_support.description() + ")";
+    return "GL compute shaders (" + m_support.description() + (m_why.empty() ? "" : "; " + m_why) + ")";
 }
 
 void GlComputeBackend::load(const Bodies& bodies) {
@@ -282,7 +282,7 @@ ColorScale GlComputeBackend::Visuals::colorScale(const UnitSystem&) const {
     return scale;
 }
 
-std::unique_ptr<SimulationBackend> createGlComputeBackend(const SimParams& params) {
+std::unique_ptr<SimulationBackend> createGlComputeBackend(const SimParams& params, std::string why) {
     GlComputeSupport support = queryGlComputeSupport();
     if (!support.usable())
         throw GlComputeUnavailableError("backend 'gl' needs " + support.missing +
@@ -290,7 +290,7 @@ std::unique_ptr<SimulationBackend> createGlComputeBackend(const SimParams& param
                                         ": use --backend cpu (or cuda on an NVIDIA GPU)");
     requireGlBackendTakes(params);
     try {
-        return std::make_unique<GlComputeBackend>(std::move(support));
+        return std::make_unique<GlComputeBackend>(std::move(support), std::move(why));
     } catch (const ShaderBuildError& error) {
         throw GlComputeUnavailableError(std::string("the GL driver rejected backend 'gl''s compute shaders (") +
                                         error.what() + "): use --backend cpu (or cuda on an NVIDIA GPU)");

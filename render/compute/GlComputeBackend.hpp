@@ -28,8 +28,9 @@ namespace gravlab {
 
 class GlComputeBackend final : public SimulationBackend {
 public:
-    /// In the current context, which support describes; throws GlComputeUnavailableError when a shader fails.
-    explicit GlComputeBackend(GlComputeSupport support);
+    /// In the current context, which support describes; why: a note for description(). Throws ShaderBuildError when
+    /// the driver rejects a shader.
+    GlComputeBackend(GlComputeSupport support, std::string why);
 
     std::string description() const override;
     Device device() const override { return Device::Gl; }
@@ -95,6 +96,7 @@ private:
     void readRecords(const GlBuffer& buffer, std::vector<float>& out) const;
 
     GlComputeSupport m_support;
+    std::string m_why;
     ComputeKernel m_forces, m_kick, m_drift, m_reverse, m_countNonFinite, m_vertices;
     GLint m_softeningSquaredLocation, m_gravitationalConstantLocation, m_kickDurationLocation, m_driftDurationLocation;
     GlBuffer m_nonFiniteCounter;

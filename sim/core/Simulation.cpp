@@ -313,8 +313,8 @@ std::unique_ptr<SimulationBackend> createBackendForDevice(const SimParams& param
     case BackendKind::Gl:
         // Its buffers and shaders belong to a GL context, which sim never creates: the app passes Simulation a factory.
         throw std::runtime_error(
-            "backend 'gl' needs a GL context, created by the gravlab app (the window, headless runs "
-            "and bench): elsewhere use --backend cpu or cuda (or auto)");
+            "backend 'gl' needs a GL context, which the gravlab app creates for headless runs and bench: "
+            "elsewhere use --backend cpu or cuda (or auto)");
     }
     throw std::invalid_argument("unknown backend kind " + std::to_string(int(params.backend)));
 }

@@ -45,7 +45,7 @@ GlComputeSupport queryGlComputeSupport();
 
 /// The GL backend in the current context for params (GlBackendParams.hpp states what it takes). Throws
 /// GlComputeUnavailableError when the context cannot run it, InvalidParameterError when params ask for what it does
-/// not do.
-std::unique_ptr<SimulationBackend> createGlComputeBackend(const SimParams& params);
+/// not do. why: a note appended to the description, e.g. why backend auto chose GL.
+std::unique_ptr<SimulationBackend> createGlComputeBackend(const SimParams& params, std::string why = {});
 
 } // namespace gravlab

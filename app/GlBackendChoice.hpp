@@ -1,0 +1,22 @@
+#pragma once
+// Which backend a run gets when a GL context is current on the thread that steps: the GL compute backend for
+// --backend gl, and for --backend auto on a laptop's GPU; createBackend otherwise.
+//
+// Design note: sim cannot make the GL backend (it needs a context), so the app hands Simulation (or bench's
+// timeSteps) this factory, made after the context exists. Auto picks GL only where it is the fastest choice: no CUDA
+// device would be chosen, the driver is a hardware one (Mesa's llvmpipe, softpipe and swrast run the shaders on the
+// CPU, slower than the CPU backend), the driver offers what the backend needs, and the solver and parameters run there
+// (GlBackendParams.hpp). The backend's description then says that auto chose it and why, so the log line that names
+// the backend says so too.
+#include <gravlab/sim/Simulation.hpp>
+
+namespace gravlab {
+
+/// Whether backend auto would run params on GL in the current context (see the design note); false without one.
+bool autoChoosesGlBackend(const SimParams& params, bool glContextCurrent);
+
+/// The factory of a run whose stepping thread has a current GL context when glContextCurrent: GL for backend 'gl'
+/// (without a context it throws, saying where gl runs) and where autoChoosesGlBackend; createBackend otherwise.
+BackendFactory backendFactoryFor(bool glContextCurrent);
+
+} // namespace gravlab
