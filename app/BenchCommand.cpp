@@ -141,8 +141,8 @@ StepTimes timeBenchSteps(const SimParams& params, const BenchOptions& options) {
             // No GL here at all: auto times the CPU, as it would without GL.
         }
     }
-    if (context && (params.backend == BackendKind::Gl || autoChoosesGlBackend(params, true)))
-        return timeSteps(params, backendFactoryFor(true), options.warmupStepCount, options.stepCount);
+    if (context && (params.backend == BackendKind::Gl || autoChoosesGlBackend(params)))
+        return timeSteps(params, appBackendFactory(), options.warmupStepCount, options.stepCount);
     return timeSteps(params, options.warmupStepCount, options.stepCount);
 }
 

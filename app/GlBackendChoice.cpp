@@ -8,23 +8,22 @@
 
 namespace gravlab {
 
-bool autoChoosesGlBackend(const SimParams& params, bool glContextCurrent) {
-    if (!glContextCurrent || params.backend != BackendKind::Auto || cudaBackendWouldBeChosen(params) ||
-        glBackendRefusal(params))
+bool autoChoosesGlBackend(const SimParams& params) {
+    if (params.backend != BackendKind::Auto || cudaBackendWouldBeChosen(params) || glBackendRefusal(params) ||
+        !glContextCurrentOnThisThread())
         return false;
     const GlComputeSupport support = queryGlComputeSupport();
     return support.usable() && !support.softwareRenderer;
 }
 
-BackendFactory backendFactoryFor(bool glContextCurrent) {
-    return [glContextCurrent](const SimParams& params) -> std::unique_ptr<SimulationBackend> {
-        if (params.backend == BackendKind::Gl && !glContextCurrent)
-            throw std::runtime_error(
-                "backend 'gl' steps in the GL context of headless runs (--headless) and of gravlab "
-                "bench; here there is none: use --headless, or --backend cpu or cuda");
+BackendFactory appBackendFactory() {
+    return [](const SimParams& params) -> std::unique_ptr<SimulationBackend> {
+        if (params.backend == BackendKind::Gl && !glContextCurrentOnThisThread())
+            throw std::runtime_error("backend 'gl' needs an OpenGL context on the thread that steps, and there is none "
+                                     "here: use --backend cpu or cuda");
         if (params.backend == BackendKind::Gl)
             return createGlComputeBackend(params);
-        if (autoChoosesGlBackend(params, glContextCurrent))
+        if (autoChoosesGlBackend(params))
             return createGlComputeBackend(params, "auto: no CUDA device, a hardware GL driver");
         return createBackend(params);
     };

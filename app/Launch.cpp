@@ -102,21 +102,20 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
     std::optional<FrameOutputs> outputs;
     if (options.headless)
         outputs.emplace(frameOutputSettingsFrom(options), err);
-    // The GL backend steps in the headless context, on this thread: a window's steps run on a worker thread, which
-    // has no GL context, so --backend gl renders headless.
+    // A headless run makes its GL context before the simulation, so a GL backend can live in it and is destroyed
+    // before it. A window's context exists only once the window is open: a run asking for gl starts on the CPU and
+    // the window moves it onto GL (ViewerGlBackend.cpp).
     const bool windowAsked = !options.headless && displayAnnounced();
-    if (windowAsked && options.simulation.backend == BackendKind::Gl)
-        err << "gravlab: backend 'gl' steps in a headless GL context (the window steps on a worker thread without "
-               "one), so rendering "
-            << options.frameCount << " frames headless instead of opening a window.\n";
-    const bool headless = !windowAsked || options.simulation.backend == BackendKind::Gl;
-    // Created before the simulation, whose GL backend lives in it, so destroyed after it.
     std::optional<HeadlessContext> context;
-    if (headless)
+    if (!windowAsked)
         context.emplace();
+    SimParams params = withLaunchDefaults(options);
+    const bool glAsked = params.backend == BackendKind::Gl;
+    if (windowAsked && glAsked)
+        params.backend = BackendKind::Cpu;
     // The memory check counts what rendering will hold next to the bodies, so a run too large to draw is refused
     // before anything is generated (InsufficientMemoryError, exit status 2).
-    Simulation simulation(withLaunchDefaults(options), backendFactoryFor(context.has_value()), renderMemory());
+    Simulation simulation(params, appBackendFactory(), renderMemory());
     if (options.gravitationalConstantGiven &&
         simulation.params().gravitationalConstant != options.simulation.gravitationalConstant) {
         SimParams explicitGravity = simulation.params(); // --G wins over the G of a loaded file's units
@@ -131,9 +130,11 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
     if (!options.headless && !displayAnnounced())
         err << "gravlab: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so rendering " << options.frameCount
             << " frames headless instead of opening a window.\n";
-    if (!headless) {
+    if (windowAsked) {
         try {
-            ViewerApp viewer(simulation, viewerSettingsFrom(options));
+            ViewerSettings settings = viewerSettingsFrom(options);
+            settings.glBackendAsked = glAsked;
+            ViewerApp viewer(simulation, settings);
             viewer.run(err);
             return 0;
         } catch (const WindowUnavailableError& error) {
@@ -143,8 +144,14 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
     }
     if (!outputs) // falling back to headless: the outputs were not opened up front
         outputs.emplace(frameOutputSettingsFrom(options), err);
-    if (!context)
+    if (!context) { // the window could not open: the headless context is made now, and a gl run moves into it
         context.emplace();
+        if (glAsked) {
+            SimParams onGl = simulation.params();
+            onGl.backend = BackendKind::Gl;
+            simulation.setParams(onGl);
+        }
+    }
     HeadlessSettings settings = headlessSettingsFrom(options);
     settings.progressOnOneLine = isatty(STDERR_FILENO) == 1;
     renderFramesHeadless(*context, simulation, settings, *outputs, err, out);

@@ -119,18 +119,11 @@ bool SimulationPanel::drawPhysics(const SimulationPanelView& view, SimParams& ed
     changed |= rangeSlider("G", kGravitationalConstantRange, 1e-3, edited.gravitationalConstant);
     if (ImGui::BeginCombo("backend", std::string(toString(edited.backend)).c_str())) {
         for (const EnumName<BackendKind>& kind : EnumNames<BackendKind>::entries) {
-            // The window steps on a worker thread without a GL context, where the GL backend cannot live.
-            const bool headlessOnly = kind.value == BackendKind::Gl;
-            ImGui::BeginDisabled(headlessOnly);
             if (ImGui::Selectable(std::string(kind.name).c_str(), kind.value == edited.backend) &&
                 kind.value != edited.backend) {
                 edited.backend = kind.value;
                 changed = true;
             }
-            ImGui::EndDisabled();
-            if (headlessOnly && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-                ImGui::SetTooltip("OpenGL compute shaders: in headless runs and bench (gravlab --headless --backend "
-                                  "gl), not in the window yet");
         }
         ImGui::EndCombo();
     }

@@ -2,8 +2,12 @@
 // the driver is a software one (see GlCompute.hpp).
 #include <gravlab/render/GlCompute.hpp>
 
+#include <GLFW/glfw3.h>
 #include <algorithm>
 #include <glad/gl.h>
+// Keep X11 out: without this, eglplatform.h includes Xlib.h on Linux.
+#define EGL_NO_X11
+#include <EGL/egl.h>
 
 namespace gravlab {
 
@@ -23,6 +27,12 @@ bool isSoftwareRenderer(const std::string& renderer) {
 }
 
 } // namespace
+
+bool glContextCurrentOnThisThread() {
+    // glfwGetCurrentContext before glfwInit returns null and reports GLFW_NOT_INITIALIZED to the error callback, which
+    // only records it.
+    return eglGetCurrentContext() != EGL_NO_CONTEXT || glfwGetCurrentContext() != nullptr;
+}
 
 std::string GlComputeSupport::description() const {
     return renderer + " (" + vendor + "), OpenGL " + version;

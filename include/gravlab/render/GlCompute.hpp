@@ -40,6 +40,9 @@ struct GlComputeSupport {
     std::string description() const;
 };
 
+/// Whether an OpenGL context (EGL's headless one or a GLFW window's) is current on the calling thread.
+bool glContextCurrentOnThisThread();
+
 /// Queries the context current on this thread; never throws for a missing feature (see missing).
 GlComputeSupport queryGlComputeSupport();
 
