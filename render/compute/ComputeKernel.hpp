@@ -3,7 +3,8 @@
 //
 // Design note: every shader under shaders/compute/ runs one invocation per body in 1-D work groups and reads the body
 // count from u_bodyCount, so one helper sizes every dispatch (tiny-cuda-nn's linear_kernel idea): the group size is
-// read back from the linked program (GL_COMPUTE_WORK_GROUP_SIZE), stated once, in the shader. Other uniforms are
+// read back from the linked program (GL_COMPUTE_WORK_GROUP_SIZE), stated once, in the shader; a shader whose
+// invocations handle several bodies says how many when it is built. Other uniforms are
 // looked up once by name (ShaderProgram throws for a misspelt one at start-up).
 #include <gravlab/render/ShaderProgram.hpp>
 
@@ -15,11 +16,13 @@ namespace gravlab {
 class ComputeKernel {
 public:
     /// Compiles and links name (e.g. "direct_forces.comp"); throws ShaderBuildError with the driver's log.
-    ComputeKernel(std::string_view name, std::string_view code);
+    /// bodiesPerInvocation: how many bodies one invocation handles (the direct sum's register blocking), as the shader
+    /// states it.
+    ComputeKernel(std::string_view name, std::string_view code, std::uint32_t bodiesPerInvocation = 1);
 
     GLint uniformLocation(std::string_view name) const { return m_program.uniformLocation(name); }
     void setUniform(GLint location, float value) const { m_program.setUniform(location, value); }
-    /// Runs bodyCount invocations (rounded up to whole work groups; the shader skips the rest) with u_bodyCount set;
+    /// Covers bodyCount bodies (rounded up to whole work groups; the shader skips the rest) with u_bodyCount set;
     /// the storage buffers must be bound. Nothing is waited for: callers place glMemoryBarrier where a later read
     /// needs the writes.
     void dispatch(std::uint32_t bodyCount) const;
@@ -27,7 +30,7 @@ public:
 private:
     ShaderProgram m_program;
     GLint m_bodyCountLocation = -1;
-    std::uint32_t m_groupSize = 0;
+    std::uint32_t m_bodiesPerGroup = 0;
 };
 
 } // namespace gravlab

@@ -17,6 +17,8 @@ namespace {
 enum StorageBinding : GLuint { kPositions = 0, kVelocities = 1, kAccelerations = 2, kVertices = 3, kCounter = 4 };
 
 constexpr std::size_t kRecordBytes = 4 * sizeof(float);
+/// kTargetsPerThread of direct_forces.comp: targets per invocation (register blocking).
+constexpr std::uint32_t kForceTargetsPerInvocation = 4;
 
 /// Runs work, waits for the GPU (glFinish) and adds the wall-clock time to phase.
 template <typename Work> void timedPhase(std::vector<PhaseTiming>& times, std::string_view phase, Work&& work) {
@@ -55,7 +57,8 @@ void drainGlErrors() {
 } // namespace
 
 GlComputeBackend::GlComputeBackend(GlComputeSupport support, std::string why)
-    : m_support(std::move(support)), m_why(std::move(why)), m_forces("direct_forces.comp", shaders::direct_forces_comp),
+    : m_support(std::move(support)), m_why(std::move(why)),
+      m_forces("direct_forces.comp", shaders::direct_forces_comp, kForceTargetsPerInvocation),
       m_kick("leapfrog_kick.comp", shaders::leapfrog_kick_comp),
       m_drift("leapfrog_drift.comp", shaders::leapfrog_drift_comp),
       m_reverse("reverse_velocities.comp", shaders::reverse_velocities_comp),
