@@ -13,12 +13,12 @@ ComputeKernel::ComputeKernel(std::string_view name, std::string_view code, std::
     m_bodiesPerGroup = static_cast<std::uint32_t>(groupSize[0]) * bodiesPerInvocation;
 }
 
-void ComputeKernel::dispatch(std::uint32_t bodyCount) const {
-    if (bodyCount == 0)
+void ComputeKernel::dispatch(std::uint32_t bodyCount, std::uint32_t coveredBodies) const {
+    if (coveredBodies == 0)
         return;
     glProgramUniform1ui(m_program.id(), m_bodyCountLocation, bodyCount);
     m_program.use();
-    glDispatchCompute((bodyCount + m_bodiesPerGroup - 1) / m_bodiesPerGroup, 1, 1);
+    glDispatchCompute((coveredBodies + m_bodiesPerGroup - 1) / m_bodiesPerGroup, 1, 1);
 }
 
 } // namespace gravlab

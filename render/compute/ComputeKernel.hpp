@@ -22,10 +22,16 @@ public:
 
     GLint uniformLocation(std::string_view name) const { return m_program.uniformLocation(name); }
     void setUniform(GLint location, float value) const { m_program.setUniform(location, value); }
+    void setUniform(GLint location, std::uint32_t value) const { glProgramUniform1ui(m_program.id(), location, value); }
     /// Covers bodyCount bodies (rounded up to whole work groups; the shader skips the rest) with u_bodyCount set;
     /// the storage buffers must be bound. Nothing is waited for: callers place glMemoryBarrier where a later read
     /// needs the writes.
-    void dispatch(std::uint32_t bodyCount) const;
+    void dispatch(std::uint32_t bodyCount) const { dispatch(bodyCount, bodyCount); }
+    /// As above, with enough work groups for coveredBodies bodies only (a part of a split dispatch; the shader reads
+    /// where its part begins from a uniform of its own).
+    void dispatch(std::uint32_t bodyCount, std::uint32_t coveredBodies) const;
+    /// Bodies one work group covers.
+    std::uint32_t bodiesPerGroup() const { return m_bodiesPerGroup; }
 
 private:
     ShaderProgram m_program;

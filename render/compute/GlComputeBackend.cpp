@@ -5,6 +5,7 @@
 #include <gravlab/sim/DirectSumCpu.hpp>
 #include <gravlab/sim/GlBackendParams.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
@@ -19,6 +20,10 @@ enum StorageBinding : GLuint { kPositions = 0, kVelocities = 1, kAccelerations =
 constexpr std::size_t kRecordBytes = 4 * sizeof(float);
 /// kTargetsPerThread of direct_forces.comp: targets per invocation (register blocking).
 constexpr std::uint32_t kForceTargetsPerInvocation = 4;
+/// The most interactions one force dispatch evaluates: about 40 ms on a laptop GPU at 5e10 interactions/s, far below
+/// the time after which drivers reset a GPU that seems hung (2 s on Windows, 10 s for amdgpu), so a large N is
+/// summed in several dispatches instead of one that could be taken for a hang.
+constexpr std::uint64_t kMaxInteractionsPerDispatch = std::uint64_t{1} << 31;
 
 /// Runs work, waits for the GPU (glFinish) and adds the wall-clock time to phase.
 template <typename Work> void timedPhase(std::vector<PhaseTiming>& times, std::string_view phase, Work&& work) {
@@ -64,6 +69,7 @@ GlComputeBackend::GlComputeBackend(GlComputeSupport support, std::string why)
       m_reverse("reverse_velocities.comp", shaders::reverse_velocities_comp),
       m_countNonFinite("count_non_finite.comp", shaders::count_non_finite_comp),
       m_vertices("render_vertices.comp", shaders::render_vertices_comp),
+      m_firstTargetLocation(m_forces.uniformLocation("u_firstTarget")),
       m_softeningSquaredLocation(m_forces.uniformLocation("u_softeningSquared")),
       m_gravitationalConstantLocation(m_forces.uniformLocation("u_gravitationalConstant")),
       m_kickDurationLocation(m_kick.uniformLocation("u_duration")),
@@ -120,7 +126,14 @@ void GlComputeBackend::computeAccelerations(const ForceSettings& settings, std::
     timedPhase(times, "force", [&] {
         m_forces.setUniform(m_softeningSquaredLocation, float(settings.softeningLength * settings.softeningLength));
         m_forces.setUniform(m_gravitationalConstantLocation, float(settings.gravitationalConstant));
-        m_forces.dispatch(m_bodyCount);
+        const std::uint64_t groups =
+            std::max<std::uint64_t>(1, kMaxInteractionsPerDispatch / m_bodyCount / m_forces.bodiesPerGroup());
+        const std::uint64_t targetsPerDispatch = groups * m_forces.bodiesPerGroup();
+        for (std::uint64_t first = 0; first < m_bodyCount; first += targetsPerDispatch) {
+            m_forces.setUniform(m_firstTargetLocation, std::uint32_t(first));
+            m_forces.dispatch(m_bodyCount,
+                              std::uint32_t(std::min<std::uint64_t>(targetsPerDispatch, m_bodyCount - first)));
+        }
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     });
     m_accelerationsValid = true;

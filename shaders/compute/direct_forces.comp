@@ -27,6 +27,7 @@ layout(std430, binding = 2) writeonly buffer Accelerations {
 };
 
 uniform uint u_bodyCount;
+uniform uint u_firstTarget;       // the dispatch's first target: long sums are split into dispatches of bounded work
 uniform float u_softeningSquared; // unscaled: eps^2
 uniform float u_gravitationalConstant;
 
@@ -38,7 +39,7 @@ vec4 scaledOrMassless(uint index) {
 }
 
 void main() {
-    const uint firstTarget = gl_WorkGroupID.x * (kThreads * kTargetsPerThread) + gl_LocalInvocationID.x;
+    const uint firstTarget = u_firstTarget + gl_WorkGroupID.x * (kThreads * kTargetsPerThread) + gl_LocalInvocationID.x;
     const float scaledSoftening2 = u_softeningSquared * (kPositionScale * kPositionScale);
     vec3 target[kTargetsPerThread];
     vec3 sum[kTargetsPerThread];
