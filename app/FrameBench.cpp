@@ -5,7 +5,6 @@
 #include "BenchStatistics.hpp"
 #include "FramePipeline.hpp"
 #include "GlBackendChoice.hpp"
-#include "GlBackendChoice.hpp"
 #include "OffscreenImGui.hpp"
 #include "ReportJson.hpp"
 #include "SimulationPanelViewOf.hpp"
