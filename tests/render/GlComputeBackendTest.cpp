@@ -4,8 +4,10 @@
 // few hundred to a thousand; skips with the reason when no GL 4.5 context with compute shaders can be made.
 #include "RenderTestSupport.hpp"
 
+#include <gravlab/render/BodyVertexFeed.hpp>
 #include <gravlab/render/GlCompute.hpp>
 #include <gravlab/render/GlObjects.hpp>
+#include <gravlab/render/ParticleRenderer.hpp>
 #include <gravlab/sim/DirectSumCpu.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 
@@ -14,6 +16,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <sstream>
 
 namespace gravlab::test {
 namespace {
@@ -208,6 +211,38 @@ TEST_F(GlComputeBackendTest, VertexWriteFillsAGlBufferWithPositionsAndColourKeys
     for (std::size_t i = bodies.size(); i < capacity; ++i)
         EXPECT_EQ(written[i].x, -7.0f) << "vertex " << i << " lies past the bodies";
     EXPECT_THROW(visuals.writeVerticesToGlBuffer({buffer.id()}, 299), std::invalid_argument);
+}
+
+// The renderer's side: BodyVertexFeed takes the dispatch path (no host copy, no CUDA splatter) and the particle
+// renderer's own buffer holds the bodies after a step, as read back by the backend; copyToHost matches them too.
+TEST_F(GlComputeBackendTest, VertexFeedWritesTheRenderersBufferWithoutAHostCopy) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    SimParams params = glParams();
+    const std::unique_ptr<SimulationBackend> backend = createGlComputeBackend(params);
+    backend->load(bodiesWithIdentities(700, seed));
+    backend->step(params, 2);
+    Bodies stepped;
+    backend->readBodies(stepped);
+    std::ostringstream log;
+    BodyVertexFeed feed(log);
+    ParticleRenderer renderer(16); // too small: the feed must grow it
+    feed.update(backend->visuals(), renderer);
+    EXPECT_EQ(feed.path(), "GL compute, written into the vertex buffer");
+    EXPECT_FALSE(feed.hostVertices().has_value());
+    EXPECT_EQ(feed.deviceLight(), nullptr);
+    ASSERT_EQ(renderer.vertexCount(), stepped.size());
+    std::vector<RenderVertex> drawn(stepped.size());
+    glGetNamedBufferSubData(renderer.vertexBuffer(), 0, GLsizeiptr(drawn.size() * sizeof(RenderVertex)), drawn.data());
+    const std::span<const RenderVertex> copied = feed.copyToHost(backend->visuals());
+    ASSERT_EQ(copied.size(), stepped.size());
+    for (std::size_t i = 0; i < stepped.size(); ++i) {
+        EXPECT_EQ(drawn[i].x, stepped.x[i]) << "vertex " << i;
+        EXPECT_EQ(drawn[i].z, stepped.z[i]) << "vertex " << i;
+        EXPECT_EQ(drawn[i].colorScalar, stepped.colorKey[i]) << "vertex " << i;
+        EXPECT_EQ(copied[i].y, stepped.y[i]) << "vertex " << i;
+    }
+    EXPECT_TRUE(log.str().empty()) << log.str();
 }
 
 TEST_F(GlComputeBackendTest, AStepThatLeavesNonFiniteBodiesIsRolledBack) {
