@@ -27,6 +27,7 @@ struct SessionStatus {
     std::vector<PhaseTiming> lastStepTimings; ///< of the last step() call, milliseconds per phase
     TimeStepStatistics timeSteps;             ///< levels and force evaluations of the last step() call
     std::string backendDescription;
+    Device device = Device::Cpu; ///< where the backend steps
     OrbStatus orb; ///< the current ORB domains (domainCount 0 when ORB is off)
 };
 
