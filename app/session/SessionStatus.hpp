@@ -28,7 +28,7 @@ struct SessionStatus {
     TimeStepStatistics timeSteps;             ///< levels and force evaluations of the last step() call
     std::string backendDescription;
     Device device = Device::Cpu; ///< where the backend steps
-    OrbStatus orb; ///< the current ORB domains (domainCount 0 when ORB is off)
+    OrbStatus orb;               ///< the current ORB domains (domainCount 0 when ORB is off)
 };
 
 /// The status of simulation now; call it only while no step runs on it.
