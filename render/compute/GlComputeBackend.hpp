@@ -10,7 +10,8 @@
 // are cached with the G and softening they were computed with, so consecutive KDK steps need one evaluation each.
 // Every step() call first copies positions and velocities on the GPU (glCopyNamedBufferSubData) and ends with one
 // dispatch counting non-finite bodies, whose 4-byte result is the one read-back per call: a step that blew up puts the
-// copies back and throws NonFiniteStateError, as the other backends do. Phase times are wall clock bounded by
+// copies back and throws NonFiniteStateError, as the other backends do (naming the call's last step: which of its
+// steps blew up is not read back, to keep one read-back per call). Phase times are wall clock bounded by
 // glFinish, so they are the GPU's time, not the driver's queueing. Ids and components never change here (no ORB), so
 // they stay on the host. What is drawn is written by one more dispatch straight into the renderer's vertex buffer
 // (VisualSource::writeVerticesToGlBuffer): no copy through the host. Diagnostics, potentials and inspection use the
