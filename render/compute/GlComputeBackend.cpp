@@ -19,10 +19,10 @@ enum StorageBinding : GLuint { kPositions = 0, kVelocities = 1, kAccelerations =
 constexpr std::size_t kRecordBytes = 4 * sizeof(float);
 /// kTargetsPerThread of direct_forces.comp: targets per invocation (register blocking).
 constexpr std::uint32_t kForceTargetsPerInvocation = 4;
-/// The most interactions one force dispatch evaluates: about 40 ms on a laptop GPU at 5e10 interactions/s, far below
-/// the time after which drivers reset a GPU that seems hung (2 s on Windows, 10 s for amdgpu), so a large N is
-/// summed in several dispatches instead of one that could be taken for a hang.
-constexpr std::uint64_t kMaxInteractionsPerDispatch = std::uint64_t{1} << 31;
+/// Targets per force dispatch: 2048 work groups, what a large GPU needs to be busy (an H100 holds about 2100 groups of
+/// 128 at once), so N up to 2^20 is one dispatch. Larger N is summed in several dispatches, so none runs for much
+/// longer than a step of 2^20 bodies, which keeps a long sum from being taken for a hung GPU by a driver's watchdog.
+constexpr std::uint64_t kTargetsPerDispatch = std::uint64_t{1} << 20;
 
 /// Runs work, waits for the GPU (glFinish) and adds the wall-clock time to phase.
 template <typename Work> void timedPhase(std::vector<PhaseTiming>& times, std::string_view phase, Work&& work) {
@@ -125,13 +125,10 @@ void GlComputeBackend::computeAccelerations(const ForceSettings& settings, std::
     timedPhase(times, "force", [&] {
         m_forces.setUniform(m_softeningSquaredLocation, float(settings.softeningLength * settings.softeningLength));
         m_forces.setUniform(m_gravitationalConstantLocation, float(settings.gravitationalConstant));
-        const std::uint64_t groups =
-            std::max<std::uint64_t>(1, kMaxInteractionsPerDispatch / m_bodyCount / m_forces.bodiesPerGroup());
-        const std::uint64_t targetsPerDispatch = groups * m_forces.bodiesPerGroup();
-        for (std::uint64_t first = 0; first < m_bodyCount; first += targetsPerDispatch) {
+        for (std::uint64_t first = 0; first < m_bodyCount; first += kTargetsPerDispatch) {
             m_forces.setUniform(m_firstTargetLocation, std::uint32_t(first));
             m_forces.dispatch(m_bodyCount,
-                              std::uint32_t(std::min<std::uint64_t>(targetsPerDispatch, m_bodyCount - first)));
+                              std::uint32_t(std::min<std::uint64_t>(kTargetsPerDispatch, m_bodyCount - first)));
         }
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     });

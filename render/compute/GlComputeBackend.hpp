@@ -5,7 +5,7 @@
 // Design note: the state lives where it is stepped, in three storage buffers of vec4 per body (position and mass;
 // velocity and colour key; acceleration), the CUDA backend's float4 layout, so each force-loop load is one 16-byte
 // record and the colour key travels with the velocity. A step is dispatches only: kick, drift, the tiled direct sum
-// (shaders/compute/direct_forces.comp, split into dispatches of at most 2^31 interactions so a driver never takes one
+// (shaders/compute/direct_forces.comp, split into dispatches of at most 2^20 targets so a watchdog never takes one
 // for a hung GPU), kick, with a storage barrier between dependent dispatches. The accelerations
 // are cached with the G and softening they were computed with, so consecutive KDK steps need one evaluation each.
 // Every step() call first copies positions and velocities on the GPU (glCopyNamedBufferSubData) and ends with one
