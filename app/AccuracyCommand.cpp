@@ -1,15 +1,18 @@
 // `gravlab accuracy` (see AccuracyCommand.hpp): option parsing, the measurement loop and the table / JSON output.
 #include "AccuracyCommand.hpp"
 
+#include "GlBackendChoice.hpp"
 #include "OptionParsing.hpp"
 #include "ReportJson.hpp"
 
+#include <gravlab/render/HeadlessContext.hpp>
 #include <gravlab/sim/AccuracyReport.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/Simulation.hpp>
 
 #include <ctime>
 #include <iomanip>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -86,7 +89,8 @@ void addListOptions(CLI::App& command, AccuracyOptions& options) {
 void addValueOptions(CLI::App& command, AccuracyOptions& options) {
     addNumberOption(command, kAccuracySampleRange, NumberKind::Whole, options.sampleCount,
                     "sampled bodies per case (all bodies when N is smaller)");
-    addNameOption(command, "backend", options.backend, parseBackendKind, "auto, cuda or cpu",
+    addNameOption(command, "backend", options.backend, parseBackendKind,
+                  "auto, cuda, cpu or gl (OpenGL compute shaders, direct only)",
                   std::string(toString(options.backend)));
     addNameOption(
         command, "solver", options.solver, [](const std::string& text) { return std::string(findSolver(text).name); },
@@ -205,8 +209,12 @@ std::vector<AccuracyCase> casesOf(const AccuracyOptions& options) {
 }
 
 void measureAll(const AccuracyOptions& options, std::ostream& out) {
-    const std::unique_ptr<SimulationBackend> backend =
-        createBackend(paramsFor(options, options.scenarios.front(), options.bodyCounts.front()));
+    const SimParams first = paramsFor(options, options.scenarios.front(), options.bodyCounts.front());
+    // The GL backend lives in a headless context made before it and destroyed after it.
+    std::optional<HeadlessContext> context;
+    if (first.backend == BackendKind::Gl)
+        context.emplace();
+    const std::unique_ptr<SimulationBackend> backend = appBackendFactory()(first);
     const std::string description = backend->description();
     if (!options.json)
         printTableHeader(options, description, out);

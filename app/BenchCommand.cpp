@@ -3,6 +3,7 @@
 #include "BenchStatistics.hpp"
 #include "CommandLine.hpp"
 #include "FrameBench.hpp"
+#include "GlBackendChoice.hpp"
 #include "OptionParsing.hpp"
 #include "ReportJson.hpp"
 #include "SnapshotBench.hpp"
@@ -60,7 +61,7 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
     const SolverInfo& solver = findSolver(options.solver);
     ReportJson report;
     report["device"] = std::string(toString(result.device));
-    report[result.device == Device::Cuda ? "gpu" : "cpu"] = result.machine;
+    report[result.device == Device::Cpu ? "cpu" : "gpu"] = result.machine;
     report["date"] = result.date;
     report["solver"] = options.solver;
     report["precision"] = std::string(toString(options.precision));
@@ -118,7 +119,7 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
     out << ", " << toString(options.precision) << " precision";
     out << ", scenario " << options.scenario << ", N = " << options.bodyCount << ", median of " << options.stepCount
         << " steps after " << options.warmupStepCount << " warm-up steps\n"
-        << (result.device == Device::Cuda ? "GPU: " : "CPU: ") << result.machine << ", " << result.date << "\n"
+        << (result.device == Device::Cpu ? "CPU: " : "GPU: ") << result.machine << ", " << result.date << "\n"
         << "median step: " << result.medianStepMs << " ms, fastest " << result.fastestStepMs << " ms\n"
         << "median per phase:";
     for (const PhaseTiming& phase : result.medianPhases)
@@ -147,9 +148,28 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
             << result.orb.imbalance.work << " work\n";
 }
 
+/// The steps timed on the backend a run would get: through the GL compute backend in a headless EGL context for
+/// backend gl, and for auto where no CUDA device is chosen and the context's driver is a hardware one
+/// (GlBackendChoice.hpp); createBackend's choice otherwise.
+StepTimes timeBenchSteps(const SimParams& params, const BenchOptions& options) {
+    std::optional<HeadlessContext> context;
+    if (params.backend == BackendKind::Gl) {
+        context.emplace();
+    } else if (params.backend == BackendKind::Auto && !cudaBackendWouldBeChosen(params)) {
+        try {
+            context.emplace();
+        } catch (const EglError&) {
+            // No GL here at all: auto times the CPU, as it would without GL.
+        }
+    }
+    if (context && (params.backend == BackendKind::Gl || autoChoosesGlBackend(params)))
+        return timeSteps(params, appBackendFactory(), options.warmupStepCount, options.stepCount);
+    return timeSteps(params, options.warmupStepCount, options.stepCount);
+}
+
 BenchResult measure(const BenchOptions& options) {
     const SimParams params = benchSimParams(options);
-    const StepTimes times = timeSteps(params, options.warmupStepCount, options.stepCount);
+    const StepTimes times = timeBenchSteps(params, options);
 
     BenchResult result;
     std::vector<double> stepMs;
@@ -290,7 +310,8 @@ CLI::App* addBenchCommand(CLI::App& app, BenchOptions& options) {
         *bench, "solver", options.solver, [](const std::string& text) { return std::string(findSolver(text).name); },
         "force solver: " + solversHelpText(), options.solver);
     addNameOption(*bench, "backend", options.backend, parseBackendKind,
-                  "where the steps run: auto (CUDA when a GPU is present, else the CPU), cuda or cpu",
+                  "where the steps run: auto (CUDA when a GPU is present, else GL compute shaders on a hardware GL "
+                  "driver, else the CPU), cuda, cpu or gl (OpenGL 4.5 compute shaders in a headless EGL context)",
                   std::string(toString(options.backend)));
     addNameOption(*bench, "precision", options.precision, parsePrecision,
                   "solver steps: the state's precision, single or double (fp64 state and kicks, a low-part array per "

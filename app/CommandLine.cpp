@@ -93,7 +93,10 @@ void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
         ->type_name("NAME")
         ->default_str(defaults.solver + " on the CPU, " + std::string(kDefaultGpuSolver) + " on a GPU; " +
                       std::string(treeDrawingSolver().name) + " with --overlay-depth or --color leaf-depth");
-    app.add_option("--backend", raw.backend, "where the simulation runs: auto (CUDA when a GPU is present), cuda, cpu")
+    app.add_option(
+           "--backend", raw.backend,
+           "where the simulation runs: auto (CUDA when a GPU is present, else GL compute "
+           "shaders on a hardware GL driver, else the CPU), cuda, cpu, gl (OpenGL 4.5 compute shaders: any GPU)")
         ->type_name("NAME")
         ->default_str(std::string(toString(defaults.backend)));
     app.add_option("--precision", raw.precision,

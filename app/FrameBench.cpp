@@ -4,6 +4,7 @@
 #include "BenchCommand.hpp"
 #include "BenchStatistics.hpp"
 #include "FramePipeline.hpp"
+#include "GlBackendChoice.hpp"
 #include "OffscreenImGui.hpp"
 #include "ReportJson.hpp"
 #include "SimulationPanelViewOf.hpp"
@@ -132,8 +133,9 @@ SessionSettings sessionSettingsOf(const BenchOptions& options) {
 struct FrameBench {
     explicit FrameBench(const BenchOptions& benchOptions)
         : options(benchOptions), pipeline(log), target(benchOptions.frameWidth, benchOptions.frameHeight),
-          simulation(benchSimParams(benchOptions)), session(simulation, pipeline, sessionSettingsOf(benchOptions)),
-          timestamps(kGpuMarks), warmupFrames(std::size_t(benchOptions.warmupStepCount)) {
+          simulation(benchSimParams(benchOptions), appBackendFactory()),
+          session(simulation, pipeline, sessionSettingsOf(benchOptions)), timestamps(kGpuMarks),
+          warmupFrames(std::size_t(benchOptions.warmupStepCount)) {
         pipeline.fitCamera(simulation, camera, float(options.frameWidth) / float(options.frameHeight));
         if (options.background)
             stepper = std::make_unique<BackgroundStepper>(session);

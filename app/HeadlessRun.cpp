@@ -306,10 +306,8 @@ float fitStillCamera(const Simulation& simulation, FramePipeline& pipeline, cons
 
 } // namespace
 
-void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, FrameOutputs& outputs,
-                          std::ostream& progress, std::ostream& summary) {
-    // The context is declared first so that it is destroyed after every GL object below.
-    const HeadlessContext context;
+void renderFramesHeadless(const HeadlessContext& context, Simulation& simulation, const HeadlessSettings& settings,
+                          FrameOutputs& outputs, std::ostream& progress, std::ostream& summary) {
     FramePipeline pipeline(progress);
     const OffscreenTarget target(settings.width, settings.height);
     buildTreeForFirstFrame(simulation, settings);

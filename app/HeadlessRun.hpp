@@ -25,6 +25,7 @@
 #include "output/FrameOutputs.hpp"
 #include "session/SnapshotSaver.hpp"
 
+#include <gravlab/render/HeadlessContext.hpp>
 #include <gravlab/sim/ColorScale.hpp>
 #include <gravlab/sim/Simulation.hpp>
 
@@ -59,8 +60,9 @@ FrameOutputSettings frameOutputSettingsFrom(const AppOptions& options);
 
 /// Renders the frames into outputs, opened beforehand (so that they refuse before any simulation work), and finishes
 /// them; progress goes to progress, the summary line to summary. Throws std::runtime_error naming the frame it
-/// stopped at when rendering, stepping or writing fails.
-void renderFramesHeadless(Simulation& simulation, const HeadlessSettings& settings, FrameOutputs& outputs,
-                          std::ostream& progress, std::ostream& summary);
+/// stopped at when rendering, stepping or writing fails. context: the headless context, current on this thread,
+/// created before the simulation (whose GL backend, if it has one, lives in it) and outliving it.
+void renderFramesHeadless(const HeadlessContext& context, Simulation& simulation, const HeadlessSettings& settings,
+                          FrameOutputs& outputs, std::ostream& progress, std::ostream& summary);
 
 } // namespace gravlab

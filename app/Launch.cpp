@@ -1,11 +1,13 @@
 // Window or headless: the decision and its fallbacks.
 #include "Launch.hpp"
 
+#include "GlBackendChoice.hpp"
 #include "HeadlessRun.hpp"
+#include "MeasuredWindowDefaults.hpp"
 #include "ViewerApp.hpp"
 
+#include <gravlab/render/HeadlessContext.hpp>
 #include <gravlab/render/RenderMemory.hpp>
-#include <gravlab/sim/InteractiveSize.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -29,32 +31,27 @@ bool wantsTree(const AppOptions& options) {
            options.colorMode == ColorMode::ForceError;
 }
 
-/// Whether the window opens on the CPU with a scenario whose size the user left open: then a quick measurement picks
-/// the body count (InteractiveSize.hpp).
-bool wantsMeasuredDefaults(const AppOptions& options, bool onDevice) {
-    return !onDevice && !options.headless && !options.bodyCountGiven && options.simulation.initialFile.empty() &&
-           displayAnnounced();
+/// Whether the window opens with a scenario whose size the user left open, off CUDA: then a quick measurement on the
+/// backend it steps on picks the body count (MeasuredWindowDefaults.hpp).
+bool wantsMeasuredDefaults(const AppOptions& options) {
+    return !cudaBackendWouldBeChosen(options.simulation) && !options.headless && !options.bodyCountGiven &&
+           options.simulation.initialFile.empty() && displayAnnounced();
 }
 
 /// On a GPU the default scene is larger and uses the GPU's default solver, unless the user chose otherwise or asked
 /// for a softening it does not take (softening 0: the exact direct sum stays); asking
 /// for the octree overlay or leaf-depth colours without naming a solver chooses the tree, which is what draws them.
-/// A window on the CPU opens with as many bodies as a quick measurement says keep it at 30 frames/s (measured).
+/// A window on the CPU opens with as many bodies as a quick measurement says keep it at 30 frames/s (measured); one
+/// asking for GL is measured once the window has moved onto it.
 SimParams withLaunchDefaults(const AppOptions& options, std::optional<InteractiveDefaults>& measured,
                              std::ostream& err) {
     SimParams params = options.simulation;
     const bool onDevice = cudaBackendWouldBeChosen(params);
     if (onDevice && !options.bodyCountGiven)
         params.bodyCount = kDefaultCudaBodyCount;
-    if (wantsMeasuredDefaults(options, onDevice)) {
-        measured =
-            chooseInteractiveDefaults(measureStepCost(params), options.stepsPerFrameFor(false), kDefaultCudaBodyCount);
+    if (wantsMeasuredDefaults(options) && params.backend != BackendKind::Gl) {
+        measured = measureWindowDefaults(params, options.stepsPerFrameFor(false), createBackend, err);
         params.bodyCount = measured->bodyCount;
-        err << "gravlab: measured a " << params.solver << " step of " << measured->model.measuredBodies << " bodies in "
-            << 1e3 * measured->model.measuredStepSeconds << " ms on this machine, so the window opens "
-            << "with " << measured->bodyCount << " bodies and " << measured->stepsPerFrame
-            << " step(s) per frame to keep about " << kInteractiveFramesPerSecond << " frames/s (--bodies sets another "
-            << "count)\n";
     }
     if (!options.solverGiven && wantsTree(options))
         params.solver = treeDrawingSolver().name;
@@ -120,10 +117,21 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
     std::optional<FrameOutputs> outputs;
     if (options.headless)
         outputs.emplace(frameOutputSettingsFrom(options), err);
+    // A headless run makes its GL context before the simulation, so a GL backend can live in it and is destroyed
+    // before it. A window's context exists only once the window is open: a run asking for gl starts on the CPU and
+    // the window moves it onto GL (ViewerGlBackend.cpp).
+    const bool windowAsked = !options.headless && displayAnnounced();
+    std::optional<HeadlessContext> context;
+    if (!windowAsked)
+        context.emplace();
+    std::optional<InteractiveDefaults> measured;
+    SimParams params = withLaunchDefaults(options, measured, err);
+    const bool glAsked = params.backend == BackendKind::Gl;
+    if (windowAsked && glAsked)
+        params.backend = BackendKind::Cpu;
     // The memory check counts what rendering will hold next to the bodies, so a run too large to draw is refused
     // before anything is generated (InsufficientMemoryError, exit status 2).
-    std::optional<InteractiveDefaults> measured;
-    Simulation simulation(withLaunchDefaults(options, measured, err), renderMemory());
+    Simulation simulation(params, appBackendFactory(), renderMemory());
     if (options.gravitationalConstantGiven &&
         simulation.params().gravitationalConstant != options.simulation.gravitationalConstant) {
         SimParams explicitGravity = simulation.params(); // --G wins over the G of a loaded file's units
@@ -135,29 +143,37 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
     if (simulation.params().units.physical())
         err << "gravlab: units " << simulation.params().units.summary() << '\n';
     noteTreeOnlyOptions(options, findSolver(simulation.params().solver), err);
-    if (!options.headless) {
-        if (!displayAnnounced()) {
-            err << "gravlab: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so rendering "
-                << options.frameCount << " frames headless instead of opening a window.\n";
-        } else {
-            try {
-                ViewerSettings settings = viewerSettingsFrom(options);
-                if (measured)
-                    settings.stepsPerFrame = measured->stepsPerFrame;
-                ViewerApp viewer(simulation, settings);
-                viewer.run(err);
-                return 0;
-            } catch (const WindowUnavailableError& error) {
-                err << "gravlab: could not open a window (" << error.what() << "), so rendering " << options.frameCount
-                    << " frames headless instead.\n";
-            }
+    if (!options.headless && !displayAnnounced())
+        err << "gravlab: no display found (DISPLAY and WAYLAND_DISPLAY are unset), so rendering " << options.frameCount
+            << " frames headless instead of opening a window.\n";
+    if (windowAsked) {
+        try {
+            ViewerSettings settings = viewerSettingsFrom(options);
+            settings.glBackendAsked = glAsked;
+            settings.measureBodyCountOnGl = wantsMeasuredDefaults(options);
+            if (measured)
+                settings.stepsPerFrame = measured->stepsPerFrame;
+            ViewerApp viewer(simulation, settings);
+            viewer.run(err);
+            return 0;
+        } catch (const WindowUnavailableError& error) {
+            err << "gravlab: could not open a window (" << error.what() << "), so rendering " << options.frameCount
+                << " frames headless instead.\n";
         }
     }
     if (!outputs) // falling back to headless: the outputs were not opened up front
         outputs.emplace(frameOutputSettingsFrom(options), err);
+    if (!context) { // the window could not open: the headless context is made now, and a gl run moves into it
+        context.emplace();
+        if (glAsked) {
+            SimParams onGl = simulation.params();
+            onGl.backend = BackendKind::Gl;
+            simulation.setParams(onGl);
+        }
+    }
     HeadlessSettings settings = headlessSettingsFrom(options);
     settings.progressOnOneLine = isatty(STDERR_FILENO) == 1;
-    renderFramesHeadless(simulation, settings, *outputs, err, out);
+    renderFramesHeadless(*context, simulation, settings, *outputs, err, out);
     return 0;
 }
 

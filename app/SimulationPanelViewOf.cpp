@@ -31,7 +31,7 @@ SimulationPanelView simulationPanelViewOf(const SessionStatus& status, const Ses
             .bodyCount = status.bodyCount,
             .paused = session.paused(),
             .stepsPerFrame = session.stepsPerFrame(),
-            .onCudaBackend = session.onCudaBackend(),
+            .device = status.device,
             .backendDescription = status.backendDescription,
             .rendererDescription = renderer,
             .vertexPath = pipeline.vertexPath(),

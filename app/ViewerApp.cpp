@@ -52,6 +52,7 @@ ViewerApp::ViewerApp(Simulation& simulation, const ViewerSettings& settings)
     glfwGetWindowContentScale(m_window.handle(), &contentScaleX, &contentScaleY);
     m_imgui.setUiScale(settings.uiScale.value_or(uiScaleForContentScale(contentScaleX, contentScaleY)));
     m_fullscreen.setFullscreen(settings.fullscreen); // before the fit, which needs the final aspect
+    adoptGlBackend(settings.glBackendAsked, settings.measureBodyCountOnGl);
     if (settings.compare) // a refusal at start is the command line's error, as for the main run
         beginComparison(*settings.compare);
     refitCamera(); // also sizes the particles, so a session's camera replaces the pose afterwards

@@ -12,20 +12,19 @@
 // panels asked for to the controller: what reads or changes the simulation (parameters through Simulation::setParams
 // and its ParamsChange report, the ORB default rule, reset, reversal, files, the pick, a camera fit) through
 // BackgroundStepper::whenIdle, so it applies after the step in flight, in order; pause, recording and view settings at
-// once -> swap. While recording a movie the frame waits for the step in flight, so every movie frame shows new steps. The Session panel saves the
-// whole setup to a file or loads one: a loaded session's parameters go through the controller like a panel edit, and
-// only once they are taken do its view, run settings and camera replace the current ones, so a refused file or
-// refused parameters leave the running session as it was. The viewer keeps what only
-// the window has: the camera, the pick and the overlay view settings; it refits the camera and drops the pick when
-// the controller reports new bodies. Members are declared in construction order and destroyed in reverse: the window
-// (GL context and GLFW) outlives the input callbacks, ImGui and every GL object (the recorder's read-back buffer
-// among them). Closing the window completes a recording in progress. Inspection and window ergonomics (the inspector,
-// follow, trails, screenshot, UI scale, fullscreen, the error banner) live in ViewerInspection.cpp and their own
-// classes; after the simulation advances, trackBodies() reads the picked and trailed bodies by id.
-// Compare mode (the Compare panel or --compare): the comparison (ComparisonView) follows the session's frame between
-// steps, the main run draws into the left half and the comparison into the right half with the same camera (fitted to
-// a half's aspect), and a label names each half; closing the window writes the divergence CSV when --compare-csv asked
-// for it.
+// once -> swap. While recording a movie the frame waits for the step in flight, so every movie frame shows new steps.
+// The Session panel saves the whole setup to a file or loads one: a loaded session's parameters go through the
+// controller like a panel edit, and only once they are taken do its view, run settings and camera replace the current
+// ones, so a refused file or refused parameters leave the running session as it was. The viewer keeps what only the
+// window has: the camera, the pick and the overlay view settings; it refits the camera and drops the pick when the
+// controller reports new bodies. Members are declared in construction order and destroyed in reverse: the window (GL
+// context and GLFW) outlives the input callbacks, ImGui and every GL object (the recorder's read-back buffer among
+// them). Closing the window completes a recording in progress. Inspection and window ergonomics (the inspector, follow,
+// trails, screenshot, UI scale, fullscreen, the error banner) live in ViewerInspection.cpp and their own classes; after
+// the simulation advances, trackBodies() reads the picked and trailed bodies by id. Compare mode (the Compare panel or
+// --compare): the comparison (ComparisonView) follows the session's frame between steps, the main run draws into the
+// left half and the comparison into the right half with the same camera (fitted to a half's aspect), and a label names
+// each half; closing the window writes the divergence CSV when --compare-csv asked for it.
 #include "BodyInspector.hpp"
 #include "CameraInput.hpp"
 #include "ComparisonView.hpp"
@@ -88,17 +87,30 @@ struct ViewerSettings {
     std::filesystem::path plotsCsv;
     std::optional<ComparisonChoice> compare;         ///< start with a comparison run beside the main run
     std::optional<std::filesystem::path> compareCsv; ///< its divergence history is written here on closing
+    /// --backend gl: the run, started on the CPU, moves onto the GL backend once the window's context exists (with
+    /// backend auto it does when the driver is a hardware one and there is no CUDA device; ViewerGlBackend.cpp).
+    bool glBackendAsked = false;
+    /// Whether the body count is the window's to choose: on moving onto the GL backend it is measured there
+    /// (MeasuredWindowDefaults.hpp).
+    bool measureBodyCountOnGl = false;
 };
 
 class ViewerApp {
 public:
     /// Opens the window; throws WindowUnavailableError when no window can be created.
     ViewerApp(Simulation& simulation, const ViewerSettings& settings);
+    /// Moves a run on the GL backend back to the CPU while the window's context, which holds its state, still exists.
+    ~ViewerApp();
+    ViewerApp(const ViewerApp&) = delete;
+    ViewerApp& operator=(const ViewerApp&) = delete;
     /// Runs until the window is closed, Esc is pressed or quitAfterSeconds passed, then completes a recording in
     /// progress; with quitAfterSeconds prints one line with the display frames/s and the steps/s to out.
     void run(std::ostream& out);
 
 private:
+    /// Puts the run on the GL backend in the window's context when asked (--backend gl) or when auto chooses it
+    /// (GlBackendChoice.hpp), saying so on the log; a refusal of an explicit request throws, of auto is logged.
+    void adoptGlBackend(bool asked, bool measureBodyCount);
     void handleInput();
     void handleKey(int key);
     /// Picks the body nearest to cursor (window coordinates) in the frame on screen; empty sky clears the pick.
@@ -157,7 +169,7 @@ private:
     TrailRenderer m_trailRenderer;
     FramePipeline m_pipeline;
     SessionController m_session;
-    BackgroundStepper m_stepper; ///< after the session: its worker is joined before the session goes
+    BackgroundStepper m_stepper;                ///< after the session: its worker is joined before the session goes
     std::optional<ComparisonView> m_comparison; ///< the run beside the main one, while comparing
     OrbitCamera m_camera;
     CameraInput m_cameraInput;
@@ -181,7 +193,7 @@ private:
     TreeOverlaySettings m_treeOverlay;
     OrbOverlaySettings m_orbOverlay;
     std::optional<PickedPoint> m_picked;
-    ColorScale m_colorLegend; ///< the colour map's scale, read while no step is in flight
+    ColorScale m_colorLegend;     ///< the colour map's scale, read while no step is in flight
     std::string m_sessionOutcome; ///< what the Session panel's last save or load did
     bool m_sessionOutcomeIsError = false;
 

@@ -29,6 +29,18 @@ BodyVertexFeed::BodyVertexFeed(std::ostream& log) : m_log(log), m_interop(std::m
 BodyVertexFeed::~BodyVertexFeed() = default;
 
 void BodyVertexFeed::update(const VisualSource& source, ParticleRenderer& renderer) {
+    m_writtenByGl = false;
+    if (source.canWriteVerticesToGlBuffer()) {
+        // The GL backend's state lives in this context: one dispatch writes the renderer's buffer, nothing to map.
+        const std::size_t vertexCount = source.vertexCount();
+        renderer.reserve(vertexCount);
+        source.writeVerticesToGlBuffer({renderer.vertexBuffer()}, vertexCount);
+        renderer.setVertexCount(vertexCount);
+        m_stagingCurrent = false;
+        m_writtenByGl = true;
+        m_path = "GL compute, written into the vertex buffer";
+        return;
+    }
     if (tryInterop(source, renderer)) {
         m_stagingCurrent = false;
         return;
@@ -88,7 +100,7 @@ bool BodyVertexFeed::tryInterop(const VisualSource& source, ParticleRenderer& re
 }
 
 DeviceParticleLight* BodyVertexFeed::deviceLight() {
-    if (m_stagingCurrent || !m_interop->splatter)
+    if (m_stagingCurrent || m_writtenByGl || !m_interop->splatter)
         return nullptr;
     return &*m_interop->splatter;
 }

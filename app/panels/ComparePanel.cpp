@@ -92,7 +92,8 @@ void ComparePanel::drawChoice(const ComparePanelView& view, ComparePanelRequests
         m_choice->openingAngle = view.running ? view.running->openingAngle : view.mainOpeningAngle;
         m_substeps = view.running ? view.running->substeps : 1;
     }
-    drawSolverControls(*m_choice, view.onCudaBackend);
+    // The comparison run is made by createBackend: CUDA or the CPU, never GL.
+    drawSolverControls(*m_choice, view.onCudaBackend ? Device::Cuda : Device::Cpu);
     const int minSubsteps = int(kComparisonSubstepsRange.min), maxSubsteps = int(kComparisonSubstepsRange.max);
     ImGui::SliderInt("substeps", &m_substeps, minSubsteps, maxSubsteps, "%d", ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemHovered())

@@ -128,7 +128,7 @@ bool SimulationPanel::drawPhysics(const SimulationPanelView& view, SimParams& ed
         }
         ImGui::EndCombo();
     }
-    changed |= drawSolverControls(edited, view.onCudaBackend);
+    changed |= drawSolverControls(edited, view.device);
     return changed;
 }
 

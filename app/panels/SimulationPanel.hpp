@@ -35,7 +35,7 @@ struct SimulationPanelView {
     std::size_t bodyCount = 0;
     bool paused = false;
     int stepsPerFrame = 1;
-    bool onCudaBackend = false; ///< the CUDA backend runs (the pair-once solver is offered only then)
+    Device device = Device::Cpu; ///< where the steps run: the solver combo offers the solvers implemented there
     std::string_view backendDescription;
     std::string_view rendererDescription;
     /// How positions reach the vertex buffer: "CUDA-GL interop" or "host copy" with the reason.

@@ -8,11 +8,10 @@ namespace gravlab {
 
 namespace {
 
-bool drawSolverCombo(SimParams& edited, bool onCudaBackend) {
+bool drawSolverCombo(SimParams& edited, Device device) {
     bool changed = false;
     if (!ImGui::BeginCombo("solver", edited.solver.c_str()))
         return false;
-    const Device device = onCudaBackend ? Device::Cuda : Device::Cpu;
     for (const SolverInfo& solver : solverInfos()) {
         const bool unavailable = !solver.runsOn(device);
         const std::string name(solver.name);
@@ -68,9 +67,9 @@ bool drawPrecisionCombo(SimParams& edited) {
 
 } // namespace
 
-bool drawSolverControls(SimParams& edited, bool onCudaBackend) {
+bool drawSolverControls(SimParams& edited, Device device) {
     bool changed = false;
-    changed |= drawSolverCombo(edited, onCudaBackend);
+    changed |= drawSolverCombo(edited, device);
     changed |= drawPrecisionCombo(edited);
     const bool usesTheta = findSolver(edited.solver).usesOpeningAngle;
     ImGui::BeginDisabled(!usesTheta);

@@ -13,9 +13,9 @@
 
 namespace gravlab {
 
-/// Solver combo, theta slider and precision combo; returns whether edited changed. onCudaBackend: the CUDA backend is
-/// running.
-bool drawSolverControls(SimParams& edited, bool onCudaBackend);
+/// Solver combo, theta slider and precision combo; returns whether edited changed. device: where the steps run (the
+/// combo greys the solvers with no implementation there).
+bool drawSolverControls(SimParams& edited, Device device);
 
 /// One row per phase of the last step (as the backend reports them) with milliseconds and share, and the total.
 void drawPhaseTimings(std::span<const PhaseTiming> timings);

@@ -68,8 +68,15 @@ void BackgroundStepper::startNextStep() {
     if (stepCount == 0 && !measureEnergy)
         return;
     m_stepInFlight = true;
-    m_worker.start(
-        [this, stepCount, measureEnergy] { m_advance = m_session.stepSimulation(stepCount, measureEnergy); });
+    const auto job = [this, stepCount, measureEnergy] {
+        m_advance = m_session.stepSimulation(stepCount, measureEnergy);
+    };
+    // A GL backend's state lives in the window's context, current on this thread only: it steps here, and the next
+    // poll() completes it as it would a worker's step.
+    if (m_session.simulation().backend().device() == Device::Gl)
+        m_worker.runHere(job);
+    else
+        m_worker.start(job);
 }
 
 void BackgroundStepper::whenIdle(std::function<void()> action) {

@@ -18,6 +18,8 @@
 //   When a step takes less than a frame, each poll finds the previous frame's step done and starts the next: one step
 // per frame, nothing skipped, and the same states as SessionController::advanceFrame() frame after frame, only one
 // frame later on screen (the step of frame k overlaps the drawing of frame k). The headless loop stays synchronous.
+// A backend whose device is GL steps on the main thread instead (StepWorker::runHere), where the window's context is
+// current; the same poll() completes it one frame later, so nothing else changes (the frame then waits for the step).
 // The worker is declared last, so it is joined (after finishing its step) before anything its job refers to is gone.
 #include "SessionController.hpp"
 #include "SessionStatus.hpp"

@@ -14,6 +14,7 @@ SessionStatus captureStatus(const Simulation& simulation) {
             .lastStepTimings = simulation.backend().lastStepTimings(),
             .timeSteps = simulation.backend().timeStepStatistics(),
             .backendDescription = simulation.backend().description(),
+            .device = simulation.backend().device(),
             .orb = simulation.visuals().orbStatus()};
 }
 

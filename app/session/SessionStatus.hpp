@@ -27,7 +27,8 @@ struct SessionStatus {
     std::vector<PhaseTiming> lastStepTimings; ///< of the last step() call, milliseconds per phase
     TimeStepStatistics timeSteps;             ///< levels and force evaluations of the last step() call
     std::string backendDescription;
-    OrbStatus orb; ///< the current ORB domains (domainCount 0 when ORB is off)
+    Device device = Device::Cpu; ///< where the backend steps
+    OrbStatus orb;               ///< the current ORB domains (domainCount 0 when ORB is off)
 };
 
 /// The status of simulation now; call it only while no step runs on it.

@@ -28,6 +28,22 @@ void StepWorker::start(std::function<void()> job) {
     m_jobOrStop.notify_one();
 }
 
+void StepWorker::runHere(const std::function<void()>& job) {
+    {
+        const std::lock_guard lock(m_mutex);
+        if (m_inFlight || m_finished)
+            throw std::logic_error("StepWorker::runHere: the previous job has not finished and been taken");
+    }
+    FinishedJob finished;
+    try {
+        job();
+    } catch (...) {
+        finished.failure = std::current_exception();
+    }
+    const std::lock_guard lock(m_mutex);
+    m_finished = std::move(finished);
+}
+
 bool StepWorker::busy() const {
     const std::lock_guard lock(m_mutex);
     return m_inFlight;

@@ -33,6 +33,9 @@ public:
 
     /// Hands job to the thread. Throws std::logic_error while a job is in flight or its completion was not taken.
     void start(std::function<void()> job);
+    /// Runs job on the calling thread now and records its completion as start() would, for jobs that must stay on
+    /// the caller's thread (a GL backend's step: its context is current there only). Same precondition as start().
+    void runHere(const std::function<void()>& job);
     /// Whether a job was started and has not finished yet.
     bool busy() const;
     /// The finished job, once: empty while it runs or when none was started since the last take.

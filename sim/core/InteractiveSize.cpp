@@ -91,7 +91,7 @@ std::uint64_t interactiveBodiesFromLiveStep(const SolverInfo& solver, std::uint6
     return twoSignificantDigits(model.largestBodiesWithin(frameStepSeconds, std::uint64_t{1} << 32));
 }
 
-StepCostModel measureStepCost(const SimParams& params) {
+StepCostModel measureStepCost(const SimParams& params, const BackendFactory& makeBackend) {
     const SolverInfo& solver = findSolver(params.solver);
     SimParams probe = params;
     // A Plummer sphere stands for every scenario: the all-pairs cost does not depend on where the bodies are, and the
@@ -102,7 +102,7 @@ StepCostModel measureStepCost(const SimParams& params) {
     probe.initialFileFormat.reset();
     probe.bodyCount = solver.allPairs ? 4096 : 16384;
     probe.orb.domainCount = 0;
-    const StepTimes times = timeSteps(probe, 1, 3);
+    const StepTimes times = timeSteps(probe, makeBackend, 1, 3);
     return StepCostModel::of(solver, probe.bodyCount, medianStepSeconds(times));
 }
 

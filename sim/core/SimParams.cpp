@@ -8,6 +8,7 @@
 // as body counts print exactly.
 #include "tree/TreeMath.hpp"
 
+#include <gravlab/sim/GlBackendParams.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/SimParams.hpp>
 
@@ -51,6 +52,8 @@ void checkSolverAndBackend(const SimParams& params) {
         requireSolverRunsOn(solver, Device::Cpu, "backend 'cpu' was chosen");
     else if (params.backend == BackendKind::Cuda)
         requireSolverRunsOn(solver, Device::Cuda, "backend 'cuda' was chosen");
+    else if (params.backend == BackendKind::Gl)
+        requireGlBackendTakes(params);
 }
 
 /// The solver's own lower bound on the softening (the range check has passed): 0 only for the direct sums.

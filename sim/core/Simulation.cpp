@@ -280,7 +280,7 @@ double Simulation::initialEnergy() const {
 bool cudaBackendWouldBeChosen(const SimParams& params) {
 #if defined(GRAVLAB_HAS_CUDA)
     std::string reason;
-    return params.backend != BackendKind::Cpu && cudaDeviceAvailable(reason);
+    return (params.backend == BackendKind::Auto || params.backend == BackendKind::Cuda) && cudaDeviceAvailable(reason);
 #else
     (void)params;
     return false;
@@ -310,6 +310,11 @@ std::unique_ptr<SimulationBackend> createBackendForDevice(const SimParams& param
         throw std::runtime_error("backend 'cuda' was requested, but this build of Gravlab has no CUDA backend: use "
                                  "--backend cpu (or auto), or rebuild with -DGRAVLAB_CUDA=ON on a machine with nvcc");
 #endif
+    case BackendKind::Gl:
+        // Its buffers and shaders belong to a GL context, which sim never creates: the app passes Simulation a factory.
+        throw std::runtime_error(
+            "backend 'gl' needs a GL context, which the gravlab app creates for headless runs and bench: "
+            "elsewhere use --backend cpu or cuda (or auto)");
     }
     throw std::invalid_argument("unknown backend kind " + std::to_string(int(params.backend)));
 }

@@ -18,7 +18,12 @@ StepTimes timeSteps(const SimParams& params, int warmupStepCount, int stepCount)
         return times;
     }
 #endif
-    const std::unique_ptr<SimulationBackend> backend = createBackend(params);
+    return timeSteps(params, createBackend, warmupStepCount, stepCount);
+}
+
+StepTimes timeSteps(const SimParams& params, const BackendFactory& makeBackend, int warmupStepCount, int stepCount) {
+    validateSimParams(params);
+    const std::unique_ptr<SimulationBackend> backend = makeBackend(params);
     StepTimes times;
     times.device = backend->device();
     backend->load(generateScenario(params.scenario, params.bodyCount, params.seed, params.scenarioParams));

@@ -10,4 +10,9 @@ void VisualSource::writeVerticesOnDevice(RenderVertex*, std::size_t, StreamHandl
                            "canWriteVerticesOnDevice() first)");
 }
 
+void VisualSource::writeVerticesToGlBuffer(GlBufferName, std::size_t) const {
+    throw std::logic_error("writeVerticesToGlBuffer: this visual source has no state in GL buffers (check "
+                           "canWriteVerticesToGlBuffer() first)");
+}
+
 } // namespace gravlab

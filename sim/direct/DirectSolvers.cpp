@@ -59,7 +59,8 @@ SolverRegistration directSolverRegistration() {
              .description = "all pairs, O(N^2): exact up to float rounding",
              .allPairs = true,
              .cpuPhases = {"force"},
-             .cudaPhases = {"force"}},
+             .cudaPhases = {"force"},
+             .glPhases = {"force"}},
             &makeDirectCpuSolver,
             GRAVLAB_CUDA_FACTORY(makeDirectCudaSolver)};
 }

@@ -60,13 +60,26 @@ std::string quotedNamesText(const std::vector<SolverInfo>& solvers) {
 } // namespace
 
 std::string_view toString(Device device) {
-    return device == Device::Cpu ? "cpu" : "cuda";
+    switch (device) {
+    case Device::Cpu:
+        return "cpu";
+    case Device::Cuda:
+        return "cuda";
+    case Device::Gl:
+        return "gl";
+    }
+    return "unknown device";
 }
 
 std::string SolverInfo::devicesText() const {
-    if (runsOn(Device::Cpu) && runsOn(Device::Cuda))
-        return "cpu, cuda";
-    return std::string(runsOn(Device::Cpu) ? "cpu" : "cuda") + " only";
+    std::vector<std::string_view> devices;
+    for (const Device device : {Device::Cpu, Device::Cuda, Device::Gl})
+        if (runsOn(device))
+            devices.push_back(toString(device));
+    std::string text;
+    for (const std::string_view device : devices)
+        text.append(text.empty() ? "" : ", ").append(device);
+    return devices.size() == 1 ? text + " only" : text;
 }
 
 std::span<const SolverRegistration> solverRegistrations() {

@@ -11,8 +11,10 @@
 #include <gtest/gtest.h>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <session/BackgroundStepper.hpp>
+#include <stdexcept>
 #include <thread>
 
 namespace gravlab::test {
@@ -271,6 +273,37 @@ TEST(BackgroundStepper, SingleStepAndEnergyOnRequestRunOnTheWorker) {
     EXPECT_EQ(session.controller.energyHistory().latest().simulationTime, session.simulation.time());
     stepper.startNextStep();
     EXPECT_FALSE(stepper.stepInFlight()) << "paused after the single step";
+}
+
+} // namespace
+} // namespace gravlab::test
+
+namespace gravlab::test {
+namespace {
+
+// What a GL backend's step goes through (its context is current on the main thread only): the job runs on the
+// caller's thread before runHere returns, and its completion, or what it threw, is taken once like a worker's.
+TEST(StepWorker, RunHereRunsOnTheCallingThreadAndReportsLikeTheWorker) {
+    StepWorker worker;
+    std::thread::id ranOn;
+    worker.runHere([&ranOn] { ranOn = std::this_thread::get_id(); });
+    EXPECT_EQ(ranOn, std::this_thread::get_id());
+    EXPECT_FALSE(worker.busy());
+    std::optional<FinishedJob> finished = worker.takeFinished();
+    ASSERT_TRUE(finished.has_value());
+    EXPECT_FALSE(finished->failure);
+    EXPECT_FALSE(worker.takeFinished().has_value());
+
+    worker.runHere([] { throw std::runtime_error("step failed"); });
+    EXPECT_THROW(worker.runHere([] {}), std::logic_error); // the failure was not taken yet
+    finished = worker.takeFinished();
+    ASSERT_TRUE(finished.has_value() && finished->failure);
+    EXPECT_THROW(std::rethrow_exception(finished->failure), std::runtime_error);
+    // The thread still takes jobs afterwards.
+    std::thread::id workerThread;
+    worker.start([&workerThread] { workerThread = std::this_thread::get_id(); });
+    worker.waitUntilIdle();
+    EXPECT_NE(workerThread, std::this_thread::get_id());
 }
 
 } // namespace

@@ -200,7 +200,7 @@ TEST(SessionFile, EachBadFileIsRefusedWithOneLineNamingTheFileAndTheKey) {
         {R"({"version": 1, "params": {"scenario": "plummer", "scenarioParams": {"virial-ratio": 5}}})",
          "params.scenarioParams", "allowed 0 <= virial-ratio <= 3"},
         {R"({"version": 1, "params": {"backend": "gpu"}})", "params.backend",
-         "'gpu' is not known: allowed 'auto', 'cuda' or 'cpu'"},
+         "'gpu' is not known: allowed 'auto', 'cuda', 'cpu' or 'gl'"},
         {R"({"version": 1, "params": {"initialFileFormat": "fits"}})", "params.initialFileFormat",
          "'fits' is not known: allowed 'tipsy'"},
         {R"({"version": 1, "params": {"bodyCount": 10, "orb": {"domainCount": 20}}})", "params.orb.domainCount",

@@ -38,7 +38,7 @@ TEST(EnumNames, EveryEntryRoundTrips) {
 }
 
 TEST(EnumNames, UnknownNamesListTheAllowedOnesWithTheirDescriptions) {
-    EXPECT_EQ(parseFailure<BackendKind>("gpu"), "backend = 'gpu' is not known: allowed 'auto', 'cuda' or 'cpu'");
+    EXPECT_EQ(parseFailure<BackendKind>("gpu"), "backend = 'gpu' is not known: allowed 'auto', 'cuda', 'cpu' or 'gl'");
     EXPECT_EQ(parseFailure<OrbBalance>("memory"), "orb-balance = 'memory' is not known: allowed 'count' or 'work'");
     EXPECT_EQ(parseFailure<ColorScaleChoice>("Log"),
               "color-scale = 'Log' is not known: allowed 'auto' (log for density, |a| and error, else linear), "
@@ -53,7 +53,7 @@ TEST(EnumNames, ValuesOutsideTheTableAreNamedAsNumbers) {
         ADD_FAILURE() << "backend 7 was accepted";
     } catch (const InvalidParameterError& error) {
         EXPECT_EQ(error.field(), "backend");
-        EXPECT_STREQ(error.what(), "backend = '7' is not known: allowed 'auto', 'cuda' or 'cpu'");
+        EXPECT_STREQ(error.what(), "backend = '7' is not known: allowed 'auto', 'cuda', 'cpu' or 'gl'");
     }
 }
 

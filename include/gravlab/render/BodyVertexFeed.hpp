@@ -1,8 +1,10 @@
 #pragma once
 // Moves the simulation's current positions into the particle vertex buffer, once per drawn frame.
 //
-// Design note: this is the single place where body data crosses from sim to GL, by one of two paths, both offered by
+// Design note: this is the single place where body data crosses from sim to GL, by one of three paths, all offered by
 // the simulation's VisualSource (the feed never learns which backend it talks to).
+//   GL compute (a source whose state lives in GL buffers of this context, the GL backend): one compute dispatch
+//              writes the vertices into the renderer's buffer; no mapping, no host copy; drawn by the GL point draw.
 //   interop    (a source that can write on the device, i.e. the CUDA backend, and the GL buffer could be registered
 //              with CUDA): the buffer is mapped on the source's stream, the source writes RenderVertex into it on the
 //              device, and it is unmapped before any draw reads it. No host round trip. The registration is redone
@@ -59,6 +61,7 @@ private:
     std::ostream& m_log;
     std::vector<RenderVertex> m_staging;
     bool m_stagingCurrent = false;
+    bool m_writtenByGl = false; ///< the last update took the GL compute path
     std::unique_ptr<Interop> m_interop;
     std::string m_path = "host copy";
 };

@@ -8,6 +8,7 @@
 // turns the window's live step times into the panel's "keeps about N bodies interactive", so both figures come from
 // measurements on this machine, not from guesses.
 #include <gravlab/sim/SimParams.hpp>
+#include <gravlab/sim/Simulation.hpp>
 #include <gravlab/sim/SolverRegistry.hpp>
 
 #include <cstdint>
@@ -52,9 +53,9 @@ InteractiveDefaults chooseInteractiveDefaults(const StepCostModel& model, int st
 std::uint64_t interactiveBodiesFromLiveStep(const SolverInfo& solver, std::uint64_t bodies, double stepsSeconds,
                                             int stepsPerFrame);
 
-/// Times a few steps of params' solver on the backend createBackend picks for params, at a probe size suited to the
-/// solver (4096 bodies for all-pairs solvers, 16384 for the tree), on params' scenario; tens of milliseconds on a
+/// Times a few steps of params' solver on the backend makeBackend makes for params, at a probe size suited to the
+/// solver (4096 bodies for all-pairs solvers, 16384 for the tree), on a Plummer sphere; tens of milliseconds on a
 /// laptop. Throws what the backend throws.
-StepCostModel measureStepCost(const SimParams& params);
+StepCostModel measureStepCost(const SimParams& params, const BackendFactory& makeBackend = createBackend);
 
 } // namespace gravlab

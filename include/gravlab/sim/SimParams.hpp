@@ -27,9 +27,10 @@ namespace gravlab {
 
 /// Where the simulation runs.
 enum class BackendKind {
-    Auto, ///< CUDA when a device is present, otherwise the CPU
+    Auto, ///< CUDA when a device is present; otherwise, in the app, GL on a hardware GL driver; else the CPU
     Cuda, ///< the CUDA core; an error when no device is present
     Cpu,  ///< the OpenMP fallback
+    Gl,   ///< OpenGL 4.5 compute shaders (render/compute/): any GPU; needs a GL context, so only the app creates it
 };
 
 /// What ORB balances between its domains (see Orb.hpp).
@@ -59,9 +60,9 @@ template <> struct EnumNames<TimeStepMode> {
 
 template <> struct EnumNames<BackendKind> {
     static constexpr std::string_view field = "backend";
-    static constexpr std::array entries{EnumName<BackendKind>{BackendKind::Auto, "auto"},
-                                        EnumName<BackendKind>{BackendKind::Cuda, "cuda"},
-                                        EnumName<BackendKind>{BackendKind::Cpu, "cpu"}};
+    static constexpr std::array entries{
+        EnumName<BackendKind>{BackendKind::Auto, "auto"}, EnumName<BackendKind>{BackendKind::Cuda, "cuda"},
+        EnumName<BackendKind>{BackendKind::Cpu, "cpu"}, EnumName<BackendKind>{BackendKind::Gl, "gl"}};
 };
 
 template <> struct EnumNames<OpeningCriterion> {

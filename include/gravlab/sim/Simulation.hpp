@@ -174,8 +174,9 @@ inline constexpr std::uint64_t kDefaultCudaBodyCount = std::uint64_t{1} << 20;
 bool cudaBackendWouldBeChosen(const SimParams& params);
 
 /// The backend params.backend asks for: CPU, or CUDA when built with it and a device is present. Throws
-/// std::runtime_error when CUDA is demanded but unavailable, naming why, and InvalidParameterError when params.solver
-/// has no implementation on the chosen backend's device (with backend auto this is where that is known).
+/// std::runtime_error when CUDA is demanded but unavailable, naming why, or when GL is demanded (the app's factory
+/// makes that one, in its GL context), and InvalidParameterError when params.solver has no implementation on the
+/// chosen backend's device (with backend auto this is where that is known).
 std::unique_ptr<SimulationBackend> createBackend(const SimParams& params);
 
 } // namespace gravlab

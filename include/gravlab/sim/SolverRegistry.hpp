@@ -19,6 +19,7 @@ namespace gravlab {
 enum class Device : std::uint8_t {
     Cpu,  ///< host threads (OpenMP)
     Cuda, ///< an NVIDIA GPU through the CUDA core
+    Gl,   ///< any GPU with OpenGL 4.5 compute shaders (render/compute/; the app creates it, it needs a GL context)
 };
 std::string_view toString(Device device);
 
@@ -35,6 +36,7 @@ struct SolverInfo {
     /// The phases a step's force evaluation is timed in, per device, in order; empty: does not run on that device.
     std::vector<std::string_view> cpuPhases = {};
     std::vector<std::string_view> cudaPhases = {};
+    std::vector<std::string_view> glPhases = {};
     /// Host bytes per body the CPU implementation keeps between steps, and the most it allocates during one
     /// evaluation, beyond the accelerations and work weights every solver has (for memory checks).
     std::uint64_t cpuResidentBytesPerBody = 0;
@@ -42,9 +44,17 @@ struct SolverInfo {
 
     bool runsOn(Device device) const { return !phases(device).empty(); }
     std::span<const std::string_view> phases(Device device) const {
-        return device == Device::Cpu ? cpuPhases : cudaPhases;
+        switch (device) {
+        case Device::Cpu:
+            return cpuPhases;
+        case Device::Cuda:
+            return cudaPhases;
+        case Device::Gl:
+            return glPhases;
+        }
+        return {};
     }
-    /// "cpu, cuda" or "cuda only".
+    /// "cpu, cuda, gl", "cpu, cuda" or "cuda only".
     std::string devicesText() const;
 };
 

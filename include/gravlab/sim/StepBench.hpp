@@ -6,6 +6,7 @@
 // initial force evaluation and first allocations), then each timed step is one step() call whose phases the backend
 // reports (SolverInfo's phases, "integrate", "orb"). Device memory is measured only on the GPU (DeviceBench.hpp).
 #include <gravlab/sim/SimParams.hpp>
+#include <gravlab/sim/Simulation.hpp>
 #include <gravlab/sim/SimulationBackend.hpp>
 
 #include <cstdint>
@@ -27,5 +28,7 @@ struct StepTimes {
 /// Validates params, chooses the backend as a run would (createBackend: params.solver must run there) and times
 /// warmupStepCount steps then stepCount single steps.
 StepTimes timeSteps(const SimParams& params, int warmupStepCount, int stepCount);
+/// As above on the backend makeBackend makes (the app's GL backend, whose context sim cannot create).
+StepTimes timeSteps(const SimParams& params, const BackendFactory& makeBackend, int warmupStepCount, int stepCount);
 
 } // namespace gravlab

@@ -4,13 +4,14 @@
 // Design note: the seam between simulation and drawing, after Box2D's b2DebugDraw turned around: the engine does not
 // draw, it answers what is there to draw, and render/ decides how and when. A backend hands out its VisualSource
 // (SimulationBackend::visuals()); the physics interface knows nothing of colours, overlays or vertex buffers, and the
-// renderer never needs to know which backend it talks to. Vertices reach GL by one of two paths: a host array
-// (writeVertices) or, where the state lives on a device, a write straight into a device pointer such as a mapped GL
-// buffer (writeVerticesOnDevice). The device path names no CUDA type: the stream travels as an opaque StreamHandle,
-// so render/ includes no CUDA backend header and casts to no CUDA type. Colour mode is a drawing choice and lives
-// here, not in the physics state. The per-body quantities of the colour modes (speed, density, ...) are computed on
-// the backend's own device and only when the mode or the state changed; colorScale() says what the colours of the last
-// vertex write mean, for the viewer's colour bar.
+// renderer never needs to know which backend it talks to. Vertices reach GL by one of three paths: a host array
+// (writeVertices), where the state lives on a CUDA device a write straight into a device pointer such as a mapped GL
+// buffer (writeVerticesOnDevice), or where it lives in GL buffers a compute dispatch into the vertex buffer, named by
+// its GL name (writeVerticesToGlBuffer). The device path names no CUDA type: the stream travels as an opaque
+// StreamHandle, so render/ includes no CUDA backend header and casts to no CUDA type. Colour mode is a drawing choice
+// and lives here, not in the physics state. The per-body quantities of the colour modes (speed, density, ...) are
+// computed on the backend's own device and only when the mode or the state changed; colorScale() says what the colours
+// of the last vertex write mean, for the viewer's colour bar.
 #include <gravlab/sim/Bodies.hpp>
 #include <gravlab/sim/ColorScale.hpp>
 #include <gravlab/sim/Orb.hpp>
@@ -21,6 +22,11 @@
 #include <vector>
 
 namespace gravlab {
+
+/// A GL buffer object's name passed through interfaces that include no GL header (GLuint is an unsigned int).
+struct GlBufferName {
+    unsigned int value = 0;
+};
 
 /// A device stream passed through interfaces that name no CUDA type: on the CUDA backend a cudaStream_t held as
 /// void* (nullptr is the default stream). Only code that is built with CUDA turns it back into a stream.
@@ -47,6 +53,13 @@ public:
     /// for capacity vertices, queued on stream after all work queued so far on deviceStream(). Throws
     /// std::invalid_argument when capacity is too small, std::logic_error unless canWriteVerticesOnDevice().
     virtual void writeVerticesOnDevice(RenderVertex* vertices, std::size_t capacity, StreamHandle stream) const;
+    /// Whether writeVerticesToGlBuffer works: true where the bodies live in GL buffers (the GL compute backend).
+    virtual bool canWriteVerticesToGlBuffer() const { return false; }
+    /// GL path: writes vertexCount() vertices into buffer, a GL buffer of the current context (the one the source's
+    /// state lives in) with room for capacity vertices, by a compute dispatch ordered before any later draw that reads
+    /// it as vertices. Throws std::invalid_argument when capacity is too small, std::logic_error unless
+    /// canWriteVerticesToGlBuffer().
+    virtual void writeVerticesToGlBuffer(GlBufferName buffer, std::size_t capacity) const;
 
     /// What the write functions put in colorScalar from now on. LeafDepth falls back to component colours while no
     /// tree is drawn (drawsTreeCells()), OrbDomain while ORB is off.
