@@ -7,7 +7,9 @@
 # bodies in and out: a 1M-body GADGET-4 HDF5 file and a tipsy file written by h5py and numpy
 # (scripts/write_sample_snapshots.py) loaded, stepped on the tree and rendered; snapshot write and read rates of 16M
 # bodies per format (bench --io); 1080p output of 1M bodies as PNG frames and, when ffmpeg is on PATH, as an MP4
-# checked with ffprobe, each with its stepping time stated apart.
+# checked with ffprobe, each with its stepping time stated apart. Then the portable solvers: the OpenGL compute
+# backend's tests on NVIDIA's driver through EGL and its direct sum against CUDA's, and the CPU solvers' scaling over
+# the machine's cores.
 #
 # Usage (from the repository root, with an existing CUDA build):
 #   scripts/gpu_check.sh OUTDIR [BUILD_DIR]        BUILD_DIR defaults to build-gpu
@@ -24,9 +26,10 @@ out=$1
 build=${2:-build-gpu}
 gravlab=${GRAVLAB:-$build/gravlab}
 tests=$build/tests/gravlab_gpu_tests
+render_tests=$build/tests/gravlab_render_tests
 quick=${GPU_CHECK_QUICK:-0}
 mkdir -p "$out"
-for needed in "$tests" "$gravlab"; do
+for needed in "$tests" "$render_tests" "$gravlab"; do
     [ -x "$needed" ] || { echo "gpu_check: $needed is missing; build $build first (cmake --build $build)" >&2; exit 2; }
 done
 sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
@@ -147,6 +150,32 @@ precision_rows() {
     done
 }
 step bench-precision precision_rows
+# The OpenGL 4.5 compute backend on this GPU's driver (EGL, no display): its tests, then its direct sum beside CUDA's.
+step gl-tests "$render_tests" --gtest_filter='GlCompute*'
+gl_rows() {
+    : >"$out/bench-gl.jsonl"
+    for bodies in 65536 262144 1048576; do
+        for backend in gl cuda; do
+            "$gravlab" bench --backend "$backend" --solver direct --bodies "$bodies" --steps 10 --json \
+                >>"$out/bench-gl.jsonl" || return 1
+        done
+    done
+}
+step bench-gl gl_rows
+# The CPU solvers over 1 to all of this machine's cores (the laptop path, measured where there are many cores).
+cpu_scaling() {
+    : >"$out/cpu-scaling.jsonl"
+    for threads in 1 2 4 8 16; do
+        [ "$threads" -le "$(nproc)" ] || continue
+        for opening in geometric relative; do
+            OMP_NUM_THREADS=$threads "$gravlab" bench --backend cpu --solver tree --opening "$opening" --bodies 100000 \
+                --steps 5 --json >>"$out/cpu-scaling.jsonl" || return 1
+        done
+        OMP_NUM_THREADS=$threads "$gravlab" bench --backend cpu --solver direct --bodies 65536 --steps 5 --json \
+            >>"$out/cpu-scaling.jsonl" || return 1
+    done
+}
+step cpu-scaling cpu_scaling
 # Energy error against cost for fixed and hierarchical time steps (binary, cold collapse, galaxy collision).
 step timesteps "$gravlab" timesteps-bench --backend cuda --solver tree --bodies 65536 --energy-samples 8 --json
 step orb-steps orb_steps
