@@ -18,6 +18,7 @@ packages=(
   libstb-dev zlib1g-dev   # PNG output (stb_image_write, zlib's deflate)
   ffmpeg            # movies (--movie, the window's recording) and the tests that check them with ffprobe
   libhdf5-dev       # HDF5 snapshots (GADGET-4, SWIFT, AREPO)
+  libopenmpi-dev openmpi-bin   # MPI ranks (mpirun -np K gravlab ...) and their tests
   libhwy-dev        # Highway: the CPU solvers' SIMD, dispatched at run time to the widest vector unit present
   python3-h5py python3-numpy   # tests: an independent HDF5 writer and reader
   libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe): headless frames and tests without a GPU
