@@ -18,6 +18,9 @@ namespace gravlab {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Internal linkage: other Highway files of gravlab_sim have per-target namespaces of the same names.
+namespace {
+
 using FloatTag = hn::ScalableTag<float>;
 using FloatVector = hn::Vec<FloatTag>;
 
@@ -31,39 +34,52 @@ HWY_INLINE FloatVector reciprocalSqrtRefined(FloatTag d, FloatVector r2) {
     return hn::Mul(estimate, hn::NegMulAdd(hn::Mul(halfR2, estimate), estimate, hn::Set(d, 1.5f)));
 }
 
+/// kTargets targets held in registers for one pass over a list: positions broadcast, accelerations summed per lane.
+/// Targets past the last are clamped copies of it, which addTo leaves out.
+template <std::size_t kTargets> struct TargetRegisters {
+    FloatVector x[kTargets], y[kTargets], z[kTargets], ax[kTargets], ay[kTargets], az[kTargets];
+
+    HWY_INLINE TargetRegisters(FloatTag d, const ListTargets& targets, std::size_t first) {
+        for (std::size_t t = 0; t < kTargets; ++t) {
+            const std::size_t target = std::min(first + t, targets.count - 1);
+            x[t] = hn::Set(d, targets.x[target]);
+            y[t] = hn::Set(d, targets.y[target]);
+            z[t] = hn::Set(d, targets.z[target]);
+            ax[t] = ay[t] = az[t] = hn::Zero(d);
+        }
+    }
+
+    HWY_INLINE void addTo(FloatTag d, const ListTargets& targets, std::size_t first) const {
+        for (std::size_t t = 0; t < kTargets && first + t < targets.count; ++t) {
+            targets.ax[first + t] += hn::GetLane(hn::SumOfLanes(d, ax[t]));
+            targets.ay[first + t] += hn::GetLane(hn::SumOfLanes(d, ay[t]));
+            targets.az[first + t] += hn::GetLane(hn::SumOfLanes(d, az[t]));
+        }
+    }
+};
+
 /// One pass over the sources for targets first .. first + kTargets - 1 (clamped to the last; the copies store nothing).
 template <std::size_t kTargets>
 HWY_INLINE void sourcePass(const SourceListView& sources, const ListTargets& targets, std::size_t first, float eps2) {
     const FloatTag d;
     const std::size_t lanes = hn::Lanes(d);
-    FloatVector tx[kTargets], ty[kTargets], tz[kTargets], ax[kTargets], ay[kTargets], az[kTargets];
-    for (std::size_t t = 0; t < kTargets; ++t) {
-        const std::size_t target = std::min(first + t, targets.count - 1);
-        tx[t] = hn::Set(d, targets.x[target]);
-        ty[t] = hn::Set(d, targets.y[target]);
-        tz[t] = hn::Set(d, targets.z[target]);
-        ax[t] = ay[t] = az[t] = hn::Zero(d);
-    }
+    TargetRegisters<kTargets> held(d, targets, first);
     const FloatVector softening2 = hn::Set(d, eps2);
     for (std::size_t k = 0; k < sources.count; k += lanes) {
         const FloatVector sx = hn::LoadU(d, sources.x + k), sy = hn::LoadU(d, sources.y + k);
         const FloatVector sz = hn::LoadU(d, sources.z + k), mass = hn::LoadU(d, sources.mass + k);
         HWY_UNROLL(4)
         for (std::size_t t = 0; t < kTargets; ++t) {
-            const FloatVector dx = hn::Sub(tx[t], sx), dy = hn::Sub(ty[t], sy), dz = hn::Sub(tz[t], sz);
+            const FloatVector dx = hn::Sub(held.x[t], sx), dy = hn::Sub(held.y[t], sy), dz = hn::Sub(held.z[t], sz);
             const FloatVector r2 = hn::MulAdd(dz, dz, hn::MulAdd(dy, dy, hn::MulAdd(dx, dx, softening2)));
             const FloatVector rInv = reciprocalSqrtRefined(d, r2);
             const FloatVector factor = hn::Mul(mass, hn::Mul(hn::Mul(rInv, rInv), rInv));
-            ax[t] = hn::NegMulAdd(factor, dx, ax[t]);
-            ay[t] = hn::NegMulAdd(factor, dy, ay[t]);
-            az[t] = hn::NegMulAdd(factor, dz, az[t]);
+            held.ax[t] = hn::NegMulAdd(factor, dx, held.ax[t]);
+            held.ay[t] = hn::NegMulAdd(factor, dy, held.ay[t]);
+            held.az[t] = hn::NegMulAdd(factor, dz, held.az[t]);
         }
     }
-    for (std::size_t t = 0; t < kTargets && first + t < targets.count; ++t) {
-        targets.ax[first + t] += hn::GetLane(hn::SumOfLanes(d, ax[t]));
-        targets.ay[first + t] += hn::GetLane(hn::SumOfLanes(d, ay[t]));
-        targets.az[first + t] += hn::GetLane(hn::SumOfLanes(d, az[t]));
-    }
+    held.addTo(d, targets, first);
 }
 
 /// One cell's components, a vector of cells.
@@ -94,14 +110,7 @@ template <std::size_t kTargets>
 HWY_INLINE void cellPass(const CellListView& cells, const ListTargets& targets, std::size_t first, float eps2) {
     const FloatTag d;
     const std::size_t lanes = hn::Lanes(d);
-    FloatVector tx[kTargets], ty[kTargets], tz[kTargets], ax[kTargets], ay[kTargets], az[kTargets];
-    for (std::size_t t = 0; t < kTargets; ++t) {
-        const std::size_t target = std::min(first + t, targets.count - 1);
-        tx[t] = hn::Set(d, targets.x[target]);
-        ty[t] = hn::Set(d, targets.y[target]);
-        tz[t] = hn::Set(d, targets.z[target]);
-        ax[t] = ay[t] = az[t] = hn::Zero(d);
-    }
+    TargetRegisters<kTargets> held(d, targets, first);
     const FloatVector softening2 = hn::Set(d, eps2);
     for (std::size_t k = 0; k < cells.count; k += lanes) {
         const CellVectors cell{hn::LoadU(d, cells.mass + k),
@@ -117,14 +126,12 @@ HWY_INLINE void cellPass(const CellListView& cells, const ListTargets& targets, 
                                hn::Mul(softening2, hn::LoadU(d, cells.secondMoment + k))};
         HWY_UNROLL(4)
         for (std::size_t t = 0; t < kTargets; ++t)
-            addCellTerm(d, cell, tx[t], ty[t], tz[t], softening2, ax[t], ay[t], az[t]);
+            addCellTerm(d, cell, held.x[t], held.y[t], held.z[t], softening2, held.ax[t], held.ay[t], held.az[t]);
     }
-    for (std::size_t t = 0; t < kTargets && first + t < targets.count; ++t) {
-        targets.ax[first + t] += hn::GetLane(hn::SumOfLanes(d, ax[t]));
-        targets.ay[first + t] += hn::GetLane(hn::SumOfLanes(d, ay[t]));
-        targets.az[first + t] += hn::GetLane(hn::SumOfLanes(d, az[t]));
-    }
+    held.addTo(d, targets, first);
 }
+
+} // namespace
 
 constexpr std::size_t kTargetsPerSourcePass = 4;
 constexpr std::size_t kTargetsPerCellPass = 2;

@@ -2,6 +2,8 @@
 // under a millisecond at 1M bodies next to the walk.
 #include "tree/TreeWalkGroups.hpp"
 
+#include "tree/OctantSpan.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -13,23 +15,6 @@ namespace {
 unsigned octantOf(const OctreeCell& parent, const OctreeCell& child) {
     return (child.centerX > parent.centerX ? 4u : 0u) | (child.centerY > parent.centerY ? 2u : 0u) |
            (child.centerZ > parent.centerZ ? 1u : 0u);
-}
-
-/// The octants inside the bounding box of the octants in mask (bit k for octant k): those whose x, y and z bits each
-/// occur among the mask's octants.
-unsigned octantsSpanned(unsigned mask) {
-    unsigned xs = 0, ys = 0, zs = 0; // bit v set when a coordinate bit of value v occurs
-    for (unsigned octant = 0; octant < 8; ++octant)
-        if ((mask >> octant & 1u) != 0) {
-            xs |= 1u << (octant >> 2 & 1u);
-            ys |= 1u << (octant >> 1 & 1u);
-            zs |= 1u << (octant & 1u);
-        }
-    unsigned spanned = 0;
-    for (unsigned octant = 0; octant < 8; ++octant)
-        if ((xs >> (octant >> 2 & 1u) & ys >> (octant >> 1 & 1u) & zs >> (octant & 1u) & 1u) != 0)
-            spanned |= 1u << octant;
-    return spanned;
 }
 
 class GroupPacker {

@@ -18,29 +18,12 @@
 // (their next kick is preceded by their own evaluation) and is counted as surplus work.
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/LaunchSize.hpp"
+#include "tree/OctantSpan.hpp"
 #include "tree/cuda/TreeKernels.hpp"
 #include "tree/cuda/TreeKeys.cuh"
 
 namespace gravlab {
 namespace {
-
-/// The octants inside the bounding box of the octants in mask (bit k for octant k): those whose x, y and z bits each
-/// occur among the mask's octants.
-__device__ unsigned octantsSpanned(unsigned mask) {
-    unsigned xs = 0, ys = 0, zs = 0; // bit v set when a coordinate bit of value v occurs
-    for (unsigned octant = 0; octant < 8; ++octant) {
-        if ((mask >> octant & 1u) != 0) {
-            xs |= 1u << (octant >> 2 & 1u);
-            ys |= 1u << (octant >> 1 & 1u);
-            zs |= 1u << (octant & 1u);
-        }
-    }
-    unsigned spanned = 0;
-    for (unsigned octant = 0; octant < 8; ++octant)
-        if ((xs >> (octant >> 2 & 1u) & ys >> (octant >> 1 & 1u) & zs >> (octant & 1u) & 1u) != 0)
-            spanned |= 1u << octant;
-    return spanned;
-}
 
 /// Which octant of its parent a cell is: three key bits of its first body.
 __device__ unsigned octantOf(const OctreeView& tree, const std::uint64_t* keys, unsigned cell) {
