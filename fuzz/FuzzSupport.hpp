@@ -40,7 +40,7 @@ inline void requireValid(const Snapshot& snapshot) {
 
 inline void requireSame(const Snapshot& first, const Snapshot& second) {
     const auto sameBytes = [](const auto& a, const auto& b) {
-        return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0;
+        return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0);
     };
     bool same = std::memcmp(&first.time, &second.time, sizeof first.time) == 0;
     same = same && sameBytes(first.bodies.x, second.bodies.x) && sameBytes(first.bodies.y, second.bodies.y) &&
@@ -48,7 +48,10 @@ inline void requireSame(const Snapshot& first, const Snapshot& second) {
            sameBytes(first.bodies.vy, second.bodies.vy) && sameBytes(first.bodies.vz, second.bodies.vz) &&
            sameBytes(first.bodies.mass, second.bodies.mass) &&
            sameBytes(first.bodies.colorKey, second.bodies.colorKey) && sameBytes(first.bodies.id, second.bodies.id) &&
-           sameBytes(first.bodies.component, second.bodies.component);
+           sameBytes(first.bodies.component, second.bodies.component) &&
+           sameBytes(first.bodies.xLow, second.bodies.xLow) && sameBytes(first.bodies.yLow, second.bodies.yLow) &&
+           sameBytes(first.bodies.zLow, second.bodies.zLow) && sameBytes(first.bodies.vxLow, second.bodies.vxLow) &&
+           sameBytes(first.bodies.vyLow, second.bodies.vyLow) && sameBytes(first.bodies.vzLow, second.bodies.vzLow);
     if (!same)
         fail("writing what was read and reading it again changed it");
 }

@@ -9,12 +9,13 @@
 // float reads as the float it rounds to (a subnormal, or 0 with its sign); one too large is an error. Without an id
 // column bodies are numbered 0..N-1. Every body is component 1: CSV does not carry components, nor the time.
 //
-// Double precision (Precision.hpp): bodies with low parts are written as the doubles their pairs hold (shortest text
-// that reads back as the same double), and a file in which some position or velocity has more significant digits
-// than a float carries (9) reads as double precision: every coordinate's float is its correctly rounded value, as
-// before, and its low part is the rest of the double the text names. The low parts are computed for every row while
-// parsing and kept only when such a field turned up, since the deciding field may come last; a file of floats, such as
-// the single-precision writer's or a spreadsheet's, therefore reads exactly as before.
+// Double precision (Precision.hpp): bodies with low parts are written after a comment line `# precision: double`,
+// as the doubles their pairs hold (the shortest text that reads back as the same double). A file that starts with that
+// line (before its header row) reads as double precision: every coordinate becomes the pair of the double d its text
+// names, high = float(d) and low = float(d - high), so a written pair reads back as the same pair. Any other file
+// reads as floats exactly as before. The line decides, not the numbers: a float written in its shortest form (0.1 for
+// 0.1f) names a double that is not that float, so guessing from the digits would turn a single-precision file into a
+// double one on the next read (or the reverse), and a round trip would change the state.
 //
 // The file is parsed in one pass over its mapped bytes into bodies sized for the file's line count (an upper bound)
 // and trimmed at the end; the writer fills a 4 MB buffer and hands it whole to AtomicFile::write. Both run at a few
@@ -31,6 +32,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,8 +44,8 @@ constexpr std::array<std::string_view, 8> kColumns{"x", "y", "z", "vx", "vy", "v
 constexpr std::size_t kColumnsWithoutId = 7;
 constexpr std::string_view kExpectedHeader = "x,y,z,vx,vy,vz,m or x,y,z,vx,vy,vz,m,id";
 constexpr std::size_t kWriteBufferBytes = std::size_t{4} << 20;
-/// Room for one number or id in the writer's rows (the longest are a double's 24 and an id's 20 characters), and for a
-/// whole row.
+/// Room for one number or id in the writer's rows (the longest are a double's 24 and an id's 20 characters), and
+/// for a whole row.
 constexpr std::size_t kNumberRoom = 32;
 constexpr std::size_t kLongestRow = 8 * (kNumberRoom + 1);
 
@@ -131,8 +133,8 @@ std::size_t parseHeader(std::string_view line, std::size_t lineNumber, const std
 }
 
 /// For a number std::from_chars found out of a float's range: whether it is below the range (it rounds to 0) rather
-/// than above it. Such numbers are below 1e-45 or above 3e38 in magnitude, so the decimal exponent of the first nonzero
-/// digit decides; it is summed with saturation, as the written exponent may have any number of digits.
+/// than above it. Such numbers are below 1e-45 or above 3e38 in magnitude, so the decimal exponent of the first
+/// nonzero digit decides; it is summed with saturation, as the written exponent may have any number of digits.
 bool roundsToZero(std::string_view number) {
     if (number.starts_with('-'))
         number.remove_prefix(1);
@@ -155,37 +157,48 @@ bool roundsToZero(std::string_view number) {
     return leading + exponent <= 0;
 }
 
-/// More significant digits than the 9 that name any float: from the first nonzero digit to the last, ignoring the
-/// sign, the decimal point and the exponent.
-bool moreDigitsThanAFloat(std::string_view number) {
-    const std::string_view mantissa = number.substr(0, std::min(number.find_first_of("eE"), number.size()));
-    const std::size_t first = mantissa.find_first_of("123456789");
-    if (first == std::string_view::npos)
-        return false;
-    const std::size_t last = mantissa.find_last_of("123456789");
-    const bool pointBetween = mantissa.find('.', first) < last;
-    return last - first + 1 - (pointBetween ? 1 : 0) > 9;
+constexpr std::string_view kDoublePrecisionLine = "# precision: double";
+
+/// Whether the comment lines before the header row include kDoublePrecisionLine.
+bool declaresDoublePrecision(std::span<const std::byte> bytes) {
+    std::string_view rest(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (rest.starts_with("\xEF\xBB\xBF"))
+        rest.remove_prefix(3);
+    while (!rest.empty()) {
+        const std::size_t end = std::min(rest.find('\n'), rest.size());
+        std::string_view line = trim(rest.substr(0, end));
+        if (line.ends_with('\r'))
+            line = trim(line.substr(0, line.size() - 1));
+        if (line == kDoublePrecisionLine)
+            return true;
+        if (!line.empty() && line.front() != '#')
+            return false; // the header row: comments after it do not count
+        rest.remove_prefix(std::min(end + 1, rest.size()));
+    }
+    return false;
 }
 
-/// The low parts of the six coordinates of every row parsed so far, and whether a field asked for them.
-struct CsvLowParts {
-    std::array<std::vector<float>, 6> columns;
-    bool wanted = false;
+/// The doubles the six coordinate columns name, for every row parsed so far (a file declaring double precision).
+struct CsvDoubles {
+    std::array<std::vector<double>, 6> columns;
 
-    explicit CsvLowParts(std::size_t rows) {
-        for (std::vector<float>& column : columns)
+    explicit CsvDoubles(std::size_t rows) {
+        for (std::vector<double>& column : columns)
             column.resize(rows);
     }
-    /// Moves the columns into bodies (count rows) when wanted.
-    void keepIn(Bodies& bodies, std::size_t count) {
-        if (!wanted)
-            return;
-        std::array<std::vector<float>*, 6> lows{&bodies.xLow,  &bodies.yLow,  &bodies.zLow,
-                                                &bodies.vxLow, &bodies.vyLow, &bodies.vzLow};
-        for (std::size_t k = 0; k < lows.size(); ++k) {
-            columns[k].resize(count);
-            *lows[k] = std::move(columns[k]);
-        }
+    /// The first count rows' coordinates of bodies become the pairs of their doubles.
+    void keepIn(Bodies& bodies, std::size_t count) const {
+        convertPrecision(bodies, Precision::Double);
+        const std::array<std::vector<float>*, 6> highs{&bodies.x,  &bodies.y,  &bodies.z,
+                                                       &bodies.vx, &bodies.vy, &bodies.vz};
+        const std::array<std::vector<float>*, 6> lows{&bodies.xLow,  &bodies.yLow,  &bodies.zLow,
+                                                      &bodies.vxLow, &bodies.vyLow, &bodies.vzLow};
+        for (std::size_t k = 0; k < highs.size(); ++k)
+            for (std::size_t i = 0; i < count; ++i) {
+                const FloatPair pair = splitDouble(columns[k][i]);
+                (*highs[k])[i] = pair.high;
+                (*lows[k])[i] = pair.low == 0.0f ? 0.0f : pair.low; // one zero: an underflow may give -0
+            }
     }
 };
 
@@ -210,18 +223,20 @@ public:
         return value;
     }
 
-    /// Coordinate column (0..5) of row: its float, with its low part stored in lows (the double the text names minus
-    /// that float).
-    float parseCoordinate(std::string_view field, std::size_t column, std::size_t row, CsvLowParts& lows) const {
-        const float high = parseFloat(field, column);
+    /// Coordinate column (0..5) of row: its float, with the double the text names kept in doubles when there are.
+    float parseCoordinate(std::string_view field, std::size_t column, std::size_t row,
+                          std::optional<CsvDoubles>& doubles) const {
+        const float value = parseFloat(field, column);
+        if (!doubles)
+            return value;
         std::string_view digits = field;
         if (digits.starts_with('+'))
             digits.remove_prefix(1);
-        double value = 0;
-        const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-        lows.columns[column][row] = error == std::errc{} ? float(value - double(high)) : 0.0f;
-        lows.wanted |= moreDigitsThanAFloat(digits);
-        return high;
+        double named = value; // a number below a float's range reads as the float it rounds to, in both precisions
+        if (std::from_chars(digits.data(), digits.data() + digits.size(), named).ec != std::errc{})
+            named = value;
+        doubles->columns[column][row] = named;
+        return value;
     }
 
     std::uint64_t parseId(std::string_view field, std::size_t column) const {
@@ -258,8 +273,13 @@ char* formatRow(char* at, const Bodies& bodies, std::size_t i) {
     const bool pairs = bodies.hasLowParts();
     for (std::size_t k = 0; k < highs.size(); ++k) {
         const float high = (*highs[k])[i];
-        at = pairs ? std::to_chars(at, at + kNumberRoom, joinPair(high, (*lows[k])[i])).ptr
-                   : std::to_chars(at, at + kNumberRoom, high).ptr;
+        if (pairs) {
+            // The pair's sum, except where the low part is zero: -0 + 0 would drop the sign of a negative zero.
+            const float low = (*lows[k])[i];
+            at = std::to_chars(at, at + kNumberRoom, low == 0.0f ? double(high) : joinPair(high, low)).ptr;
+        } else {
+            at = std::to_chars(at, at + kNumberRoom, high).ptr;
+        }
         *at++ = ',';
     }
     at = std::to_chars(at, at + kNumberRoom, bodies.mass[i]).ptr;
@@ -295,7 +315,9 @@ Snapshot parseCsv(std::span<const std::byte> bytes, const std::filesystem::path&
     Snapshot snapshot;
     Bodies& bodies = snapshot.bodies;
     allocateBodies(bodies, rowCapacity(bytes), file);
-    CsvLowParts lows(bodies.size());
+    std::optional<CsvDoubles> doubles;
+    if (declaresDoublePrecision(bytes))
+        doubles.emplace(bodies.size());
     std::size_t count = 0;
     std::array<std::string_view, kColumns.size()> fields;
     while (lines.next(line)) {
@@ -312,12 +334,12 @@ Snapshot parseCsv(std::span<const std::byte> bytes, const std::filesystem::path&
             throw SnapshotError(file, std::to_string(fieldCount) + " fields, the header has " + std::to_string(columns),
                                 where());
         const RowParser row(file, lineNumber);
-        bodies.x[count] = row.parseCoordinate(fields[0], 0, count, lows);
-        bodies.y[count] = row.parseCoordinate(fields[1], 1, count, lows);
-        bodies.z[count] = row.parseCoordinate(fields[2], 2, count, lows);
-        bodies.vx[count] = row.parseCoordinate(fields[3], 3, count, lows);
-        bodies.vy[count] = row.parseCoordinate(fields[4], 4, count, lows);
-        bodies.vz[count] = row.parseCoordinate(fields[5], 5, count, lows);
+        bodies.x[count] = row.parseCoordinate(fields[0], 0, count, doubles);
+        bodies.y[count] = row.parseCoordinate(fields[1], 1, count, doubles);
+        bodies.z[count] = row.parseCoordinate(fields[2], 2, count, doubles);
+        bodies.vx[count] = row.parseCoordinate(fields[3], 3, count, doubles);
+        bodies.vy[count] = row.parseCoordinate(fields[4], 4, count, doubles);
+        bodies.vz[count] = row.parseCoordinate(fields[5], 5, count, doubles);
         bodies.mass[count] = row.parseFloat(fields[6], 6);
         bodies.id[count] = columns == kColumns.size() ? row.parseId(fields[7], 7) : count;
         bodies.component[count] = kDarkMatterComponent;
@@ -328,7 +350,8 @@ Snapshot parseCsv(std::span<const std::byte> bytes, const std::filesystem::path&
     if (count == 0)
         throw SnapshotError(file, "no bodies: the header row is not followed by any rows");
     bodies.resize(count);
-    lows.keepIn(bodies, count);
+    if (doubles)
+        doubles->keepIn(bodies, count);
     return snapshot;
 }
 
@@ -340,7 +363,12 @@ Snapshot readCsv(const std::filesystem::path& file) {
 void writeCsv(AtomicFile& out, const Snapshot& snapshot) {
     std::vector<char> buffer(kWriteBufferBytes);
     constexpr std::string_view kHeader = "x,y,z,vx,vy,vz,m,id\n";
-    char* at = std::copy(kHeader.begin(), kHeader.end(), buffer.data());
+    char* at = buffer.data();
+    if (snapshot.bodies.hasLowParts()) {
+        at = std::copy(kDoublePrecisionLine.begin(), kDoublePrecisionLine.end(), at);
+        *at++ = '\n';
+    }
+    at = std::copy(kHeader.begin(), kHeader.end(), at);
     const Bodies& bodies = snapshot.bodies;
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         if (std::size_t(buffer.data() + buffer.size() - at) < kLongestRow) {

@@ -169,16 +169,16 @@ TEST_F(CsvFileTest, FilesWithoutBodiesOrHeaderAreRefused) {
     EXPECT_TRUE(contains(errorFor(std::string("x,y,\0\xff,vx\n", 12)), "the header row is 'x,y,\\x00\\xff,vx'"));
 }
 
-// A file whose coordinates carry a double's 17 digits, formatted by the C library's printf rather than by Gravlab's
-// writer, reads as double precision: each float is the correctly rounded value and float + low is the double to the
-// pair's 48 bits.
+// A file declaring double precision whose coordinates carry a double's 17 digits, formatted by the C library's printf
+// rather than by Gravlab's writer, reads as float-float pairs: each float is the double's rounding and float + low is
+// the double to the pair's 48 bits.
 TEST_F(CsvFileTest, DoublesFromPrintfReadAsFloatFloatPairs) {
     SCOPED_TRACE(test::seedTrace(seed));
     std::mt19937_64 random(seed);
     std::uniform_real_distribution<double> coordinate(-50.0, 50.0);
     constexpr std::size_t kBodies = 300;
     std::vector<std::array<double, 6>> expected(kBodies);
-    std::string text = "x,y,z,vx,vy,vz,m,id\n";
+    std::string text = "# made by printf\r\n  # precision: double\nx,y,z,vx,vy,vz,m,id\n";
     for (std::size_t i = 0; i < kBodies; ++i) {
         char row[256];
         for (double& value : expected[i])
@@ -205,8 +205,8 @@ TEST_F(CsvFileTest, DoublesFromPrintfReadAsFloatFloatPairs) {
         }
 }
 
-// Double-precision bodies are written as the doubles their pairs hold and read back as the same doubles; a file of
-// floats (9 digits or fewer, as the single-precision writer and spreadsheets write) stays single precision.
+// Double-precision bodies are written after the line `# precision: double` as the doubles their pairs hold and read
+// back as the same pairs; without that line before the header row a file reads as floats.
 TEST_F(CsvFileTest, DoublePrecisionBodiesRoundTripAndFloatFilesStaySingle) {
     SCOPED_TRACE(test::seedTrace(seed));
     std::mt19937_64 random(seed);
@@ -228,8 +228,17 @@ TEST_F(CsvFileTest, DoublePrecisionBodiesRoundTripAndFloatFilesStaySingle) {
                   double(written.bodies.vz[i]) + written.bodies.vzLow[i])
             << "body " << i;
     }
-    writeText(file, "x,y,z,vx,vy,vz,m\n0.1,2.5e-3,-7,1.000000000000000000e+00,0,0,1\n0.123456789,0,0,0,0,0,2\n");
-    EXPECT_FALSE(readSnapshot(file).bodies.hasLowParts()) << "no field has more than 9 significant digits";
+    const std::string rows = "x,y,z,vx,vy,vz,m\n0.5,0,0,0,0,0,1\n0,0,0.1,0,0,0,2.000000000000001\n";
+    writeText(file, rows);
+    EXPECT_FALSE(readSnapshot(file).bodies.hasLowParts()) << "without the line, floats as before";
+    writeText(file, "# precision: double\n" + rows);
+    const Snapshot tenth = readSnapshot(file);
+    ASSERT_TRUE(tenth.bodies.hasLowParts());
+    EXPECT_EQ(tenth.bodies.z[1], 0.1f);
+    EXPECT_EQ(tenth.bodies.zLow[1], float(0.1 - double(0.1f)));
+    EXPECT_EQ(tenth.bodies.xLow[0], 0.0f);
+    writeText(file, rows + "# precision: double\n");
+    EXPECT_FALSE(readSnapshot(file).bodies.hasLowParts()) << "the line counts only before the header row";
 }
 
 } // namespace
