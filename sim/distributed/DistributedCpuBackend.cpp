@@ -233,9 +233,14 @@ void DistributedCpuBackend::stepOnce(const ForceSettings& settings, float timeSt
     addPhaseTime(times, "integrate", lastKick.elapsedMilliseconds());
 }
 
-std::uint64_t DistributedCpuBackend::countNonFiniteOnAllRanks() const {
+std::uint64_t DistributedCpuBackend::countNonFiniteOnAllRanks(std::vector<PhaseTiming>& times) const {
+    const Stopwatch check;
     std::uint64_t count = countNonFiniteBodies(m_local, false);
+    addPhaseTime(times, "integrate", check.elapsedMilliseconds());
+    // The reduction also waits for the slowest rank: that wait is the exchange's, not the integrator's.
+    const Stopwatch reduction;
     m_communicator.allReduceSum(std::span<std::uint64_t>(&count, 1));
+    addPhaseTime(times, "exchange", reduction.elapsedMilliseconds());
     return count;
 }
 
@@ -268,9 +273,7 @@ void DistributedCpuBackend::step(const SimParams& params, int stepCount) {
             throw;
         }
         ++m_stepsSinceLoad;
-        const Stopwatch check;
-        const std::uint64_t nonFinite = countNonFiniteOnAllRanks();
-        addPhaseTime(times, "integrate", check.elapsedMilliseconds());
+        const std::uint64_t nonFinite = countNonFiniteOnAllRanks(times);
         if (nonFinite > 0) {
             const std::uint64_t failedStep = m_stepsSinceLoad;
             restoreState();

@@ -58,7 +58,8 @@ public:
     Diagnostics diagnostics(const SimParams& params) const override;
     /// Collective: every body's acceleration, in load order.
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
-    /// This rank's phases: the solver's, "exchange" (the all-gathers), "integrate".
+    /// This rank's phases: the solver's, "exchange" (the all-gather and the reduction of the finiteness check,
+    /// including the wait for the slowest rank), "integrate".
     std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
     VisualSource& visuals() override { return m_visuals; }
     const VisualSource& visuals() const override { return m_visuals; }
@@ -85,8 +86,9 @@ private:
     void computeAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times);
     void ensureAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times);
     void stepOnce(const ForceSettings& settings, float timeStep, std::vector<PhaseTiming>& times);
-    /// Non-finite local bodies summed over ranks: every rank gets the same count.
-    std::uint64_t countNonFiniteOnAllRanks() const;
+    /// Non-finite local bodies summed over ranks: every rank gets the same count. The local pass is timed as
+    /// "integrate", the reduction as "exchange".
+    std::uint64_t countNonFiniteOnAllRanks(std::vector<PhaseTiming>& times) const;
     void dropCachedForces();
 
     /// The gathered positions as vertices, with each body's colour key; component colours only for now.
