@@ -3,6 +3,7 @@
 
 #include <gravlab/sim/Communicator.hpp>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -35,6 +36,14 @@ int exitStatusAcrossRanks(int status) {
     std::cout.flush();
     std::cerr.flush();
     std::_Exit(status);
+}
+
+CpuFmaPeak summedOverRanks(CpuFmaPeak peak) {
+    std::array<double, 2> sums{peak.flopsPerSecond, double(peak.threads)};
+    worldCommunicator().allReduceSum(sums);
+    peak.flopsPerSecond = sums[0];
+    peak.threads = int(sums[1]);
+    return peak;
 }
 
 void requireSupportedAcrossRanks(const AppOptions& options) {

@@ -13,6 +13,7 @@
 #include "CommandLine.hpp"
 #include "HeadlessRun.hpp"
 
+#include <gravlab/sim/CpuFmaPeak.hpp>
 #include <gravlab/sim/Simulation.hpp>
 
 #include <ostream>
@@ -30,6 +31,9 @@ std::ostream& rankZeroStream(std::ostream& stream);
 std::string errorPrefix();
 /// The exit status to return from main; across ranks a failing status ends this process here (see the design note).
 int exitStatusAcrossRanks(int status);
+/// Collective: every rank's own peak (measured at the same time, as the ranks step at the same time) summed, flops and
+/// threads, so a rate of all ranks together is set against the peak of all their cores. One rank: peak itself.
+CpuFmaPeak summedOverRanks(CpuFmaPeak peak);
 /// Throws UsageError naming the flag when options ask across ranks for what only one process does yet.
 void requireSupportedAcrossRanks(const AppOptions& options);
 /// A rank other than 0 in a headless run: steps simulation as rank 0's frames do, draws and writes nothing. Returns
