@@ -22,8 +22,8 @@ int main(int argc, char** argv) {
             return exitStatusAcrossRanks(runAccuracy(*outcome.accuracy, out, err));
         if (outcome.timeStepBench)
             return exitStatusAcrossRanks(runTimeStepBench(*outcome.timeStepBench, out, err));
-        if (outcome.convert)
-            return exitStatusAcrossRanks(runConvert(*outcome.convert, out));
+        if (outcome.convert) // no simulation, so no collective: rank 0 alone writes the file
+            return exitStatusAcrossRanks(followsRankZero() ? 0 : runConvert(*outcome.convert, out));
         if (!outcome.options) {
             (outcome.exitCode == 0 ? out : err) << outcome.message;
             return exitStatusAcrossRanks(outcome.exitCode);
