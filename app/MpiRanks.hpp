@@ -6,10 +6,11 @@
 // ordinary command (headless frames, bench) and alone writes frames, movies, logs and reports; the other ranks run
 // the same command with output streams that discard everything, or, for headless frames, followHeadlessRun: the
 // same steps per frame and no drawing (drawing makes no collective call: the backend draws the positions it
-// gathered); convert, which makes no simulation, runs on rank 0 alone. What would add calls on rank 0 alone (snapshots while running, plot CSVs, comparisons, colours and
-// overlays that need a force evaluation) and the window are refused for now with the flag to drop. A failure on one
-// rank ends the process at once without MPI's finalisation, which makes mpirun end every rank instead of leaving the
-// others waiting in a collective the failed rank will never join.
+// gathered). convert, which makes no simulation, runs on rank 0 alone. What would add calls on rank 0 alone
+// (snapshots while running, plot CSVs, comparisons, colours and overlays that need a force evaluation) and the window
+// are refused for now with the flag to drop. A failure on one rank ends the process at once without MPI's
+// finalisation, which makes mpirun end every rank instead of leaving the others waiting in a collective the failed
+// rank will never join.
 #include "CommandLine.hpp"
 #include "HeadlessRun.hpp"
 
