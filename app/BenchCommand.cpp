@@ -4,6 +4,7 @@
 #include "CommandLine.hpp"
 #include "FrameBench.hpp"
 #include "GlBackendChoice.hpp"
+#include "MpiRanks.hpp"
 #include "OptionParsing.hpp"
 #include "ReportJson.hpp"
 #include "SnapshotBench.hpp"
@@ -194,7 +195,7 @@ BenchResult measure(const BenchOptions& options) {
         result.interactionsPerSecond = n * n / (result.medianStepMs * 1e-3);
         result.gflops = result.interactionsPerSecond * kFlopsPerInteraction * 1e-9;
         if (result.device == Device::Cpu)
-            result.cpuPeak = measureCpuFmaPeak();
+            result.cpuPeak = summedOverRanks(measureCpuFmaPeak()); // under mpirun: all ranks' cores
     }
     return result;
 }

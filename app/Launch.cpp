@@ -4,6 +4,7 @@
 #include "GlBackendChoice.hpp"
 #include "HeadlessRun.hpp"
 #include "MeasuredWindowDefaults.hpp"
+#include "MpiRanks.hpp"
 #include "ViewerApp.hpp"
 
 #include <gravlab/render/HeadlessContext.hpp>
@@ -114,15 +115,19 @@ bool displayAnnounced() {
 int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) {
     // Refuse an unusable --out, a missing ffmpeg or an encoder that does not work before spending time on the initial
     // conditions.
+    // Under mpirun every rank makes the simulation; rank 0 alone draws and writes (MpiRanks.hpp).
+    if (runsAcrossRanks())
+        requireSupportedAcrossRanks(options);
+    const bool follower = followsRankZero();
     std::optional<FrameOutputs> outputs;
-    if (options.headless)
+    if (options.headless && !follower)
         outputs.emplace(frameOutputSettingsFrom(options), err);
     // A headless run makes its GL context before the simulation, so a GL backend can live in it and is destroyed
     // before it. A window's context exists only once the window is open: a run asking for gl starts on the CPU and
     // the window moves it onto GL (ViewerGlBackend.cpp).
     const bool windowAsked = !options.headless && displayAnnounced();
     std::optional<HeadlessContext> context;
-    if (!windowAsked)
+    if (!windowAsked && !follower)
         context.emplace();
     std::optional<InteractiveDefaults> measured;
     SimParams params = withLaunchDefaults(options, measured, err);
@@ -138,6 +143,8 @@ int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) 
         explicitGravity.gravitationalConstant = options.simulation.gravitationalConstant;
         simulation.setParams(explicitGravity);
     }
+    if (follower)
+        return followHeadlessRun(simulation, headlessSettingsFrom(options));
     err << "gravlab: " << initialConditionsName(simulation.params()) << ", " << simulation.bodyCount()
         << " bodies, solver " << simulation.params().solver << ", on " << simulation.backend().description() << '\n';
     if (simulation.params().units.physical())

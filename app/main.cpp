@@ -3,6 +3,7 @@
 // crash.
 #include "CommandLine.hpp"
 #include "Launch.hpp"
+#include "MpiRanks.hpp"
 
 #include <gravlab/sim/MemoryBudget.hpp>
 
@@ -10,36 +11,39 @@
 
 int main(int argc, char** argv) {
     using namespace gravlab;
+    // Under mpirun only rank 0 writes to the terminal; every rank runs the command (MpiRanks.hpp).
+    std::ostream& out = rankZeroStream(std::cout);
+    std::ostream& err = rankZeroStream(std::cerr);
     try {
         const CommandLineOutcome outcome = parseCommandLine(argc, argv);
         if (outcome.bench)
-            return runBench(*outcome.bench, std::cout, std::cerr);
+            return exitStatusAcrossRanks(runBench(*outcome.bench, out, err));
         if (outcome.accuracy)
-            return runAccuracy(*outcome.accuracy, std::cout, std::cerr);
+            return exitStatusAcrossRanks(runAccuracy(*outcome.accuracy, out, err));
         if (outcome.timeStepBench)
-            return runTimeStepBench(*outcome.timeStepBench, std::cout, std::cerr);
-        if (outcome.convert)
-            return runConvert(*outcome.convert, std::cout);
+            return exitStatusAcrossRanks(runTimeStepBench(*outcome.timeStepBench, out, err));
+        if (outcome.convert) // no simulation, so no collective: rank 0 alone writes the file
+            return exitStatusAcrossRanks(followsRankZero() ? 0 : runConvert(*outcome.convert, out));
         if (!outcome.options) {
-            (outcome.exitCode == 0 ? std::cout : std::cerr) << outcome.message;
-            return outcome.exitCode;
+            (outcome.exitCode == 0 ? out : err) << outcome.message;
+            return exitStatusAcrossRanks(outcome.exitCode);
         }
-        return runGravlab(*outcome.options, std::cout, std::cerr);
+        return exitStatusAcrossRanks(runGravlab(*outcome.options, out, err));
     } catch (const UsageError& error) {
-        std::cerr << "gravlab: error: " << error.what() << '\n';
-        return 2;
+        std::cerr << errorPrefix() << error.what() << '\n';
+        return exitStatusAcrossRanks(2);
     } catch (const InvalidParameterError& error) {
-        std::cerr << "gravlab: error: --" << error.field() << ": " << error.what() << '\n';
-        return 2;
+        std::cerr << errorPrefix() << "--" << error.field() << ": " << error.what() << '\n';
+        return exitStatusAcrossRanks(2);
     } catch (const InsufficientMemoryError& error) {
         // Refused before anything was allocated: a request to change (fewer bodies), like a bad value.
-        std::cerr << "gravlab: error: " << error.what() << '\n';
-        return 2;
+        std::cerr << errorPrefix() << error.what() << '\n';
+        return exitStatusAcrossRanks(2);
     } catch (const std::exception& error) {
-        std::cerr << "gravlab: error: " << error.what() << '\n';
-        return 1;
+        std::cerr << errorPrefix() << error.what() << '\n';
+        return exitStatusAcrossRanks(1);
     } catch (...) {
-        std::cerr << "gravlab: error: an unknown failure stopped gravlab\n";
-        return 1;
+        std::cerr << errorPrefix() << "an unknown failure stopped gravlab\n";
+        return exitStatusAcrossRanks(1);
     }
 }

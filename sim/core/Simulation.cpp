@@ -6,7 +6,9 @@
 // backends do with an edit (forces are cached per solver, G, softening and, for the tree, theta; a re-partition
 // permutes the bodies and drops the octree; a new backend or new bodies start with neither tree nor domains).
 #include "core/CpuBackend.hpp"
+#include "distributed/DistributedCpuBackend.hpp"
 
+#include <gravlab/sim/Communicator.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/Simulation.hpp>
 
@@ -289,18 +291,27 @@ bool cudaBackendWouldBeChosen(const SimParams& params) {
 
 namespace {
 
+/// The CPU backend of this process: one process's, or, when mpirun started several ranks, the distributed one.
+std::unique_ptr<SimulationBackend> makeCpuBackend(const SimParams& params, std::string why) {
+    Communicator& world = worldCommunicator();
+    if (world.size() == 1)
+        return std::make_unique<CpuBackend>(std::move(why));
+    DistributedCpuBackend::requireSupported(params);
+    return std::make_unique<DistributedCpuBackend>(world, std::move(why));
+}
+
 std::unique_ptr<SimulationBackend> createBackendForDevice(const SimParams& params) {
     switch (params.backend) {
     case BackendKind::Cpu:
-        return std::make_unique<CpuBackend>();
+        return makeCpuBackend(params, {});
     case BackendKind::Auto: {
 #if defined(GRAVLAB_HAS_CUDA)
         std::string reason;
         if (cudaDeviceAvailable(reason))
             return createCudaBackend(params);
-        return std::make_unique<CpuBackend>("CUDA unavailable: " + reason);
+        return makeCpuBackend(params, "CUDA unavailable: " + reason);
 #else
-        return std::make_unique<CpuBackend>("this build has no CUDA core");
+        return makeCpuBackend(params, "this build has no CUDA core");
 #endif
     }
     case BackendKind::Cuda:

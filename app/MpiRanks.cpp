@@ -1,0 +1,78 @@
+// Rank 0 leads, the other ranks follow (see MpiRanks.hpp).
+#include "MpiRanks.hpp"
+
+#include <gravlab/sim/Communicator.hpp>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+namespace gravlab {
+
+bool runsAcrossRanks() {
+    return worldCommunicator().size() > 1;
+}
+
+bool followsRankZero() {
+    return worldCommunicator().rank() != 0;
+}
+
+std::ostream& rankZeroStream(std::ostream& stream) {
+    static std::ostream discard(nullptr); // no buffer: every write is dropped
+    return followsRankZero() ? discard : stream;
+}
+
+std::string errorPrefix() {
+    if (!runsAcrossRanks())
+        return "gravlab: error: ";
+    const Communicator& world = worldCommunicator();
+    return "gravlab: rank " + std::to_string(world.rank()) + " of " + std::to_string(world.size()) + ": error: ";
+}
+
+int exitStatusAcrossRanks(int status) {
+    if (status == 0 || !runsAcrossRanks())
+        return status;
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(status);
+}
+
+CpuFmaPeak summedOverRanks(CpuFmaPeak peak) {
+    std::array<double, 2> sums{peak.flopsPerSecond, double(peak.threads)};
+    worldCommunicator().allReduceSum(sums);
+    peak.flopsPerSecond = sums[0];
+    peak.threads = int(sums[1]);
+    return peak;
+}
+
+void requireSupportedAcrossRanks(const AppOptions& options) {
+    const std::string across = " is not supported across MPI ranks (mpirun) yet: ";
+    if (!options.headless)
+        throw UsageError("the window" + across + "add --headless, or run without mpirun");
+    if (options.compare)
+        throw UsageError("--compare" + across + "drop it, or run without mpirun");
+    if (options.saving.everySteps > 0)
+        throw UsageError("saving snapshots while running (--save-every)" + across + "drop it, or run without mpirun");
+    if (options.plotsCsv)
+        throw UsageError("--plots-csv" + across + "drop it, or run without mpirun");
+    if (options.colorMode != ColorMode::Component)
+        throw UsageError("--color " + std::string(enumName(options.colorMode)) + across +
+                         "use --color component, or run without mpirun");
+    if (options.treeOverlay.enabled)
+        throw UsageError("--overlay-depth" + across + "drop it, or run without mpirun");
+}
+
+int followHeadlessRun(Simulation& simulation, const HeadlessSettings& settings) {
+    // Rank 0's frame 0 shows the initial state; every later frame first takes stepsPerFrame steps in one call.
+    for (int frame = 1; frame < settings.frameCount; ++frame) {
+        try {
+            simulation.step(settings.stepsPerFrame);
+        } catch (const NonFiniteStateError&) {
+            return 1; // every rank threw it together; rank 0 reports it
+        }
+    }
+    return 0;
+}
+
+} // namespace gravlab

@@ -1,0 +1,362 @@
+// The distributed CPU backend: local KDK leapfrog, an all-gather of positions per force evaluation, and collective
+// diagnostics, body reads and rollback (see DistributedCpuBackend.hpp).
+#include "distributed/DistributedCpuBackend.hpp"
+
+#include "core/CpuBackend.hpp"
+#include "core/Leapfrog.hpp"
+#include "core/Parallel.hpp"
+#include "core/Stopwatch.hpp"
+#include "solvers/SolverRegistration.hpp"
+#include "tree/TreeListsSimd.hpp"
+
+#include <gravlab/sim/Precision.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <omp.h>
+#include <stdexcept>
+#include <string>
+
+namespace gravlab {
+namespace {
+
+/// What one body contributes to an exchange: what the solvers read of the other ranks' bodies.
+struct ExchangedBody {
+    float x, y, z, mass;
+    float ax, ay, az; ///< the previous evaluation's acceleration: the relative opening criterion reads it
+};
+
+/// Every rank's values of one array of `local`, concatenated in rank order.
+template <typename T> std::vector<T> gatherArray(Communicator& communicator, const std::vector<T>& local) {
+    return allGather(communicator, std::span<const T>(local));
+}
+
+/// Each local body's fp64 softened potential energy share 1/2 m_i phi_i against every body of all, summed; the body
+/// itself (all's index first + i) is skipped. The direct sum of Diagnostics.cpp, per target row.
+double localPotentialEnergyFp64(const Bodies& local, const Bodies& all, std::size_t first,
+                                const GravityParams& gravity) {
+    const double softening2 = double(gravity.softeningLength) * double(gravity.softeningLength);
+    const auto targets = std::int64_t(local.size());
+    const auto count = std::int64_t(all.size());
+    double sum = 0;
+#pragma omp parallel for schedule(dynamic, 16) reduction(+ : sum) if (parallel : targets * count >= kMinPairsForParallel)
+    for (std::int64_t i = 0; i < targets; ++i) {
+        const double xi = local.x[std::size_t(i)], yi = local.y[std::size_t(i)], zi = local.z[std::size_t(i)];
+        const std::int64_t self = std::int64_t(first) + i;
+        double row = 0;
+        for (std::int64_t j = 0; j < count; ++j) {
+            if (j == self)
+                continue;
+            const double dx = double(all.x[std::size_t(j)]) - xi;
+            const double dy = double(all.y[std::size_t(j)]) - yi;
+            const double dz = double(all.z[std::size_t(j)]) - zi;
+            row += double(all.mass[std::size_t(j)]) / std::sqrt(dx * dx + dy * dy + dz * dz + softening2);
+        }
+        sum += double(local.mass[std::size_t(i)]) * row;
+    }
+    return -0.5 * gravity.gravitationalConstant * sum;
+}
+
+} // namespace
+
+DistributedCpuBackend::DistributedCpuBackend(Communicator& communicator, std::string why)
+    : m_communicator(communicator), m_why(std::move(why)) {}
+
+void DistributedCpuBackend::requireSupported(const SimParams& params) {
+    const std::string ranks = " across MPI ranks is not supported yet: run it without mpirun";
+    if (params.timeSteps.mode == TimeStepMode::Hierarchical)
+        throw InvalidParameterError("time-steps", "hierarchical time steps" + ranks + ", or with --time-steps fixed");
+    if (params.orb.domainCount > 0)
+        throw InvalidParameterError("orb-domains", "ORB domains" + ranks + ", or with --orb-domains 0");
+    if (params.precision == Precision::Double)
+        throw InvalidParameterError("precision", "double precision" + ranks + ", or with --precision single");
+}
+
+std::string DistributedCpuBackend::description() const {
+    const std::string base = "CPU over " + m_communicator.description() + " (each rank OpenMP, " +
+                             std::to_string(omp_get_max_threads()) + " threads, SIMD " + treeListsSimdTarget() + ")";
+    return m_why.empty() ? base : base + "; " + m_why;
+}
+
+void DistributedCpuBackend::load(const Bodies& bodies) {
+    if (!bodies.consistent())
+        throw std::invalid_argument("load: the body arrays differ in length (" + std::to_string(bodies.size()) +
+                                    " positions)");
+    if (bodies.size() > std::numeric_limits<std::uint32_t>::max())
+        throw std::invalid_argument("load: " + std::to_string(bodies.size()) +
+                                    " bodies, more than the 2^32 - 1 a distributed run indexes");
+    const RankSlice slice = contiguousSlice(bodies.size(), m_communicator.rank(), m_communicator.size());
+    // The slice of every array but the low parts: a distributed state is single precision (their float parts).
+    Bodies local;
+    const auto copySlice = [&](const auto& from, auto& to) {
+        to.assign(from.begin() + std::ptrdiff_t(slice.begin), from.begin() + std::ptrdiff_t(slice.begin + slice.count));
+    };
+    copySlice(bodies.x, local.x);
+    copySlice(bodies.y, local.y);
+    copySlice(bodies.z, local.z);
+    copySlice(bodies.vx, local.vx);
+    copySlice(bodies.vy, local.vy);
+    copySlice(bodies.vz, local.vz);
+    copySlice(bodies.mass, local.mass);
+    copySlice(bodies.colorKey, local.colorKey);
+    copySlice(bodies.id, local.id);
+    copySlice(bodies.component, local.component);
+    m_slice = slice;
+    m_local = std::move(local);
+    m_all = Bodies{};
+    m_all.resize(bodies.size());
+    m_all.id = bodies.id;
+    m_all.colorKey = bodies.colorKey;
+    m_all.component = bodies.component;
+    m_targets.resize(slice.count);
+    std::iota(m_targets.begin(), m_targets.end(), std::uint32_t(slice.begin));
+    m_accelerations = {};
+    dropCachedForces();
+    m_stepsSinceLoad = 0;
+    m_lastTimings.clear();
+    std::vector<PhaseTiming> ignored;
+    exchangePositions(ignored); // the vertices show the loaded positions
+}
+
+void DistributedCpuBackend::setPrecision(Precision precision) {
+    if (precision == Precision::Double) {
+        SimParams asked;
+        asked.precision = precision;
+        requireSupported(asked);
+    }
+}
+
+bool DistributedCpuBackend::ForceSettings::sameForces(const ForceSettings& other) const {
+    return solver == other.solver &&
+           forces.gravity.gravitationalConstant == other.forces.gravity.gravitationalConstant &&
+           forces.gravity.softeningLength == other.forces.gravity.softeningLength &&
+           (!solver->usesOpeningAngle || (forces.openingAngle == other.forces.openingAngle &&
+                                          forces.openingCriterion == other.forces.openingCriterion &&
+                                          forces.forceAccuracy == other.forces.forceAccuracy));
+}
+
+DistributedCpuBackend::ForceSettings DistributedCpuBackend::forceSettingsOf(const SimParams& params) {
+    const SolverInfo& solver = findSolver(params.solver);
+    requireSolverRunsOn(solver, Device::Cpu, "the distributed CPU backend");
+    return {&solver,
+            {{params.gravitationalConstant, params.softeningLength},
+             float(params.openingAngle),
+             params.openingCriterion,
+             float(params.forceAccuracy)}};
+}
+
+void DistributedCpuBackend::dropCachedForces() {
+    m_accelerationsValid = false;
+    m_accelerationsInBodyOrder = false;
+    if (m_solver)
+        m_solver->invalidate();
+}
+
+void DistributedCpuBackend::exchangePositions(std::vector<PhaseTiming>& times) {
+    const Stopwatch exchange;
+    const std::size_t count = m_local.size();
+    const bool previous = m_accelerationsInBodyOrder && m_accelerations.size() == count;
+    std::vector<ExchangedBody> mine(count);
+    for (std::size_t i = 0; i < count; ++i)
+        mine[i] = {m_local.x[i],
+                   m_local.y[i],
+                   m_local.z[i],
+                   m_local.mass[i],
+                   previous ? m_accelerations.x[i] : 0.0f,
+                   previous ? m_accelerations.y[i] : 0.0f,
+                   previous ? m_accelerations.z[i] : 0.0f};
+    const std::vector<ExchangedBody> all = allGather(m_communicator, std::span<const ExchangedBody>(mine));
+    if (all.size() != m_all.size())
+        throw std::logic_error("exchange: " + std::to_string(all.size()) + " bodies arrived for " +
+                               std::to_string(m_all.size()) + " loaded");
+    m_allAccelerations.resize(all.size());
+    for (std::size_t j = 0; j < all.size(); ++j) {
+        m_all.x[j] = all[j].x;
+        m_all.y[j] = all[j].y;
+        m_all.z[j] = all[j].z;
+        m_all.mass[j] = all[j].mass;
+        m_allAccelerations.x[j] = all[j].ax;
+        m_allAccelerations.y[j] = all[j].ay;
+        m_allAccelerations.z[j] = all[j].az;
+    }
+    addPhaseTime(times, "exchange", exchange.elapsedMilliseconds());
+}
+
+void DistributedCpuBackend::computeAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times) {
+    m_accelerationsValid = false; // until they are complete
+    if (m_solverInfo != settings.solver) {
+        m_solver = findSolverRegistration(settings.solver->name).makeCpu();
+        m_solverInfo = settings.solver;
+    }
+    exchangePositions(times);
+    m_accelerations.resize(m_local.size());
+    // Every rank sees the same gathered set, so every rank takes the same branch.
+    if (countNonFiniteBodies(m_all, true) > 0) {
+        // A solver cannot place such bodies; NaN forces make the step's check report and roll back on every rank.
+        m_solver->invalidate();
+        for (std::vector<float>* component : {&m_accelerations.x, &m_accelerations.y, &m_accelerations.z})
+            std::fill(component->begin(), component->end(), std::numeric_limits<float>::quiet_NaN());
+        m_accelerationsInBodyOrder = false;
+        return;
+    }
+    ForceParams forces = settings.forces;
+    forces.previousAccelerations = m_accelerationsInBodyOrder;
+    m_accelerationsInBodyOrder = false; // until the evaluation completes
+    m_allWork.resize(m_all.size());
+    m_solver->computeAccelerationsOf(m_all, forces, m_targets, m_allAccelerations, m_allWork, times);
+    const auto first = std::ptrdiff_t(m_slice.begin);
+    const auto last = std::ptrdiff_t(m_slice.begin + m_slice.count);
+    m_accelerations.x.assign(m_allAccelerations.x.begin() + first, m_allAccelerations.x.begin() + last);
+    m_accelerations.y.assign(m_allAccelerations.y.begin() + first, m_allAccelerations.y.begin() + last);
+    m_accelerations.z.assign(m_allAccelerations.z.begin() + first, m_allAccelerations.z.begin() + last);
+    m_accelerationsInBodyOrder = true;
+    m_accelerationsSettings = settings;
+    m_accelerationsValid = true;
+}
+
+void DistributedCpuBackend::ensureAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times) {
+    if (!m_accelerationsValid || !m_accelerationsSettings.sameForces(settings))
+        computeAccelerations(settings, times);
+}
+
+void DistributedCpuBackend::stepOnce(const ForceSettings& settings, float timeStep, std::vector<PhaseTiming>& times) {
+    ensureAccelerations(settings, times);
+    const Stopwatch drift;
+    kickCpu(m_local, m_accelerations, 0.5f * timeStep);
+    driftCpu(m_local, timeStep);
+    addPhaseTime(times, "integrate", drift.elapsedMilliseconds());
+    computeAccelerations(settings, times);
+    const Stopwatch lastKick;
+    kickCpu(m_local, m_accelerations, 0.5f * timeStep);
+    addPhaseTime(times, "integrate", lastKick.elapsedMilliseconds());
+}
+
+std::uint64_t DistributedCpuBackend::countNonFiniteOnAllRanks(std::vector<PhaseTiming>& times) const {
+    const Stopwatch check;
+    std::uint64_t count = countNonFiniteBodies(m_local, false);
+    addPhaseTime(times, "integrate", check.elapsedMilliseconds());
+    // The reduction also waits for the slowest rank: that wait is the exchange's, not the integrator's.
+    const Stopwatch reduction;
+    m_communicator.allReduceSum(std::span<std::uint64_t>(&count, 1));
+    addPhaseTime(times, "exchange", reduction.elapsedMilliseconds());
+    return count;
+}
+
+void DistributedCpuBackend::step(const SimParams& params, int stepCount) {
+    if (stepCount <= 0)
+        return;
+    requireSupported(params);
+    const ForceSettings settings = forceSettingsOf(params);
+    const Bodies before = m_local;
+    const Bodies allBefore = m_all;
+    const std::uint64_t stepsBefore = m_stepsSinceLoad;
+    const auto restoreState = [&] {
+        m_local = before;
+        m_all = allBefore; // the vertices show the restored positions without another exchange
+        m_stepsSinceLoad = stepsBefore;
+        dropCachedForces();
+    };
+    std::vector<PhaseTiming> times;
+    for (const std::string_view phase : settings.solver->cpuPhases)
+        addPhaseTime(times, phase, 0.0);
+    addPhaseTime(times, "exchange", 0.0);
+    addPhaseTime(times, "integrate", 0.0);
+    for (int s = 0; s < stepCount; ++s) {
+        try {
+            stepOnce(settings, float(params.timeStep), times);
+        } catch (...) {
+            // Local only (the solver ran out of memory on this rank): the others wait in the next collective, so
+            // mpirun's abort on this rank's error is what ends the run.
+            restoreState();
+            throw;
+        }
+        ++m_stepsSinceLoad;
+        const std::uint64_t nonFinite = countNonFiniteOnAllRanks(times);
+        if (nonFinite > 0) {
+            const std::uint64_t failedStep = m_stepsSinceLoad;
+            restoreState();
+            throw NonFiniteStateError(failedStep, std::size_t(nonFinite), m_all.size(), stepsBefore);
+        }
+    }
+    m_lastTimings = std::move(times);
+}
+
+void DistributedCpuBackend::reverseVelocities() {
+    // Positions stay, so the cached accelerations and the gathered positions still describe this state.
+    for (std::vector<float>* velocity : {&m_local.vx, &m_local.vy, &m_local.vz})
+        for (float& component : *velocity)
+            component = -component;
+}
+
+void DistributedCpuBackend::readBodies(Bodies& out) const {
+    // Each array gathered on its own: concatenated in rank order, the slices are the load order.
+    Bodies all;
+    all.x = gatherArray(m_communicator, m_local.x);
+    all.y = gatherArray(m_communicator, m_local.y);
+    all.z = gatherArray(m_communicator, m_local.z);
+    all.vx = gatherArray(m_communicator, m_local.vx);
+    all.vy = gatherArray(m_communicator, m_local.vy);
+    all.vz = gatherArray(m_communicator, m_local.vz);
+    all.mass = gatherArray(m_communicator, m_local.mass);
+    all.colorKey = gatherArray(m_communicator, m_local.colorKey);
+    all.id = gatherArray(m_communicator, m_local.id);
+    all.component = gatherArray(m_communicator, m_local.component);
+    out = std::move(all);
+}
+
+BodyIdentity DistributedCpuBackend::bodyIdentity(std::size_t index) const {
+    if (index >= m_all.size())
+        throw std::out_of_range("bodyIdentity: body " + std::to_string(index) + " of " + std::to_string(m_all.size()));
+    return {m_all.id[index], m_all.component[index]};
+}
+
+std::vector<std::optional<BodyPosition>>
+DistributedCpuBackend::bodyPositions(std::span<const std::uint64_t> ids) const {
+    return bodyPositionsOnHost(m_all, ids);
+}
+
+Diagnostics DistributedCpuBackend::diagnostics(const SimParams& params) const {
+    // The gathered positions are the current ones (see the design note), so only sums cross ranks.
+    Diagnostics local = computeBodySumsCpu(m_local);
+    local.potentialEnergy =
+        localPotentialEnergyFp64(m_local, m_all, m_slice.begin, {params.gravitationalConstant, params.softeningLength});
+    std::array<double, 8> sums{local.kineticEnergy,      local.potentialEnergy,   local.linearMomentum[0],
+                               local.linearMomentum[1],  local.linearMomentum[2], local.angularMomentum[0],
+                               local.angularMomentum[1], local.angularMomentum[2]};
+    m_communicator.allReduceSum(sums);
+    Diagnostics total;
+    total.kineticEnergy = sums[0];
+    total.potentialEnergy = sums[1];
+    total.linearMomentum = {sums[2], sums[3], sums[4]};
+    total.angularMomentum = {sums[5], sums[6], sums[7]};
+    return total;
+}
+
+void DistributedCpuBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
+    std::vector<PhaseTiming> ignored;
+    ensureAccelerations(forceSettingsOf(params), ignored);
+    out.x = gatherArray(m_communicator, m_accelerations.x);
+    out.y = gatherArray(m_communicator, m_accelerations.y);
+    out.z = gatherArray(m_communicator, m_accelerations.z);
+}
+
+void DistributedCpuBackend::Visuals::writeVertices(std::span<RenderVertex> out) const {
+    const Bodies& all = m_backend.m_all;
+    if (out.size() != all.size())
+        throw std::invalid_argument("render vertices: buffer holds " + std::to_string(out.size()) + " vertices for " +
+                                    std::to_string(all.size()) + " bodies");
+    for (std::size_t i = 0; i < all.size(); ++i)
+        out[i] = {all.x[i], all.y[i], all.z[i], all.colorKey[i]};
+}
+
+ColorScale DistributedCpuBackend::Visuals::colorScale(const UnitSystem& units) const {
+    (void)units;
+    ColorScale scale;
+    if (m_mode != ColorMode::Component)
+        scale.note = "component colours: a run across MPI ranks draws no other colour mode yet";
+    return scale;
+}
+
+} // namespace gravlab

@@ -1,0 +1,21 @@
+#pragma once
+// Which bodies a rank owns in a distributed run: the decomposition, in one place so it can be swapped.
+//
+// Design note: for now the bodies are split into contiguous slices by their position in the loaded set, rank r
+// holding [r N / K, (r + 1) N / K): every rank computes every slice from N and K alone, without communicating, and the
+// concatenation of the slices in rank order is the loaded order, so an all-gather of the slices restores it. A
+// spatial decomposition (ORB across ranks) replaces contiguousSlice and then has to carry the ids for that order.
+#include <cstddef>
+
+namespace gravlab {
+
+/// The bodies [begin, begin + count) of the loaded set.
+struct RankSlice {
+    std::size_t begin = 0;
+    std::size_t count = 0;
+};
+
+/// Rank rank's slice of bodyCount bodies over rankCount ranks (sizes differ by at most one).
+RankSlice contiguousSlice(std::size_t bodyCount, int rank, int rankCount);
+
+} // namespace gravlab

@@ -1,0 +1,41 @@
+# Script mode: a headless run of EXE under MPIEXEC on RANKS ranks writes exactly FRAMES frames into OUT_DIR (rank 0's;
+# the other ranks write nothing, so the folder holds nothing else), prints its summary once, and its frames are the
+# bytes of the same run in one process (written to ONE_DIR first): the ranks step the same trajectories.
+# ARGS: the run's options besides --out.
+file(REMOVE_RECURSE ${OUT_DIR} ${ONE_DIR})
+execute_process(COMMAND ${EXE} ${ARGS} --out ${ONE_DIR} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err
+                TIMEOUT 120)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "the one-process run failed (${status})\nstdout: ${out}\nstderr: ${err}")
+endif()
+execute_process(COMMAND ${MPIEXEC} --oversubscribe -np ${RANKS} ${EXE} ${ARGS} --out ${OUT_DIR}
+                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "the run on ${RANKS} ranks failed (${status})\nstdout: ${out}\nstderr: ${err}")
+endif()
+string(REGEX MATCHALL "gravlab: wrote ${FRAMES} frames" summaries "${out}${err}")
+list(LENGTH summaries summaryCount)
+if(NOT summaryCount EQUAL 1)
+  message(FATAL_ERROR "expected one summary (rank 0's), found ${summaryCount}\nstdout: ${out}\nstderr: ${err}")
+endif()
+file(GLOB written RELATIVE ${OUT_DIR} ${OUT_DIR}/*)
+list(SORT written)
+set(expected "")
+math(EXPR lastFrame "${FRAMES} - 1")
+foreach(frame RANGE ${lastFrame})
+  string(LENGTH "${frame}" digits)
+  math(EXPR zeros "5 - ${digits}")
+  string(REPEAT "0" ${zeros} padding)
+  list(APPEND expected "frame_${padding}${frame}.png")
+endforeach()
+if(NOT "${written}" STREQUAL "${expected}")
+  message(FATAL_ERROR "${OUT_DIR} holds '${written}', expected exactly '${expected}'\nstderr: ${err}")
+endif()
+foreach(frame IN LISTS expected)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${OUT_DIR}/${frame} ${ONE_DIR}/${frame}
+                  RESULT_VARIABLE differs)
+  if(NOT differs EQUAL 0)
+    message(FATAL_ERROR "${frame} differs from the one-process run's")
+  endif()
+endforeach()
+message(STATUS "${RANKS} ranks wrote exactly ${expected}, the one-process run's bytes")
