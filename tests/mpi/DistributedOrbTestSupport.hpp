@@ -64,14 +64,26 @@ inline std::vector<float> exactWeights(std::size_t count, std::uint64_t seed) {
     return weights;
 }
 
-/// Displacements of a few steps' drift (normal, sigma in length units per axis), the same on every rank.
-inline void displace(Bodies& bodies, std::uint64_t seed, double sigma) {
+/// Displacements of a few steps' drift, indexed by id (normal, sigma length units per axis), the same on every rank.
+inline Vec3Arrays<float> driftById(std::size_t count, std::uint64_t seed, double sigma) {
     std::mt19937_64 random(seed ^ 0xd1f7ULL);
     std::normal_distribution<double> offset(0.0, sigma);
+    Vec3Arrays<float> drift;
+    drift.resize(count);
+    for (std::size_t id = 0; id < count; ++id) {
+        drift.x[id] = float(offset(random));
+        drift.y[id] = float(offset(random));
+        drift.z[id] = float(offset(random));
+    }
+    return drift;
+}
+
+/// Moves every body by its id's drift.
+inline void applyDrift(Bodies& bodies, const Vec3Arrays<float>& drift) {
     for (std::size_t i = 0; i < bodies.size(); ++i) {
-        bodies.x[i] += float(offset(random));
-        bodies.y[i] += float(offset(random));
-        bodies.z[i] += float(offset(random));
+        bodies.x[i] += drift.x[bodies.id[i]];
+        bodies.y[i] += drift.y[bodies.id[i]];
+        bodies.z[i] += drift.z[bodies.id[i]];
     }
 }
 
