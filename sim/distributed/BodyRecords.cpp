@@ -35,7 +35,8 @@ std::size_t bodyRecordBytes(bool withLowParts) {
 
 std::vector<std::vector<std::byte>> packBodyRecords(const Bodies& bodies, std::span<const float> work,
                                                     std::span<const std::uint32_t> destination,
-                                                    std::size_t destinationCount, bool withLowParts) {
+                                                    std::size_t destinationCount, std::uint32_t keptDestination,
+                                                    bool withLowParts) {
     const std::size_t count = bodies.size();
     if (!bodies.consistent() || work.size() != count || destination.size() != count)
         throw std::invalid_argument("body records: " + std::to_string(count) + " bodies (arrays consistent: " +
@@ -46,21 +47,29 @@ std::vector<std::vector<std::byte>> packBodyRecords(const Bodies& bodies, std::s
                                     (withLowParts ? "lack the low parts" : "carry low parts") +
                                     " the other ranks' bodies " + (withLowParts ? "carry" : "lack"));
     const std::size_t recordBytes = bodyRecordBytes(withLowParts);
-    std::vector<std::size_t> slot(count);
     std::vector<std::size_t> filled(destinationCount, 0);
     for (std::size_t i = 0; i < count; ++i) {
         if (destination[i] >= destinationCount)
             throw std::invalid_argument("body records: body " + std::to_string(i) + " goes to rank " +
                                         std::to_string(destination[i]) + " of " + std::to_string(destinationCount));
-        slot[i] = filled[destination[i]]++;
+        filled[destination[i]] += destination[i] == keptDestination ? 0 : 1;
     }
     std::vector<std::vector<std::byte>> out(destinationCount);
     for (std::size_t d = 0; d < destinationCount; ++d)
         out[d].resize(filled[d] * recordBytes);
+    // recordOf[k]: where the record of the k-th body that leaves begins.
+    std::vector<std::size_t> leaving;
+    std::vector<std::byte*> recordOf;
+    std::fill(filled.begin(), filled.end(), 0);
+    for (std::size_t i = 0; i < count; ++i)
+        if (destination[i] != keptDestination) {
+            leaving.push_back(i);
+            recordOf.push_back(out[destination[i]].data() + recordBytes * filled[destination[i]]++);
+        }
     std::size_t offset = 0;
     const auto write = [&]<typename Value>(const Value* values) {
-        for (std::size_t i = 0; i < count; ++i)
-            std::memcpy(out[destination[i]].data() + slot[i] * recordBytes + offset, values + i, sizeof(Value));
+        for (std::size_t k = 0; k < leaving.size(); ++k)
+            std::memcpy(recordOf[k] + offset, values + leaving[k], sizeof(Value));
         offset += sizeof(Value);
     };
     forEachBodyArray(bodies, [&](const auto& array) { write(array.data()); });
@@ -68,24 +77,46 @@ std::vector<std::vector<std::byte>> packBodyRecords(const Bodies& bodies, std::s
     return out;
 }
 
-void unpackBodyRecords(std::span<const std::byte> bytes, bool withLowParts, Bodies& bodies, std::vector<float>& work) {
+void keepBodiesAmongArrivals(Bodies& bodies, std::vector<float>& work, std::span<const std::uint32_t> destination,
+                             std::uint32_t keptDestination, std::size_t arrivalsBefore, std::size_t arrivalsAfter,
+                             bool withLowParts) {
+    std::size_t kept = 0;
+    for (const std::uint32_t d : destination)
+        kept += d == keptDestination ? 1 : 0;
+    const std::size_t total = arrivalsBefore + kept + arrivalsAfter;
+    const auto keep = [&](auto& array) {
+        std::remove_cvref_t<decltype(array)> arranged(total);
+        std::size_t slot = arrivalsBefore;
+        for (std::size_t i = 0; i < destination.size(); ++i)
+            if (destination[i] == keptDestination)
+                arranged[slot++] = array[i];
+        array.swap(arranged);
+    };
+    forEachBodyArray(bodies, keep);
+    keep(work);
+    // A rank that held no bodies had no low arrays for the visit to find.
+    if (withLowParts)
+        for (auto* low : {&bodies.xLow, &bodies.yLow, &bodies.zLow, &bodies.vxLow, &bodies.vyLow, &bodies.vzLow})
+            low->resize(total);
+}
+
+void unpackBodyRecords(std::span<const std::byte> bytes, bool withLowParts, Bodies& bodies, std::vector<float>& work,
+                       std::size_t first) {
     const std::size_t recordBytes = bodyRecordBytes(withLowParts);
-    if (bytes.size() % recordBytes != 0)
-        throw std::invalid_argument("body records: " + std::to_string(bytes.size()) +
-                                    " bytes are not a whole number of records of " + std::to_string(recordBytes));
     const std::size_t count = bytes.size() / recordBytes;
-    Bodies unpacked = bodiesWithLayout(count, withLowParts);
-    std::vector<float> unpackedWork(count);
+    if (bytes.size() % recordBytes != 0 || first + count > bodies.size() || work.size() != bodies.size() ||
+        (count > 0 && bodies.hasLowParts() != withLowParts))
+        throw std::invalid_argument("body records: " + std::to_string(bytes.size()) + " bytes of records of " +
+                                    std::to_string(recordBytes) + " do not fit from body " + std::to_string(first) +
+                                    " of " + std::to_string(bodies.size()));
     std::size_t offset = 0;
     const auto read = [&]<typename Value>(Value* values) {
         for (std::size_t i = 0; i < count; ++i)
-            std::memcpy(values + i, bytes.data() + i * recordBytes + offset, sizeof(Value));
+            std::memcpy(values + first + i, bytes.data() + i * recordBytes + offset, sizeof(Value));
         offset += sizeof(Value);
     };
-    forEachBodyArray(unpacked, [&](auto& array) { read(array.data()); });
-    read(unpackedWork.data());
-    bodies = std::move(unpacked);
-    work = std::move(unpackedWork);
+    forEachBodyArray(bodies, [&](auto& array) { read(array.data()); });
+    read(work.data());
 }
 
 } // namespace gravlab

@@ -53,16 +53,25 @@ void throwOnEveryRankIfAny(Communicator& communicator, const std::string& localP
                                 " refused its input (its own error says why); rank " + rank + " stops with it");
 }
 
-/// Sends body i with work[i] to rank destination[i]; what arrives replaces bodies and work, by source rank, then in
-/// the sender's order. Collective.
+/// Sends body i with work[i] to rank destination[i]; bodies and work become what this rank holds then, by source
+/// rank, then in the sender's order (its own staying bodies are never packed: they keep their place among the
+/// arrivals). Collective.
 void sendBodiesToRanks(Communicator& communicator, Bodies& local, std::vector<float>& work,
                        std::span<const std::uint32_t> destination, bool withLowParts) {
+    const auto rank = std::uint32_t(communicator.rank());
     const std::vector<std::vector<std::byte>> sends =
-        packBodyRecords(local, work, destination, std::size_t(communicator.size()), withLowParts);
+        packBodyRecords(local, work, destination, std::size_t(communicator.size()), rank, withLowParts);
     std::vector<std::byte> received;
     std::vector<std::size_t> byteCounts;
     communicator.allToAllBytes(sends, received, byteCounts);
-    unpackBodyRecords(received, withLowParts, local, work);
+    const std::size_t recordBytes = bodyRecordBytes(withLowParts);
+    const std::size_t bytesBefore = std::accumulate(byteCounts.begin(), byteCounts.begin() + rank, std::size_t{0});
+    const std::span<const std::byte> before = std::span<const std::byte>(received).first(bytesBefore);
+    const std::span<const std::byte> after = std::span<const std::byte>(received).subspan(bytesBefore);
+    keepBodiesAmongArrivals(local, work, destination, rank, before.size() / recordBytes, after.size() / recordBytes,
+                            withLowParts);
+    unpackBodyRecords(before, withLowParts, local, work, 0);
+    unpackBodyRecords(after, withLowParts, local, work, local.size() - after.size() / recordBytes);
 }
 
 /// bodiesPerRank and workPerRank from every rank's local bodies. Collective.
