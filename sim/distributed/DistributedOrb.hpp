@@ -2,11 +2,12 @@
 // ORB domains across ranks: one domain per rank, cut collectively, bodies moved to the rank whose domain holds them.
 //
 // Design note: the decomposition of the design notes the ORB came from, now across processes. Each rank holds some
-// bodies; a re-partition finds the cuts collectively (per-rank histograms of the coordinate along the cut axis, summed
-// over ranks, the same radix select as the single-process ORB, so the cuts equal the single-process ORB's on the union
-// of the bodies) and sends every body to its domain's rank (one all-to-all of whole body records: every array of
-// Bodies, low parts included, and the work weight). Between re-partitions the cuts stay and only the bodies that left
-// their rank's domain move (the stay test and descent of OrbLocate.hpp). Rank r owns domain r.
+// bodies; a re-partition finds the cuts collectively (CollectiveOrbCuts: a radix select over per-rank histograms of
+// the coordinate along the cut axis, summed over ranks, so the cuts equal OrbCpu's on the union of the bodies without
+// gathering them) and sends every body to its domain's rank (one all-to-all of whole body records, BodyRecords: every
+// array of Bodies, low parts included, and the work weight; bodies already on their rank stay in place). Between
+// re-partitions the cuts stay and only the bodies that left their rank's domain move (the stay test and descent of
+// OrbLocate.hpp, as migrateOrbCpu does on one process). Rank r owns domain r, the leaf numbered r.
 #include <gravlab/sim/Bodies.hpp>
 #include <gravlab/sim/Communicator.hpp>
 #include <gravlab/sim/Orb.hpp>
