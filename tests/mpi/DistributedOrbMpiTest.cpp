@@ -102,6 +102,51 @@ TEST(DistributedOrbMpi, TiesOnCutPlanesGoByIdLikeTheSingleProcessOrb) {
     }
 }
 
+/// Bodies that share their id and, on a grid of 3 values per axis, their position: only the rank and the arrival index
+/// tell them apart, the last words of the key. Every body starts on rank 0 in input order, where that order is
+/// OrbCpu's index order.
+TEST(DistributedOrbMpi, BodiesEqualInIdAndPositionStillSplitLikeTheSingleProcessOrb) {
+    Communicator& world = worldCommunicator();
+    const std::uint64_t seed = test::agreedSeed(world);
+    SCOPED_TRACE(test::seedTrace(seed));
+    Bodies all = plummer(seed);
+    for (std::vector<float>* coordinates : {&all.x, &all.y, &all.z})
+        for (float& c : *coordinates)
+            c = std::clamp(std::round(c), -1.0f, 1.0f);
+    std::fill(all.id.begin(), all.id.end(), std::uint64_t{42});
+    for (std::size_t i = 0; i < all.size(); ++i)
+        all.colorKey[i] = float(i) / float(all.size());
+    const std::vector<float> weights = test::exactWeights(all.size(), seed);
+    for (const OrbBalance balance : {OrbBalance::Count, OrbBalance::Work}) {
+        SCOPED_TRACE(std::string(toString(balance)) + " balance");
+        Bodies local = world.rank() == 0 ? all : Bodies{};
+        std::vector<float> work = world.rank() == 0 ? weights : std::vector<float>{};
+        const RankDomains domains = repartitionAcrossRanks(world, local, work, balance);
+        std::vector<std::uint64_t> total{local.size()};
+        world.allReduceSum(total);
+        EXPECT_EQ(total[0], all.size());
+
+        Bodies reference = all;
+        std::vector<float> referenceWeights = weights;
+        OrbCpu orb;
+        orb.build(reference, std::uint32_t(world.size()),
+                  balance == OrbBalance::Work ? std::span<float>(referenceWeights) : std::span<float>());
+        EXPECT_TRUE(test::sameCells(domains.cells, orb.cells()));
+        EXPECT_EQ(domains.bodiesPerRank[std::size_t(world.rank())], local.size());
+        // The bodies here are the reference domain's: the colour key, i / N, tells them apart.
+        const auto sortedKeys = [](const Bodies& bodies, std::size_t begin, std::size_t end) {
+            std::vector<float> keys(bodies.colorKey.begin() + std::ptrdiff_t(begin),
+                                    bodies.colorKey.begin() + std::ptrdiff_t(end));
+            std::sort(keys.begin(), keys.end());
+            return keys;
+        };
+        for (const OrbCell& cell : orb.cells())
+            if (cell.isLeaf() && cell.firstDomain == std::uint32_t(world.rank())) {
+                EXPECT_EQ(sortedKeys(local, 0, local.size()), sortedKeys(reference, cell.begin, cell.end));
+            }
+    }
+}
+
 TEST(DistributedOrbMpi, ZeroWorkFallsBackToCountBalance) {
     Communicator& world = worldCommunicator();
     const std::uint64_t seed = test::agreedSeed(world);
