@@ -1,5 +1,6 @@
 #include "distributed/BodyRecords.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -25,28 +26,29 @@ template <typename Array> constexpr std::size_t elementBytes() {
 
 } // namespace
 
-std::size_t bodyRecordBytes(bool withLowParts) {
+std::size_t bodyRecordBytes(bool withLowParts, std::size_t floatsPerBody) {
     // One body (a zero count would leave the low arrays empty, and with them the low parts out of the layout).
     const Bodies probe = bodiesWithLayout(1, withLowParts);
-    std::size_t bytes = sizeof(float);
+    std::size_t bytes = floatsPerBody * sizeof(float);
     forEachBodyArray(probe, [&](const auto& array) { bytes += elementBytes<decltype(array)>(); });
     return bytes;
 }
 
-std::vector<std::vector<std::byte>> packBodyRecords(const Bodies& bodies, std::span<const float> work,
+std::vector<std::vector<std::byte>> packBodyRecords(const Bodies& bodies, std::span<const float> floats,
                                                     std::span<const std::uint32_t> destination,
                                                     std::size_t destinationCount, std::uint32_t keptDestination,
-                                                    bool withLowParts) {
+                                                    bool withLowParts, std::size_t floatsPerBody) {
     const std::size_t count = bodies.size();
-    if (!bodies.consistent() || work.size() != count || destination.size() != count)
+    if (!bodies.consistent() || floats.size() != count * floatsPerBody || destination.size() != count)
         throw std::invalid_argument("body records: " + std::to_string(count) + " bodies (arrays consistent: " +
-                                    std::to_string(bodies.consistent()) + ") with " + std::to_string(work.size()) +
-                                    " work weights and " + std::to_string(destination.size()) + " destinations");
+                                    std::to_string(bodies.consistent()) + ") with " + std::to_string(floats.size()) +
+                                    " carried floats (" + std::to_string(floatsPerBody) + " per body) and " +
+                                    std::to_string(destination.size()) + " destinations");
     if (count > 0 && bodies.hasLowParts() != withLowParts)
         throw std::invalid_argument(std::string("body records: the bodies ") +
                                     (withLowParts ? "lack the low parts" : "carry low parts") +
                                     " the other ranks' bodies " + (withLowParts ? "carry" : "lack"));
-    const std::size_t recordBytes = bodyRecordBytes(withLowParts);
+    const std::size_t recordBytes = bodyRecordBytes(withLowParts, floatsPerBody);
     std::vector<std::size_t> filled(destinationCount, 0);
     for (std::size_t i = 0; i < count; ++i) {
         if (destination[i] >= destinationCount)
@@ -67,56 +69,60 @@ std::vector<std::vector<std::byte>> packBodyRecords(const Bodies& bodies, std::s
             recordOf.push_back(out[destination[i]].data() + recordBytes * filled[destination[i]]++);
         }
     std::size_t offset = 0;
-    const auto write = [&]<typename Value>(const Value* values) {
+    const auto write = [&]<typename Value>(const Value* values, std::size_t perBody) {
         for (std::size_t k = 0; k < leaving.size(); ++k)
-            std::memcpy(recordOf[k] + offset, values + leaving[k], sizeof(Value));
-        offset += sizeof(Value);
+            std::memcpy(recordOf[k] + offset, values + leaving[k] * perBody, perBody * sizeof(Value));
+        offset += perBody * sizeof(Value);
     };
-    forEachBodyArray(bodies, [&](const auto& array) { write(array.data()); });
-    write(work.data());
+    forEachBodyArray(bodies, [&](const auto& array) { write(array.data(), 1); });
+    write(floats.data(), floatsPerBody);
     return out;
 }
 
-void keepBodiesAmongArrivals(Bodies& bodies, std::vector<float>& work, std::span<const std::uint32_t> destination,
+void keepBodiesAmongArrivals(Bodies& bodies, std::vector<float>& floats, std::span<const std::uint32_t> destination,
                              std::uint32_t keptDestination, std::size_t arrivalsBefore, std::size_t arrivalsAfter,
-                             bool withLowParts) {
+                             bool withLowParts, std::size_t floatsPerBody) {
     std::size_t kept = 0;
     for (const std::uint32_t d : destination)
         kept += d == keptDestination ? 1 : 0;
     const std::size_t total = arrivalsBefore + kept + arrivalsAfter;
-    const auto keep = [&](auto& array) {
-        std::remove_cvref_t<decltype(array)> arranged(total);
+    const auto keep = [&](auto& array, std::size_t perBody) {
+        std::remove_cvref_t<decltype(array)> arranged(total * perBody);
         std::size_t slot = arrivalsBefore;
         for (std::size_t i = 0; i < destination.size(); ++i)
-            if (destination[i] == keptDestination)
-                arranged[slot++] = array[i];
+            if (destination[i] == keptDestination) {
+                std::copy_n(array.begin() + std::ptrdiff_t(i * perBody), perBody,
+                            arranged.begin() + std::ptrdiff_t(slot * perBody));
+                ++slot;
+            }
         array.swap(arranged);
     };
-    forEachBodyArray(bodies, keep);
-    keep(work);
+    forEachBodyArray(bodies, [&](auto& array) { keep(array, 1); });
+    keep(floats, floatsPerBody);
     // A rank that held no bodies had no low arrays for the visit to find.
     if (withLowParts)
         for (auto* low : {&bodies.xLow, &bodies.yLow, &bodies.zLow, &bodies.vxLow, &bodies.vyLow, &bodies.vzLow})
             low->resize(total);
 }
 
-void unpackBodyRecords(std::span<const std::byte> bytes, bool withLowParts, Bodies& bodies, std::vector<float>& work,
-                       std::size_t first) {
-    const std::size_t recordBytes = bodyRecordBytes(withLowParts);
+void unpackBodyRecords(std::span<const std::byte> bytes, bool withLowParts, Bodies& bodies, std::vector<float>& floats,
+                       std::size_t first, std::size_t floatsPerBody) {
+    const std::size_t recordBytes = bodyRecordBytes(withLowParts, floatsPerBody);
     const std::size_t count = bytes.size() / recordBytes;
-    if (bytes.size() % recordBytes != 0 || first + count > bodies.size() || work.size() != bodies.size() ||
-        (count > 0 && bodies.hasLowParts() != withLowParts))
+    if (bytes.size() % recordBytes != 0 || first + count > bodies.size() ||
+        floats.size() != bodies.size() * floatsPerBody || (count > 0 && bodies.hasLowParts() != withLowParts))
         throw std::invalid_argument("body records: " + std::to_string(bytes.size()) + " bytes of records of " +
                                     std::to_string(recordBytes) + " do not fit from body " + std::to_string(first) +
                                     " of " + std::to_string(bodies.size()));
     std::size_t offset = 0;
-    const auto read = [&]<typename Value>(Value* values) {
+    const auto read = [&]<typename Value>(Value* values, std::size_t perBody) {
         for (std::size_t i = 0; i < count; ++i)
-            std::memcpy(values + first + i, bytes.data() + i * recordBytes + offset, sizeof(Value));
-        offset += sizeof(Value);
+            std::memcpy(values + (first + i) * perBody, bytes.data() + i * recordBytes + offset,
+                        perBody * sizeof(Value));
+        offset += perBody * sizeof(Value);
     };
-    forEachBodyArray(bodies, [&](auto& array) { read(array.data()); });
-    read(work.data());
+    forEachBodyArray(bodies, [&](auto& array) { read(array.data(), 1); });
+    read(floats.data(), floatsPerBody);
 }
 
 } // namespace gravlab

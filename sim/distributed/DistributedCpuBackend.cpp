@@ -69,7 +69,9 @@ void DistributedCpuBackend::requireSupported(const SimParams& params) {
     if (params.timeSteps.mode == TimeStepMode::Hierarchical)
         throw InvalidParameterError("time-steps", "hierarchical time steps" + ranks + ", or with --time-steps fixed");
     if (params.orb.domainCount > 0)
-        throw InvalidParameterError("orb-domains", "ORB domains" + ranks + ", or with --orb-domains 0");
+        throw InvalidParameterError("orb-domains", "ORB domains of one's own across MPI ranks are not supported: the "
+                                                   "ranks' domains are automatic (one per rank; --orb-every and "
+                                                   "--orb-balance steer them): run with --orb-domains 0");
     if (params.precision == Precision::Double)
         throw InvalidParameterError("precision", "double precision" + ranks + ", or with --precision single");
 }
@@ -103,21 +105,77 @@ void DistributedCpuBackend::load(const Bodies& bodies) {
     copySlice(bodies.colorKey, local.colorKey);
     copySlice(bodies.id, local.id);
     copySlice(bodies.component, local.component);
-    m_slice = slice;
     m_local = std::move(local);
-    m_all = Bodies{};
-    m_all.resize(bodies.size());
-    m_all.id = bodies.id;
-    m_all.colorKey = bodies.colorKey;
-    m_all.component = bodies.component;
-    m_targets.resize(slice.count);
-    std::iota(m_targets.begin(), m_targets.end(), std::uint32_t(slice.begin));
+    m_localWork.assign(m_local.size(), 0.0f);
     m_accelerations = {};
     dropCachedForces();
+    placeBodies(true, OrbBalance::Count); // nothing to weigh before the first evaluation
     m_stepsSinceLoad = 0;
     m_lastTimings.clear();
     std::vector<PhaseTiming> ignored;
     exchangePositions(ignored); // the vertices show the loaded positions
+}
+
+void DistributedCpuBackend::placeBodies(bool repartition, OrbBalance balance) {
+    // The previous accelerations travel with their bodies, three floats each, when there are any.
+    const bool carry = m_accelerationsInBodyOrder && m_accelerations.size() == m_local.size();
+    std::vector<float> previous;
+    if (carry) {
+        previous.resize(3 * m_local.size());
+        for (std::size_t i = 0; i < m_local.size(); ++i) {
+            previous[3 * i] = m_accelerations.x[i];
+            previous[3 * i + 1] = m_accelerations.y[i];
+            previous[3 * i + 2] = m_accelerations.z[i];
+        }
+    }
+    const CarriedFloats carried{carry ? &previous : nullptr, carry ? std::size_t{3} : std::size_t{0}};
+    std::uint64_t moved = m_local.size(); // a re-partition may reorder every rank
+    if (repartition)
+        m_domains = repartitionAcrossRanks(m_communicator, m_local, m_localWork, balance, carried);
+    else
+        moved = migrateAcrossRanks(m_communicator, m_domains, m_local, m_localWork, carried).bodiesMoved;
+    if (carry) {
+        m_accelerations.resize(m_local.size());
+        for (std::size_t i = 0; i < m_local.size(); ++i) {
+            m_accelerations.x[i] = previous[3 * i];
+            m_accelerations.y[i] = previous[3 * i + 1];
+            m_accelerations.z[i] = previous[3 * i + 2];
+        }
+    }
+    if (repartition || moved > 0) // the same on every rank: moved is summed over ranks
+        exchangeIdentities();
+}
+
+void DistributedCpuBackend::updateDomains(const SimParams& params, std::vector<PhaseTiming>& times) {
+    // A body gone non-finite has no domain: the step's check reports it and rolls back on every rank.
+    if (countNonFiniteOnAllRanks(times) > 0)
+        return;
+    const Stopwatch orb;
+    bool repartition = ++m_stepsSinceRepartition >= params.orb.rebuildInterval;
+    if (!repartition) {
+        placeBodies(false, params.orb.balance);
+        const std::vector<double>& load = m_domains.workPerRank;
+        const double mean = std::accumulate(load.begin(), load.end(), 0.0) / double(load.size());
+        repartition = mean > 0 && *std::max_element(load.begin(), load.end()) > params.orb.imbalanceLimit * mean;
+    }
+    if (repartition) {
+        placeBodies(true, params.orb.balance);
+        m_stepsSinceRepartition = 0;
+    }
+    addPhaseTime(times, "orb", orb.elapsedMilliseconds());
+}
+
+void DistributedCpuBackend::exchangeIdentities() {
+    std::vector<std::size_t> counts;
+    m_all.id = allGather(m_communicator, std::span<const std::uint64_t>(m_local.id), &counts);
+    m_all.colorKey = gatherArray(m_communicator, m_local.colorKey);
+    m_all.component = gatherArray(m_communicator, m_local.component);
+    for (std::vector<float>* array : {&m_all.x, &m_all.y, &m_all.z, &m_all.vx, &m_all.vy, &m_all.vz, &m_all.mass})
+        array->resize(m_all.id.size());
+    const auto rank = std::size_t(m_communicator.rank());
+    m_slice = {std::accumulate(counts.begin(), counts.begin() + std::ptrdiff_t(rank), std::size_t{0}), counts[rank]};
+    m_targets.resize(m_slice.count);
+    std::iota(m_targets.begin(), m_targets.end(), std::uint32_t(m_slice.begin));
 }
 
 void DistributedCpuBackend::setPrecision(Precision precision) {
@@ -211,6 +269,7 @@ void DistributedCpuBackend::computeAccelerations(const ForceSettings& settings, 
     m_accelerations.x.assign(m_allAccelerations.x.begin() + first, m_allAccelerations.x.begin() + last);
     m_accelerations.y.assign(m_allAccelerations.y.begin() + first, m_allAccelerations.y.begin() + last);
     m_accelerations.z.assign(m_allAccelerations.z.begin() + first, m_allAccelerations.z.begin() + last);
+    m_localWork.assign(m_allWork.begin() + first, m_allWork.begin() + last);
     m_accelerationsInBodyOrder = true;
     m_accelerationsSettings = settings;
     m_accelerationsValid = true;
@@ -221,12 +280,15 @@ void DistributedCpuBackend::ensureAccelerations(const ForceSettings& settings, s
         computeAccelerations(settings, times);
 }
 
-void DistributedCpuBackend::stepOnce(const ForceSettings& settings, float timeStep, std::vector<PhaseTiming>& times) {
+void DistributedCpuBackend::stepOnce(const ForceSettings& settings, const SimParams& params,
+                                     std::vector<PhaseTiming>& times) {
+    const auto timeStep = float(params.timeStep);
     ensureAccelerations(settings, times);
     const Stopwatch drift;
     kickCpu(m_local, m_accelerations, 0.5f * timeStep);
     driftCpu(m_local, timeStep);
     addPhaseTime(times, "integrate", drift.elapsedMilliseconds());
+    updateDomains(params, times);
     computeAccelerations(settings, times);
     const Stopwatch lastKick;
     kickCpu(m_local, m_accelerations, 0.5f * timeStep);
@@ -251,21 +313,31 @@ void DistributedCpuBackend::step(const SimParams& params, int stepCount) {
     const ForceSettings settings = forceSettingsOf(params);
     const Bodies before = m_local;
     const Bodies allBefore = m_all;
-    const std::uint64_t stepsBefore = m_stepsSinceLoad;
+    const std::vector<float> workBefore = m_localWork;
+    const RankDomains domainsBefore = m_domains;
+    const RankSlice sliceBefore = m_slice;
+    const std::uint64_t stepsBefore = m_stepsSinceLoad, repartitionBefore = m_stepsSinceRepartition;
     const auto restoreState = [&] {
         m_local = before;
         m_all = allBefore; // the vertices show the restored positions without another exchange
+        m_localWork = workBefore;
+        m_domains = domainsBefore;
+        m_slice = sliceBefore;
+        m_targets.resize(m_slice.count);
+        std::iota(m_targets.begin(), m_targets.end(), std::uint32_t(m_slice.begin));
         m_stepsSinceLoad = stepsBefore;
+        m_stepsSinceRepartition = repartitionBefore;
         dropCachedForces();
     };
     std::vector<PhaseTiming> times;
     for (const std::string_view phase : settings.solver->cpuPhases)
         addPhaseTime(times, phase, 0.0);
     addPhaseTime(times, "exchange", 0.0);
+    addPhaseTime(times, "orb", 0.0);
     addPhaseTime(times, "integrate", 0.0);
     for (int s = 0; s < stepCount; ++s) {
         try {
-            stepOnce(settings, float(params.timeStep), times);
+            stepOnce(settings, params, times);
         } catch (...) {
             // Local only (the solver ran out of memory on this rank): the others wait in the next collective, so
             // mpirun's abort on this rank's error is what ends the run.
@@ -291,7 +363,7 @@ void DistributedCpuBackend::reverseVelocities() {
 }
 
 void DistributedCpuBackend::readBodies(Bodies& out) const {
-    // Each array gathered on its own: concatenated in rank order, the slices are the load order.
+    // Each array gathered on its own, concatenated in rank order: the order of the gathered set.
     Bodies all;
     all.x = gatherArray(m_communicator, m_local.x);
     all.y = gatherArray(m_communicator, m_local.y);

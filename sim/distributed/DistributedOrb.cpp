@@ -53,25 +53,49 @@ void throwOnEveryRankIfAny(Communicator& communicator, const std::string& localP
                                 " refused its input (its own error says why); rank " + rank + " stops with it");
 }
 
-/// Sends body i with work[i] to rank destination[i]; bodies and work become what this rank holds then, by source
-/// rank, then in the sender's order (its own staying bodies are never packed: they keep their place among the
-/// arrivals). Collective.
-void sendBodiesToRanks(Communicator& communicator, Bodies& local, std::vector<float>& work,
+/// Sends body i with work[i] (and its carried floats) to rank destination[i]; bodies, work and the carried floats
+/// become what this rank holds then, by source rank, then in the sender's order (its own staying bodies are never
+/// packed: they keep their place among the arrivals). Collective.
+void sendBodiesToRanks(Communicator& communicator, Bodies& local, std::vector<float>& work, CarriedFloats carried,
                        std::span<const std::uint32_t> destination, bool withLowParts) {
     const auto rank = std::uint32_t(communicator.rank());
+    // The work weight and the carried floats travel as one block of perBody floats per body.
+    const std::size_t perBody = 1 + carried.perBody;
+    std::vector<float> floats(local.size() * perBody);
+    for (std::size_t i = 0; i < local.size(); ++i) {
+        floats[i * perBody] = work[i];
+        for (std::size_t k = 0; k < carried.perBody; ++k)
+            floats[i * perBody + 1 + k] = (*carried.values)[i * carried.perBody + k];
+    }
     const std::vector<std::vector<std::byte>> sends =
-        packBodyRecords(local, work, destination, std::size_t(communicator.size()), rank, withLowParts);
+        packBodyRecords(local, floats, destination, std::size_t(communicator.size()), rank, withLowParts, perBody);
     std::vector<std::byte> received;
     std::vector<std::size_t> byteCounts;
     communicator.allToAllBytes(sends, received, byteCounts);
-    const std::size_t recordBytes = bodyRecordBytes(withLowParts);
+    const std::size_t recordBytes = bodyRecordBytes(withLowParts, perBody);
     const std::size_t bytesBefore = std::accumulate(byteCounts.begin(), byteCounts.begin() + rank, std::size_t{0});
     const std::span<const std::byte> before = std::span<const std::byte>(received).first(bytesBefore);
     const std::span<const std::byte> after = std::span<const std::byte>(received).subspan(bytesBefore);
-    keepBodiesAmongArrivals(local, work, destination, rank, before.size() / recordBytes, after.size() / recordBytes,
-                            withLowParts);
-    unpackBodyRecords(before, withLowParts, local, work, 0);
-    unpackBodyRecords(after, withLowParts, local, work, local.size() - after.size() / recordBytes);
+    keepBodiesAmongArrivals(local, floats, destination, rank, before.size() / recordBytes, after.size() / recordBytes,
+                            withLowParts, perBody);
+    unpackBodyRecords(before, withLowParts, local, floats, 0, perBody);
+    unpackBodyRecords(after, withLowParts, local, floats, local.size() - after.size() / recordBytes, perBody);
+    work.resize(local.size());
+    if (carried.values != nullptr)
+        carried.values->resize(local.size() * carried.perBody);
+    for (std::size_t i = 0; i < local.size(); ++i) {
+        work[i] = floats[i * perBody];
+        for (std::size_t k = 0; k < carried.perBody; ++k)
+            (*carried.values)[i * carried.perBody + k] = floats[i * perBody + 1 + k];
+    }
+}
+
+/// What is wrong with the carried floats' length on this rank, or an empty string.
+std::string carriedProblem(const Bodies& local, CarriedFloats carried) {
+    if (carried.perBody == 0 || (carried.values != nullptr && carried.values->size() == local.size() * carried.perBody))
+        return {};
+    return std::to_string(carried.values == nullptr ? 0 : carried.values->size()) + " carried floats for " +
+           std::to_string(local.size()) + " bodies at " + std::to_string(carried.perBody) + " per body";
 }
 
 /// bodiesPerRank and workPerRank from every rank's local bodies. Collective.
@@ -89,27 +113,31 @@ void tallyRanks(Communicator& communicator, RankDomains& domains, const Bodies& 
 } // namespace
 
 RankDomains repartitionAcrossRanks(Communicator& communicator, Bodies& local, std::vector<float>& localWork,
-                                   OrbBalance balance) {
+                                   OrbBalance balance, CarriedFloats carried) {
     const bool lowParts = lowPartsOnAnyRank(communicator, local);
-    throwOnEveryRankIfAny(communicator, localInputProblem(local, localWork, balance == OrbBalance::Work, lowParts),
-                          "ORB re-partition across ranks");
+    std::string problem = localInputProblem(local, localWork, balance == OrbBalance::Work, lowParts);
+    if (problem.empty())
+        problem = carriedProblem(local, carried);
+    throwOnEveryRankIfAny(communicator, problem, "ORB re-partition across ranks");
     std::vector<double> totalWork{std::accumulate(localWork.begin(), localWork.end(), 0.0)};
     communicator.allReduceSum(totalWork);
     RankDomains domains;
     domains.balance = balance == OrbBalance::Work && totalWork[0] > 0 ? OrbBalance::Work : OrbBalance::Count;
     const CollectiveOrb orb =
         cutOrbAcrossRanks(communicator, local, localWork, domains.balance, std::uint32_t(communicator.size()));
-    sendBodiesToRanks(communicator, local, localWork, orb.domainOfBody, lowParts);
+    sendBodiesToRanks(communicator, local, localWork, carried, orb.domainOfBody, lowParts);
     domains.cells = orb.cells;
     tallyRanks(communicator, domains, local, localWork);
     return domains;
 }
 
 RankMigration migrateAcrossRanks(Communicator& communicator, RankDomains& domains, Bodies& local,
-                                 std::vector<float>& localWork) {
+                                 std::vector<float>& localWork, CarriedFloats carried) {
     const bool lowParts = lowPartsOnAnyRank(communicator, local);
     const auto ranks = std::uint32_t(communicator.size()), rank = std::uint32_t(communicator.rank());
     std::string problem = localInputProblem(local, localWork, false, lowParts);
+    if (problem.empty())
+        problem = carriedProblem(local, carried);
     if (domains.cells.size() != 2 * std::size_t(ranks) - 1 || domains.cells.front().domainCount != ranks)
         problem = "the domains hold " + std::to_string(domains.cells.size()) + " cells, not the " +
                   std::to_string(2 * ranks - 1) + " of " + std::to_string(ranks) + " ranks";
@@ -129,7 +157,7 @@ RankMigration migrateAcrossRanks(Communicator& communicator, RankDomains& domain
     }
     float lower[3], upper[3];
     boundingBoxAcrossRanks(communicator, local, lower, upper);
-    sendBodiesToRanks(communicator, local, localWork, destination, lowParts);
+    sendBodiesToRanks(communicator, local, localWork, carried, destination, lowParts);
     communicator.allReduceSum(moved);
 
     tallyRanks(communicator, domains, local, localWork);

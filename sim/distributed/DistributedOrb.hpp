@@ -26,6 +26,13 @@ struct RankDomains {
     OrbBalance balance = OrbBalance::Count;   ///< the balance the cuts were found with (Count when work fell back)
 };
 
+/// Per-body floats that travel with the bodies besides the work weight (the previous accelerations the relative opening
+/// criterion reads, say): perBody values per body in one array, body-major; none when perBody is 0.
+struct CarriedFloats {
+    std::vector<float>* values = nullptr;
+    std::size_t perBody = 0;
+};
+
 /// Bodies that changed rank in one migration, summed over ranks.
 struct RankMigration {
     std::uint64_t bodiesMoved = 0;
@@ -35,18 +42,19 @@ struct RankMigration {
 /// localWork as the weights; work whose sum over all ranks is zero, as before the first force evaluation, falls back
 /// to count balance, like OrbDomainsCpu) and moves every body, with its weight, to its domain's rank: afterwards the
 /// local bodies are those of domain rank(), ordered by source rank, then in the sender's order. Collective: every
-/// rank calls it. localWork has one entry per local body (any finite values under count balance). Invalid input on
+/// rank calls it. localWork has one entry per local body (any finite values under count balance); carried floats
+/// move with their bodies. Invalid input on
 /// any rank (arrays that differ in length, a position that is not finite, a weight that is negative or not finite
 /// under work balance, low parts on some ranks only) throws std::invalid_argument on every rank, so none is left
 /// waiting in a collective; more ranks than bodies throws InvalidParameterError (field "orb-domains") on every rank.
 RankDomains repartitionAcrossRanks(Communicator& communicator, Bodies& local, std::vector<float>& localWork,
-                                   OrbBalance balance);
+                                   OrbBalance balance, CarriedFloats carried = {});
 
 /// Between re-partitions: moves every body that left this rank's domain to the rank whose domain holds it (the stay
 /// test and descent of OrbLocate.hpp; cuts unchanged), then updates domains as migrateOrbCpu updates its cells (cell
 /// ranges from the new bodies per rank, outer faces grown to cover every body) and the bodies and work per rank.
 /// Collective; invalid input on any rank (as above, or domains not made for this many ranks) throws on every rank.
 RankMigration migrateAcrossRanks(Communicator& communicator, RankDomains& domains, Bodies& local,
-                                 std::vector<float>& localWork);
+                                 std::vector<float>& localWork, CarriedFloats carried = {});
 
 } // namespace gravlab

@@ -1,5 +1,6 @@
 // The distributed CPU backend under mpirun (ctest runs this binary on 1 to 4 ranks) against an independent reference:
-// every rank also steps the same bodies alone in a single-process CpuBackend and compares the gathered state with it.
+// every rank also steps the same bodies alone in a single-process CpuBackend and compares the gathered state with it,
+// body by body through the ids (the ranks' ORB domains reorder the bodies).
 // Each rank's reference sees every body, so it does not depend on the exchange under test. Every collective below
 // is called by all ranks, outside assertion macros.
 #include "core/CpuBackend.hpp"
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <limits>
+#include <numeric>
 #include <random>
 
 namespace gravlab {
@@ -37,6 +39,23 @@ SimParams paramsFor(std::string_view solver) {
     return params;
 }
 
+/// The bodies in id order: the distributed backend returns them by rank, each rank's as its domain holds them.
+Bodies inIdOrder(const Bodies& bodies) {
+    std::vector<std::size_t> order(bodies.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return bodies.id[a] < bodies.id[b]; });
+    Bodies sorted;
+    sorted.resize(bodies.size());
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const std::size_t i = order[k];
+        sorted.x[k] = bodies.x[i], sorted.y[k] = bodies.y[i], sorted.z[k] = bodies.z[i];
+        sorted.vx[k] = bodies.vx[i], sorted.vy[k] = bodies.vy[i], sorted.vz[k] = bodies.vz[i];
+        sorted.mass[k] = bodies.mass[i], sorted.id[k] = bodies.id[i], sorted.component[k] = bodies.component[i];
+        sorted.colorKey[k] = bodies.colorKey[i];
+    }
+    return sorted;
+}
+
 /// Largest |x_a - x_b| over bodies and axes, relative to the largest |x_b| (the system's size): position errors of a
 /// step are rounding of positions of that size.
 double largestRelativePositionDifference(const Bodies& a, const Bodies& b) {
@@ -56,7 +75,7 @@ struct SteppedPair {
     CpuBackend alone;
     DistributedCpuBackend spread{worldCommunicator()};
     Bodies aloneBodies;
-    Bodies spreadBodies; ///< readBodies() of the distributed backend: every body, on every rank
+    Bodies spreadBodies; ///< readBodies() of the distributed backend, every body on every rank, in id order
 };
 
 void stepBoth(SteppedPair& pair, const SimParams& params) {
@@ -67,18 +86,18 @@ void stepBoth(SteppedPair& pair, const SimParams& params) {
     pair.alone.step(params, kStepCount);
     pair.spread.step(params, kStepCount);
     pair.alone.readBodies(pair.aloneBodies);
-    pair.spread.readBodies(pair.spreadBodies);
+    Bodies spread;
+    pair.spread.readBodies(spread);
+    pair.spreadBodies = inIdOrder(spread);
 }
 
 TEST(DistributedCpuBackendMpi, DirectSumMatchesOneProcess) {
     SteppedPair pair;
     stepBoth(pair, paramsFor("direct"));
     ASSERT_EQ(pair.spreadBodies.size(), kBodyCount) << "seed " << pair.seed;
-    // Each target's row is the same float sum over the same bodies in the same order whether the solver evaluates
-    // all targets or this rank's slice (measured: bit for bit, on 1 to 4 ranks). The allowance is for a SIMD target
-    // that groups targets into lanes from the slice's first index: rounding of a float sum of 2000 terms (~1e-7
-    // relative per force), grown by 20 steps of a Plummer sphere to far below 1e-5 of its size, while a stale or
-    // misplaced exchanged position moves bodies by ~dt |v| ~ 1e-2 of it.
+    // Each target's row is a float sum over the same bodies as in one process, in the order of the ranks' domains: the
+    // rounding of a sum of 2000 terms (~1e-7 relative per force), grown by 20 steps of a Plummer sphere to far below
+    // 1e-5 of its size, while a stale or misplaced exchanged position moves bodies by ~dt |v| ~ 1e-2 of it.
     EXPECT_LT(largestRelativePositionDifference(pair.spreadBodies, pair.aloneBodies), 1e-5) << "seed " << pair.seed;
 }
 
@@ -86,10 +105,10 @@ TEST(DistributedCpuBackendMpi, TreeMatchesOneProcess) {
     SteppedPair pair;
     stepBoth(pair, paramsFor("tree"));
     ASSERT_EQ(pair.spreadBodies.size(), kBodyCount) << "seed " << pair.seed;
-    // Every rank builds the tree of the same gathered set in the load order, with the same previous accelerations
-    // for the relative criterion, and the partial walk visits a target's whole walk group: each body gets the bits
-    // of the single-process walk (measured: bit for bit). Only the rounding allowance of the direct sum is granted;
-    // the tree's own error (~1e-3 of a force at theta 0.5) is not, since both runs make the same one.
+    // Every rank builds the tree of the same gathered set (in the ranks' order, the same octree), with each body's
+    // previous acceleration carried through migration for the relative criterion: each body meets the cells of the
+    // single-process walk, summed in another order. Only the rounding allowance of the direct sum is granted; the
+    // tree's own error (~1e-3 of a force at theta 0.5) is not, since both runs make the same one.
     EXPECT_LT(largestRelativePositionDifference(pair.spreadBodies, pair.aloneBodies), 1e-5) << "seed " << pair.seed;
 }
 
@@ -99,15 +118,32 @@ TEST(DistributedCpuBackendMpi, BodiesAndIdsAreConservedExactly) {
     std::uint64_t localCount = pair.spread.localBodies().size();
     worldCommunicator().allReduceSum(std::span<std::uint64_t>(&localCount, 1));
     EXPECT_EQ(localCount, kBodyCount) << "seed " << pair.seed;
-    EXPECT_EQ(pair.spreadBodies.id, pair.initial.id) << "seed " << pair.seed;
-    EXPECT_EQ(pair.spreadBodies.component, pair.initial.component);
-    EXPECT_EQ(pair.spreadBodies.mass, pair.initial.mass);
-    // What is drawn is every body's current position, without communicating.
+    const Bodies initial = inIdOrder(pair.initial);
+    EXPECT_EQ(pair.spreadBodies.id, initial.id) << "seed " << pair.seed; // each id once: none lost, none doubled
+    EXPECT_EQ(pair.spreadBodies.component, initial.component);
+    EXPECT_EQ(pair.spreadBodies.mass, initial.mass);
+    // What is drawn is every body's current position, without communicating, in readBodies' order.
+    Bodies gathered;
+    pair.spread.readBodies(gathered);
     std::vector<RenderVertex> vertices(pair.spread.visuals().vertexCount());
     pair.spread.visuals().writeVertices(vertices);
     ASSERT_EQ(vertices.size(), kBodyCount);
     for (std::size_t i = 0; i < kBodyCount; ++i)
-        ASSERT_EQ(vertices[i].x, pair.spreadBodies.x[i]) << "body " << i;
+        ASSERT_EQ(vertices[i].x, gathered.x[i]) << "body " << i;
+    // Each rank holds the bodies of its domain.
+    const OrbCell* domain = nullptr;
+    for (const OrbCell& cell : pair.spread.rankDomains().cells)
+        if (cell.isLeaf() && cell.firstDomain == std::uint32_t(worldCommunicator().rank()))
+            domain = &cell;
+    ASSERT_NE(domain, nullptr);
+    const Bodies& local = pair.spread.localBodies();
+    for (std::size_t i = 0; i < local.size(); ++i) {
+        const std::array<float, 3> position{local.x[i], local.y[i], local.z[i]};
+        for (std::size_t axis = 0; axis < 3; ++axis) {
+            ASSERT_GE(position[axis], domain->lower[axis]) << "body " << local.id[i] << " axis " << axis;
+            ASSERT_LE(position[axis], domain->upper[axis]) << "body " << local.id[i] << " axis " << axis;
+        }
+    }
 }
 
 TEST(DistributedCpuBackendMpi, EnergyIsConservedAsInOneProcess) {
@@ -166,6 +202,8 @@ TEST(DistributedCpuBackendMpi, NonFiniteStepRollsBackOnEveryRank) {
     EXPECT_EQ(spreadAffected, aloneAffected) << "seed " << seed;
     Bodies restored;
     spread.readBodies(restored);
+    restored = inIdOrder(restored);
+    initial = inIdOrder(initial);
     EXPECT_EQ(restored.x, initial.x) << "seed " << seed;
     EXPECT_EQ(restored.vx, initial.vx) << "seed " << seed;
 }
