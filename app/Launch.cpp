@@ -112,12 +112,11 @@ bool displayAnnounced() {
     return environmentSet("DISPLAY") || environmentSet("WAYLAND_DISPLAY");
 }
 
-int runGravlab(const AppOptions& options, std::ostream& out, std::ostream& err) {
+int runGravlab(const AppOptions& given, std::ostream& out, std::ostream& err) {
+    // Under mpirun every rank makes the simulation; rank 0 alone draws and writes (MpiRanks.hpp).
+    const AppOptions options = runsAcrossRanks() ? optionsAcrossRanks(given) : given;
     // Refuse an unusable --out, a missing ffmpeg or an encoder that does not work before spending time on the initial
     // conditions.
-    // Under mpirun every rank makes the simulation; rank 0 alone draws and writes (MpiRanks.hpp).
-    if (runsAcrossRanks())
-        requireSupportedAcrossRanks(options);
     const bool follower = followsRankZero();
     std::optional<FrameOutputs> outputs;
     if (options.headless && !follower)

@@ -56,11 +56,20 @@ void requireSupportedAcrossRanks(const AppOptions& options) {
         throw UsageError("saving snapshots while running (--save-every)" + across + "drop it, or run without mpirun");
     if (options.plotsCsv)
         throw UsageError("--plots-csv" + across + "drop it, or run without mpirun");
-    if (options.colorMode != ColorMode::Component)
+    if (options.colorMode != ColorMode::Component && options.colorMode != ColorMode::OrbDomain)
         throw UsageError("--color " + std::string(enumName(options.colorMode)) + across +
-                         "use --color component, or run without mpirun");
+                         "use --color component or orb-domain, or run without mpirun");
     if (options.treeOverlay.enabled)
         throw UsageError("--overlay-depth" + across + "drop it, or run without mpirun");
+}
+
+AppOptions optionsAcrossRanks(const AppOptions& options) {
+    requireSupportedAcrossRanks(options);
+    AppOptions adapted = options;
+    // The ranks' domains are the ORB domains of a run across ranks (one per rank, DistributedCpuBackend): domains asked
+    // for by --orb-domains, --orb-cells or --color orb-domain are those.
+    adapted.simulation.orb.domainCount = 0;
+    return adapted;
 }
 
 int followHeadlessRun(Simulation& simulation, const HeadlessSettings& settings) {

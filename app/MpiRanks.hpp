@@ -8,9 +8,9 @@
 // same steps per frame and no drawing (drawing makes no collective call: the backend draws the positions it
 // gathered). convert, which makes no simulation, runs on rank 0 alone. What would add calls on rank 0 alone
 // (snapshots while running, plot CSVs, comparisons, colours and overlays that need a force evaluation) and the window
-// are refused for now with the flag to drop. A failure on one rank ends the process at once without MPI's
-// finalisation, which makes mpirun end every rank instead of leaving the others waiting in a collective the failed
-// rank will never join.
+// are refused for now with the flag to drop; ORB cells and domain colours show the ranks' domains. A failure on one
+// rank ends the process at once without MPI's finalisation, which makes mpirun end every rank instead of leaving the
+// others waiting in a collective the failed rank will never join.
 #include "CommandLine.hpp"
 #include "HeadlessRun.hpp"
 
@@ -40,5 +40,8 @@ void requireSupportedAcrossRanks(const AppOptions& options);
 /// A rank other than 0 in a headless run: steps simulation as rank 0's frames do, draws and writes nothing. Returns
 /// the exit status: 1 when a step left a non-finite state (rank 0 reports it; every rank stops together).
 int followHeadlessRun(Simulation& simulation, const HeadlessSettings& settings);
+/// options for a run across ranks (requireSupportedAcrossRanks first): ORB domains are the ranks' own, so a domain
+/// count asked for is dropped, and --orb-cells and --color orb-domain show the ranks' domains.
+AppOptions optionsAcrossRanks(const AppOptions& options);
 
 } // namespace gravlab

@@ -109,6 +109,7 @@ void DistributedCpuBackend::load(const Bodies& bodies) {
     m_localWork.assign(m_local.size(), 0.0f);
     m_accelerations = {};
     dropCachedForces();
+    m_repartitions = m_migratedLastStep = 0;
     placeBodies(true, OrbBalance::Count); // nothing to weigh before the first evaluation
     m_stepsSinceLoad = 0;
     m_lastTimings.clear();
@@ -130,10 +131,15 @@ void DistributedCpuBackend::placeBodies(bool repartition, OrbBalance balance) {
     }
     const CarriedFloats carried{carry ? &previous : nullptr, carry ? std::size_t{3} : std::size_t{0}};
     std::uint64_t moved = m_local.size(); // a re-partition may reorder every rank
-    if (repartition)
+    if (repartition) {
+        const Stopwatch cut;
         m_domains = repartitionAcrossRanks(m_communicator, m_local, m_localWork, balance, carried);
-    else
+        m_lastRepartitionMilliseconds = cut.elapsedMilliseconds();
+        ++m_repartitions;
+    } else {
         moved = migrateAcrossRanks(m_communicator, m_domains, m_local, m_localWork, carried).bodiesMoved;
+        m_migratedLastStep = moved;
+    }
     if (carry) {
         m_accelerations.resize(m_local.size());
         for (std::size_t i = 0; i < m_local.size(); ++i) {
@@ -421,14 +427,38 @@ void DistributedCpuBackend::Visuals::writeVertices(std::span<RenderVertex> out) 
                                     std::to_string(all.size()) + " bodies");
     for (std::size_t i = 0; i < all.size(); ++i)
         out[i] = {all.x[i], all.y[i], all.z[i], all.colorKey[i]};
+    const std::vector<std::uint64_t>& perRank = m_backend.m_domains.bodiesPerRank;
+    if (m_coloring.mode() == ColorMode::OrbDomain && !perRank.empty()) {
+        // The gathered set is in rank order: rank r's bodies follow those of the ranks before it.
+        std::size_t first = 0;
+        for (std::size_t rank = 0; rank < perRank.size(); ++rank) {
+            const float scalar = orbDomainColorScalar(std::uint32_t(rank));
+            for (std::size_t i = first; i < std::min<std::size_t>(first + perRank[rank], out.size()); ++i)
+                out[i].colorScalar = scalar;
+            first += perRank[rank];
+        }
+        m_coloring.showDomains();
+    } else {
+        m_coloring.showComponents(m_coloring.mode() == ColorMode::Component
+                                      ? ""
+                                      : "a run across MPI ranks draws component and rank-domain colours only");
+    }
 }
 
-ColorScale DistributedCpuBackend::Visuals::colorScale(const UnitSystem& units) const {
-    (void)units;
-    ColorScale scale;
-    if (m_mode != ColorMode::Component)
-        scale.note = "component colours: a run across MPI ranks draws no other colour mode yet";
-    return scale;
+OrbStatus DistributedCpuBackend::Visuals::orbStatus() const {
+    const RankDomains& domains = m_backend.m_domains;
+    OrbStatus status;
+    status.domainCount = std::uint32_t(domains.bodiesPerRank.size());
+    const auto largestOverMean = [](const auto& values) {
+        const double sum = std::accumulate(values.begin(), values.end(), 0.0);
+        return sum > 0 ? double(*std::max_element(values.begin(), values.end())) * double(values.size()) / sum : 1.0;
+    };
+    if (status.domainCount > 0)
+        status.imbalance = {largestOverMean(domains.bodiesPerRank), largestOverMean(domains.workPerRank)};
+    status.migratedLastStep = m_backend.m_migratedLastStep;
+    status.rebuilds = m_backend.m_repartitions;
+    status.lastRebuildMilliseconds = m_backend.m_lastRepartitionMilliseconds;
+    return status;
 }
 
 } // namespace gravlab

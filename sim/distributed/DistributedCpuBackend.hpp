@@ -24,6 +24,7 @@
 // on any rank is rolled back on every rank, which all throw the same NonFiniteStateError (the count is reduced).
 // Refused for now, with the flag to change: hierarchical time steps, ORB domains of one's own (the ranks' are
 // automatic) and double precision.
+#include "color/ScalarColoring.hpp"
 #include "distributed/DistributedOrb.hpp"
 #include "distributed/RankSlices.hpp"
 #include "solvers/CpuForceSolver.hpp"
@@ -108,19 +109,22 @@ private:
     std::uint64_t countNonFiniteOnAllRanks(std::vector<PhaseTiming>& times) const;
     void dropCachedForces();
 
-    /// The gathered positions as vertices, with each body's colour key; component colours only for now.
+    /// The gathered positions as vertices, with each body's colour key or its rank's domain colour; the ranks'
+    /// domains as the ORB overlay's cells.
     class Visuals final : public VisualSource {
     public:
         explicit Visuals(const DistributedCpuBackend& backend) : m_backend(backend) {}
         std::size_t vertexCount() const override { return m_backend.m_all.size(); }
         void writeVertices(std::span<RenderVertex> out) const override;
-        void setColorMode(ColorMode mode) override { m_mode = mode; }
-        ColorMode colorMode() const override { return m_mode; }
-        ColorScale colorScale(const UnitSystem& units) const override;
+        void setColorMode(ColorMode mode) override { m_coloring.setMode(mode); }
+        ColorMode colorMode() const override { return m_coloring.mode(); }
+        ColorScale colorScale(const UnitSystem& units) const override { return m_coloring.scale(units); }
+        void collectOrbCells(std::vector<OrbCell>& out) const override { out = m_backend.m_domains.cells; }
+        OrbStatus orbStatus() const override;
 
     private:
         const DistributedCpuBackend& m_backend;
-        ColorMode m_mode = ColorMode::Component;
+        mutable ScalarColoring m_coloring; ///< what the last vertex write showed
     };
 
     Communicator& m_communicator;
@@ -130,6 +134,9 @@ private:
     std::vector<float> m_localWork; ///< interactions of the last evaluation per local body (ORB's work weights)
     RankDomains m_domains;
     std::uint64_t m_stepsSinceRepartition = 0;
+    std::uint64_t m_repartitions = 0;     ///< since load()
+    std::uint64_t m_migratedLastStep = 0; ///< bodies that changed rank in the last step's migration
+    double m_lastRepartitionMilliseconds = 0;
     /// Every rank's bodies as of the last exchange, in rank order: positions, masses (the solver reads these), ids,
     /// colour keys and components (gathered when bodies changed rank); velocities are not exchanged and stay zero.
     Bodies m_all;
