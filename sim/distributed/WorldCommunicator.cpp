@@ -14,6 +14,7 @@
 
 namespace gravlab {
 
+#if defined(GRAVLAB_HAS_MPI)
 namespace {
 
 bool startedByMpiLauncher() {
@@ -24,6 +25,7 @@ bool startedByMpiLauncher() {
 }
 
 } // namespace
+#endif
 
 Communicator& worldCommunicator() {
 #if defined(GRAVLAB_HAS_MPI)
