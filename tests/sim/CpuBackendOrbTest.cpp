@@ -124,10 +124,12 @@ TEST(CpuBackendOrb, WorkBalanceEvensOutTheTreeWalkAtTheCostOfMemoryBalance) {
     const OrbImbalance byCount = imbalanceAfterSteps(OrbBalance::Count, seed);
     const OrbImbalance byWork = imbalanceAfterSteps(OrbBalance::Work, seed);
     // A Plummer core's bodies open more cells than its halo's, so equal counts mean unequal work, and equal work
-    // unequal counts. The weights of the step after a re-partition differ a little from those it balanced.
+    // unequal counts. The weights of the step after a re-partition differ from those it balanced: a body's weight is
+    // its walk group's list length, and the groups are packed anew every step, so the work excess left by work balance
+    // is 0.2 to 0.75 of count balance's (30 seeds; median 0.4). A bound of 0.9 fails a balance that ignored the work.
     EXPECT_LE(byCount.memory, 1.0 + 16.0 / 4000.0);
     EXPECT_GT(byCount.work, 1.1);
-    EXPECT_LT(byWork.work, 0.5 * (1.0 + byCount.work));
+    EXPECT_LT(byWork.work - 1.0, 0.9 * (byCount.work - 1.0));
     EXPECT_GT(byWork.memory, 1.1);
 }
 
