@@ -104,23 +104,8 @@ void CpuBackend::setPrecision(Precision precision) {
     dropCachedForces();
 }
 
-bool CpuBackend::ForceSettings::sameForces(const ForceSettings& other) const {
-    return solver == other.solver &&
-           forces.gravity.gravitationalConstant == other.forces.gravity.gravitationalConstant &&
-           forces.gravity.softeningLength == other.forces.gravity.softeningLength &&
-           (!solver->usesOpeningAngle || (forces.openingAngle == other.forces.openingAngle &&
-                                          forces.openingCriterion == other.forces.openingCriterion &&
-                                          forces.forceAccuracy == other.forces.forceAccuracy));
-}
-
 CpuBackend::ForceSettings CpuBackend::forceSettingsOf(const SimParams& params) {
-    const SolverInfo& solver = findSolver(params.solver);
-    requireSolverRunsOn(solver, Device::Cpu, "the CPU backend");
-    return {&solver,
-            {{params.gravitationalConstant, params.softeningLength},
-             float(params.openingAngle),
-             params.openingCriterion,
-             float(params.forceAccuracy)}};
+    return CpuForceSettings::of(params, "the CPU backend");
 }
 
 void CpuBackend::dropCachedForces() {

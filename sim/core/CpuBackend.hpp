@@ -21,6 +21,7 @@
 #include "color/ScalarColorsCpu.hpp"
 #include "core/HierarchicalStepper.hpp"
 #include "orb/OrbDomainsCpu.hpp"
+#include "solvers/CpuForceSettings.hpp"
 #include "solvers/CpuForceSolver.hpp"
 
 #include <gravlab/sim/SimulationBackend.hpp>
@@ -83,12 +84,7 @@ public:
 
 private:
     /// What cached accelerations were computed with.
-    struct ForceSettings {
-        const SolverInfo* solver = nullptr;
-        ForceParams forces;
-
-        bool sameForces(const ForceSettings& other) const;
-    };
+    using ForceSettings = CpuForceSettings;
 
     static ForceSettings forceSettingsOf(const SimParams& params);
     /// Recomputes m_accelerations unless they are valid for settings; phase times are added to times.

@@ -192,23 +192,8 @@ void DistributedCpuBackend::setPrecision(Precision precision) {
     }
 }
 
-bool DistributedCpuBackend::ForceSettings::sameForces(const ForceSettings& other) const {
-    return solver == other.solver &&
-           forces.gravity.gravitationalConstant == other.forces.gravity.gravitationalConstant &&
-           forces.gravity.softeningLength == other.forces.gravity.softeningLength &&
-           (!solver->usesOpeningAngle || (forces.openingAngle == other.forces.openingAngle &&
-                                          forces.openingCriterion == other.forces.openingCriterion &&
-                                          forces.forceAccuracy == other.forces.forceAccuracy));
-}
-
 DistributedCpuBackend::ForceSettings DistributedCpuBackend::forceSettingsOf(const SimParams& params) {
-    const SolverInfo& solver = findSolver(params.solver);
-    requireSolverRunsOn(solver, Device::Cpu, "the distributed CPU backend");
-    return {&solver,
-            {{params.gravitationalConstant, params.softeningLength},
-             float(params.openingAngle),
-             params.openingCriterion,
-             float(params.forceAccuracy)}};
+    return CpuForceSettings::of(params, "the distributed CPU backend");
 }
 
 void DistributedCpuBackend::dropCachedForces() {

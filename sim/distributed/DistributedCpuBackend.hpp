@@ -27,6 +27,7 @@
 #include "color/ScalarColoring.hpp"
 #include "distributed/DistributedOrb.hpp"
 #include "distributed/RankSlices.hpp"
+#include "solvers/CpuForceSettings.hpp"
 #include "solvers/CpuForceSolver.hpp"
 
 #include <gravlab/sim/Communicator.hpp>
@@ -82,11 +83,7 @@ public:
 
 private:
     /// What cached accelerations were computed with.
-    struct ForceSettings {
-        const SolverInfo* solver = nullptr;
-        ForceParams forces;
-        bool sameForces(const ForceSettings& other) const;
-    };
+    using ForceSettings = CpuForceSettings;
     static ForceSettings forceSettingsOf(const SimParams& params);
 
     /// Re-partitions (repartition, with balance) or migrates the bodies across ranks, their work weights and previous
