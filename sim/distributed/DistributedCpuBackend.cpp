@@ -354,18 +354,12 @@ void DistributedCpuBackend::reverseVelocities() {
 }
 
 void DistributedCpuBackend::readBodies(Bodies& out) const {
-    // Each array gathered on its own, concatenated in rank order: the order of the gathered set.
-    Bodies all;
-    all.x = gatherArray(m_communicator, m_local.x);
-    all.y = gatherArray(m_communicator, m_local.y);
-    all.z = gatherArray(m_communicator, m_local.z);
+    // The gathered set already holds every body's position, mass and identity as they are now (see the design note),
+    // in rank order: only the velocities, which are never exchanged, are gathered here.
+    Bodies all = m_all;
     all.vx = gatherArray(m_communicator, m_local.vx);
     all.vy = gatherArray(m_communicator, m_local.vy);
     all.vz = gatherArray(m_communicator, m_local.vz);
-    all.mass = gatherArray(m_communicator, m_local.mass);
-    all.colorKey = gatherArray(m_communicator, m_local.colorKey);
-    all.id = gatherArray(m_communicator, m_local.id);
-    all.component = gatherArray(m_communicator, m_local.component);
     out = std::move(all);
 }
 
