@@ -27,11 +27,18 @@ struct TimeStepCase {
     std::uint64_t bodyCount; ///< 0: the options' body count
     double softeningLength;
     double duration;
-    double baseStep;        ///< hierarchical runs
     std::uint32_t maxLevel; ///< hierarchical runs
     std::vector<double> fixedSteps;
-    std::vector<double> accuracies; ///< eta of the hierarchical runs
+    std::vector<HierarchicalRun> hierarchicalRuns;
 };
+
+/// One hierarchical run per eta at one base step.
+std::vector<HierarchicalRun> etaSweep(double baseStep, std::initializer_list<double> accuracies) {
+    std::vector<HierarchicalRun> runs;
+    for (const double accuracy : accuracies)
+        runs.push_back({baseStep, accuracy});
+    return runs;
+}
 
 /// The cases, by scenario. The binary: e = 0.9 and a period of 2 pi, so the periapsis passage (r = 0.1) is 1/300 of an
 /// orbit; the fixed dts span 128 to 8192 steps per orbit. The cold sphere: softening 0.002, through the bounce at
@@ -46,13 +53,13 @@ TimeStepCase caseOf(const std::string& scenario) {
                 2,
                 1e-3,
                 2 * kPeriod,
-                kPeriod / 128,
                 10,
                 {kPeriod / 128, kPeriod / 512, kPeriod / 2048, kPeriod / 8192},
-                {0.4, 0.2, 0.1, 0.05}};
+                etaSweep(kPeriod / 128, {0.4, 0.2, 0.1, 0.05})};
     if (scenario == "cold-sphere")
-        return {scenario, {}, 0, 0.002, 1.6, 0.04, 8, {0.01, 0.005, 0.0025, 0.00125}, {0.6, 0.3, 0.15, 0.075}};
-    return {scenario, {}, 0, 0.002, 2.0, 0.04, 8, {0.02, 0.01, 0.005, 0.0025}, {0.6, 0.3, 0.15, 0.075}};
+        return {
+            scenario, {}, 0, 0.002, 1.6, 8, {0.01, 0.005, 0.0025, 0.00125}, etaSweep(0.04, {0.6, 0.3, 0.15, 0.075})};
+    return {scenario, {}, 0, 0.002, 2.0, 8, {0.02, 0.01, 0.005, 0.0025}, etaSweep(0.04, {0.6, 0.3, 0.15, 0.075})};
 }
 
 struct TimeStepRun {
@@ -145,13 +152,15 @@ void measureCase(const TimeStepBenchOptions& options, const TimeStepCase& timeSt
     const std::unique_ptr<SimulationBackend> backend = createBackend(params);
     const double duration = timeStepCase.duration * options.durationScale;
     std::vector<SimParams> variants;
-    for (const double fixedStep : timeStepCase.fixedSteps) {
+    for (const double fixedStep : options.fixedSteps.empty() ? timeStepCase.fixedSteps : options.fixedSteps) {
         params.timeStep = fixedStep;
         params.timeSteps = {};
         variants.push_back(params);
     }
-    for (const double accuracy : timeStepCase.accuracies) {
-        params.timeStep = timeStepCase.baseStep;
+    const std::vector<HierarchicalRun>& hierarchicalRuns =
+        options.hierarchicalRuns.empty() ? timeStepCase.hierarchicalRuns : options.hierarchicalRuns;
+    for (const auto& [baseStep, accuracy] : hierarchicalRuns) {
+        params.timeStep = baseStep;
         params.timeSteps = {TimeStepMode::Hierarchical, accuracy, timeStepCase.maxLevel};
         variants.push_back(params);
     }
@@ -192,6 +201,16 @@ void measureAll(const TimeStepBenchOptions& options, std::ostream& out) {
     printReport(report, out);
 }
 
+/// "0.01:0.3" as a base step and eta, each checked against its range.
+HierarchicalRun parseHierarchicalRun(const std::string& text) {
+    const std::size_t colon = text.find(':');
+    if (colon == std::string::npos)
+        throw CLI::ValidationError("--hierarchical-runs",
+                                   "'" + text + "' is not base-dt:eta (for example 0.01:0.3, a base step and an eta)");
+    return {parseNumberForFlag("hierarchical-runs", kTimeStepRange, text.substr(0, colon), NumberKind::Real),
+            parseNumberForFlag("hierarchical-runs", kTimeStepAccuracyRange, text.substr(colon + 1), NumberKind::Real)};
+}
+
 } // namespace
 
 CLI::App* addTimeStepBenchCommand(CLI::App& app, TimeStepBenchOptions& options) {
@@ -230,6 +249,31 @@ CLI::App* addTimeStepBenchCommand(CLI::App& app, TimeStepBenchOptions& options) 
                     "factor on every case's duration");
     addNumberOption(*command, kEnergySampleRange, NumberKind::Whole, options.energySamples,
                     "energy measurements per run");
+    command
+        ->add_option_function<std::vector<std::string>>(
+            "--fixed-steps",
+            [&options](const std::vector<std::string>& texts) {
+                options.fixedSteps.clear();
+                for (const std::string& text : texts)
+                    options.fixedSteps.push_back(
+                        parseNumberForFlag("fixed-steps", kTimeStepRange, text, NumberKind::Real));
+            },
+            "dt of the fixed-step runs of every case, instead of each case's own (" + describeRange(kTimeStepRange) +
+                " each)")
+        ->delimiter(',')
+        ->type_name("DT,...");
+    command
+        ->add_option_function<std::vector<std::string>>(
+            "--hierarchical-runs",
+            [&options](const std::vector<std::string>& texts) {
+                options.hierarchicalRuns.clear();
+                for (const std::string& text : texts)
+                    options.hierarchicalRuns.push_back(parseHierarchicalRun(text));
+            },
+            "hierarchical runs of every case as base-dt:eta pairs, instead of each case's own (" +
+                describeRange(kTimeStepRange) + ", " + describeRange(kTimeStepAccuracyRange) + ")")
+        ->delimiter(',')
+        ->type_name("DT:ETA,...");
     command->add_flag("--json", options.json, "print one JSON object instead of the table");
     return command;
 }

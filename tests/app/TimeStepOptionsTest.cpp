@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <session/SimParamsJson.hpp>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace gravlab::test {
@@ -70,6 +71,29 @@ TEST(TimeStepOptions, BenchCommandParsesItsOptions) {
     EXPECT_TRUE(outcome.timeStepBench->json);
     EXPECT_EQ(outcome.timeStepBench->durationScale, 0.25);
     EXPECT_EQ(parse({"timesteps-bench", "--scenarios", "no-such-scenario"}).exitCode, 2);
+}
+
+// The runs themselves may replace each case's: fixed dts, and hierarchical runs as base-dt:eta pairs, each value
+// checked against the range of dt or eta; a malformed pair or value names the flag.
+TEST(TimeStepOptions, BenchCommandTakesRunsFromTheCommandLine) {
+    const CommandLineOutcome outcome =
+        parse({"timesteps-bench", "--fixed-steps", "0.01,0.005", "--hierarchical-runs", "0.02:0.3,0.005:0.15"});
+    ASSERT_TRUE(outcome.timeStepBench.has_value()) << outcome.message;
+    EXPECT_EQ(outcome.timeStepBench->fixedSteps, (std::vector<double>{0.01, 0.005}));
+    ASSERT_EQ(outcome.timeStepBench->hierarchicalRuns.size(), 2u);
+    EXPECT_EQ(outcome.timeStepBench->hierarchicalRuns[1].baseStep, 0.005);
+    EXPECT_EQ(outcome.timeStepBench->hierarchicalRuns[1].accuracy, 0.15);
+    for (const auto& [flag, value, named] :
+         std::vector<std::tuple<std::string, std::string, std::string>>{{"--hierarchical-runs", "0.01", "base-dt:eta"},
+                                                                        {"--hierarchical-runs", "0.01:20", "eta = 20"},
+                                                                        {"--hierarchical-runs", "x:0.3", "dt"},
+                                                                        {"--fixed-steps", "0", "dt = 0"},
+                                                                        {"--fixed-steps", "2", "dt = 2"}}) {
+        const CommandLineOutcome refused = parse({"timesteps-bench", flag, value});
+        EXPECT_EQ(refused.exitCode, 2) << flag << " " << value;
+        EXPECT_NE(refused.message.find(flag), std::string::npos) << refused.message;
+        EXPECT_NE(refused.message.find(named), std::string::npos) << refused.message;
+    }
 }
 
 } // namespace
