@@ -24,7 +24,8 @@ bool drawTimeStepControls(SimParams& edited) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Hierarchical: each body steps dt / 2^level, the level from its acceleration.\n"
                           "Use it when a few bodies need far shorter steps than the rest: eccentric binaries,\n"
-                          "close passages, the bounce of a cold collapse. dt is then the longest step.");
+                          "close passages, the bounce of a cold collapse. dt is then the longest step.\n"
+                          "In a smooth system of many bodies fixed steps of equal cost do as well.");
     ImGui::BeginDisabled(timeSteps.mode != TimeStepMode::Hierarchical);
     const double etaLow = 1e-3;
     changed |=
