@@ -17,20 +17,39 @@ constexpr int kTilesPerThread = 4; // tile counts scanned per thread and round b
 
 /// Work balance: ties with the pivot go left in index order while the middle of their weight lies below the target
 /// left over after the bodies below the pivot (Orb.hpp's rule), 2 (before + w / 2) < 2 target in fixed point. The
-/// rule is monotone along the ties, so only the tile where it flips needs reading: warp 0 walks that tile. Returns
-/// the ties of that tile that go left and adds their weight to leftWeight (in lane 0).
+/// rule is monotone along the ties, so only the tile where it flips needs reading, block-wide: every thread loads its
+/// rows at once (as the count kernel does), the warps' tie weights give each warp the weight of the ties before it,
+/// and each warp then walks its rows in index order, scanning only rows that hold a tie (few: ties are rare outside
+/// lattices). Returns, in thread 0, the ties of that tile that go left and adds their weight to leftWeight.
 __device__ std::uint32_t leftTiesInTile(const OrbLevel& level, const OrbSplit& split, std::uint32_t localTile,
                                         std::uint64_t weightBefore, std::uint64_t& leftWeight) {
-    const std::uint64_t first = std::uint64_t(split.begin) + std::uint64_t(localTile) * kOrbTileBodies;
-    const std::uint64_t last = min(first + kOrbTileBodies, std::uint64_t(split.end));
-    const float* along = level.from.coordinate[split.axis];
+    __shared__ std::uint64_t warpTieWeight[kWarpsPerTile], warpLeftWeight[kWarpsPerTile];
+    __shared__ std::uint32_t warpLeftTies[kWarpsPerTile];
+    const Tile tile = tileOf(split, split.tileBegin + localTile);
+    float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
+    loadTileRows(tile, level.from.coordinate[split.axis], level.from.weight, true, coordinates, rowWeights);
     const int exponent = level.state->weightExponent;
-    const int lane = int(threadIdx.x & 31);
+    const auto tieWeight = [&](int row) {
+        const bool tie = tile.body(row) < tile.last && orderedKey(coordinates[row]) == split.pivot;
+        return tie ? fixedWeight(rowWeights[row], exponent) : 0ull;
+    };
+    const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x / 32);
+    std::uint64_t warpTotal = 0;
+    for (int row = 0; row < kRowsPerWarp; ++row)
+        warpTotal += tieWeight(row);
+    warpTotal = warpSum(warpTotal);
+    if (lane == 0)
+        warpTieWeight[warp] = warpTotal;
+    __syncthreads();
+    for (int w = 0; w < warp; ++w)
+        weightBefore += warpTieWeight[w];
     std::uint32_t ties = 0;
-    for (std::uint64_t base = first; base < last; base += 32) {
-        const std::uint64_t i = base + std::uint64_t(lane);
-        const bool equal = i < last && orderedKey(along[i]) == split.pivot;
-        const std::uint64_t weight = equal ? fixedWeight(level.from.weight[i], exponent) : 0ull;
+    std::uint64_t tiesWeight = 0;
+    for (int row = 0; row < kRowsPerWarp; ++row) {
+        const bool tie = tile.body(row) < tile.last && orderedKey(coordinates[row]) == split.pivot;
+        if (__ballot_sync(kFullWarp, tie) == 0)
+            continue;
+        const std::uint64_t weight = tieWeight(row);
         std::uint64_t inclusive = weight;
         for (int offset = 1; offset < 32; offset *= 2) {
             const std::uint64_t below = __shfl_up_sync(kFullWarp, inclusive, offset);
@@ -38,10 +57,21 @@ __device__ std::uint32_t leftTiesInTile(const OrbLevel& level, const OrbSplit& s
                 inclusive += below;
         }
         const std::uint64_t before = weightBefore + inclusive - weight;
-        const bool left = equal && 2 * before + weight < 2 * split.target;
+        const bool left = tie && 2 * before + weight < 2 * split.target;
         ties += __popc(__ballot_sync(kFullWarp, left));
-        leftWeight += warpSum(left ? weight : 0ull);
+        tiesWeight += warpSum(left ? weight : 0ull);
         weightBefore += __shfl_sync(kFullWarp, inclusive, 31);
+    }
+    if (lane == 0) {
+        warpLeftTies[warp] = ties;
+        warpLeftWeight[warp] = tiesWeight;
+    }
+    __syncthreads();
+    if (threadIdx.x != 0)
+        return 0;
+    for (int w = 0; w < kWarpsPerTile; ++w) {
+        ties += w == 0 ? 0 : warpLeftTies[w];
+        leftWeight += warpLeftWeight[w];
     }
     return ties;
 }
@@ -136,13 +166,11 @@ __device__ __forceinline__ std::uint32_t tiesGoingLeft(const OrbLevel& level, co
         // Ties of the tiles before the flipping one all go left; their count is that tile's offset.
         const std::uint32_t flipTile = std::uint32_t(totals.tilesBelow);
         tiesLeft = level.tileOffsets[split.tileBegin + flipTile].y;
-        if (threadIdx.x < 32) {
-            std::uint64_t tileLeftWeight = 0;
-            const std::uint32_t ties = leftTiesInTile(level, split, flipTile, totals.weightBelow, tileLeftWeight);
-            if (threadIdx.x == 0) {
-                tiesLeft += ties;
-                leftWeight = totals.weightBelow + tileLeftWeight;
-            }
+        std::uint64_t tileLeftWeight = 0;
+        const std::uint32_t ties = leftTiesInTile(level, split, flipTile, totals.weightBelow, tileLeftWeight);
+        if (threadIdx.x == 0) {
+            tiesLeft += ties;
+            leftWeight = totals.weightBelow + tileLeftWeight;
         }
     }
     return tiesLeft;
