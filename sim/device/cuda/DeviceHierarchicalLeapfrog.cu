@@ -72,18 +72,25 @@ __global__ void openingKicksAndDriftKernel(float4* __restrict__ positionMass, fl
     positionMass[i] = p;
 }
 
-// Work per body: 5 bytes read, 1 written; 4 more and an atomic per active body.
+// Work per body: 5 bytes read, 1 written; 4 more per active body and one atomic per warp with active bodies (one per
+// active body would queue tens of thousands of atomics on the counter's address).
 __global__ void selectActiveBodiesKernel(const std::uint32_t* __restrict__ loadOrder,
                                          const std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
                                          std::uint32_t shallowestActive, std::uint8_t* __restrict__ isTarget,
                                          std::uint32_t* __restrict__ activeList, unsigned* __restrict__ activeCount) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    const bool active = i < bodyCount && levelOfLoad[loadOrder[i]] >= shallowestActive;
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned activeLanes = __ballot_sync(0xffffffffu, active);
+    unsigned first = 0;
+    if (lane == 0 && activeLanes != 0)
+        first = atomicAdd(activeCount, unsigned(__popc(activeLanes)));
+    first = __shfl_sync(0xffffffffu, first, 0);
     if (i >= bodyCount)
         return;
-    const bool active = levelOfLoad[loadOrder[i]] >= shallowestActive;
     isTarget[i] = active ? 1 : 0;
     if (active)
-        activeList[atomicAdd(activeCount, 1u)] = i;
+        activeList[first + unsigned(__popc(activeLanes & ((1u << lane) - 1u)))] = i;
 }
 
 // Work per active body: 3 FFMA, the level criterion (~20 flops, fp64 bound) and six finiteness tests; 53 bytes read,

@@ -51,7 +51,10 @@ __device__ __forceinline__ std::uint32_t domainOfBody(const std::uint32_t* domai
     return low - 1;
 }
 
+/// Block-wide: the bodies' bounds into bounds (low keys of x, y, z, then high keys), one set of atomics per block: per
+/// warp, 32k atomics on each of the six addresses at 2^20 bodies would queue in L2 for tens of microseconds.
 __device__ void foldBounds(float4 p, std::uint32_t* bounds) {
+    __shared__ std::uint32_t warpBounds[6][32];
     const float coordinates[3] = {p.x, p.y, p.z};
     for (int axis = 0; axis < 3; ++axis) {
         std::uint32_t low = orderedKey(coordinates[axis]), high = low;
@@ -60,14 +63,26 @@ __device__ void foldBounds(float4 p, std::uint32_t* bounds) {
             high = max(high, __shfl_xor_sync(kFullWarp, high, offset));
         }
         if ((threadIdx.x & 31) == 0) {
-            atomicMin(&bounds[axis], low);
-            atomicMax(&bounds[3 + axis], high);
+            warpBounds[axis][threadIdx.x / 32] = low;
+            warpBounds[3 + axis][threadIdx.x / 32] = high;
         }
     }
+    __syncthreads();
+    if (threadIdx.x >= 6)
+        return;
+    const unsigned entry = threadIdx.x;
+    std::uint32_t value = warpBounds[entry][0];
+    for (unsigned warp = 1; warp < blockDim.x / 32; ++warp)
+        value = entry < 3 ? min(value, warpBounds[entry][warp]) : max(value, warpBounds[entry][warp]);
+    if (entry < 3)
+        atomicMin(&bounds[entry], value);
+    else
+        atomicMax(&bounds[entry], value);
 }
 
 // Per body: a 16-byte load, a binary search over np + 1 cached words, the stay test against one cached cell, a
-// descent of log2(np) cells for leavers; two atomics per leaver, six per warp for the bounds.
+// descent of log2(np) cells for leavers; two atomics per leaver, one per warp with leavers, six per block for the
+// bounds.
 __global__ void orbClassifyKernel(const float4* positionMass, std::uint32_t bodyCount, const OrbCell* cells,
                                   const std::uint32_t* domainBegin, const std::uint32_t* leafOfDomain,
                                   std::uint32_t domainCount, std::uint32_t* counters, std::uint32_t* bounds,
@@ -76,13 +91,17 @@ __global__ void orbClassifyKernel(const float4* positionMass, std::uint32_t body
     // Lanes past the end repeat the last body so whole warps reach the bounds' shuffles.
     const float4 p = positionMass[min(i, bodyCount - 1)];
     foldBounds(p, bounds);
-    if (i >= bodyCount)
-        return;
-    const std::uint32_t own = domainOfBody(domainBegin, domainCount, i);
-    const std::uint32_t ownLeaf = leafOfDomain[own];
+    const bool valid = i < bodyCount;
+    const std::uint32_t own = valid ? domainOfBody(domainBegin, domainCount, i) : 0u;
     std::uint32_t destination = own;
-    if (!orbLeafHolds(cells[ownLeaf], cells[0], p.x, p.y, p.z))
+    if (valid && !orbLeafHolds(cells[leafOfDomain[own]], cells[0], p.x, p.y, p.z))
         destination = cells[orbDescend(cells, p.x, p.y, p.z)].firstDomain;
+    // The moved total by one atomic per warp: one per leaver would queue on a single address.
+    const unsigned leavers = __ballot_sync(kFullWarp, destination != own);
+    if ((threadIdx.x & 31) == 0 && leavers != 0)
+        atomicAdd(&counters[0], unsigned(__popc(leavers)));
+    if (!valid)
+        return;
     if (destination == own) {
         leaverTag[i] = kStayer;
         stayFlags[i] = 1;
@@ -90,7 +109,6 @@ __global__ void orbClassifyKernel(const float4* positionMass, std::uint32_t body
     }
     const std::uint32_t slot = atomicAdd(&arrivalsOf(counters, domainCount)[destination], 1u);
     atomicAdd(&departuresOf(counters)[own], 1u);
-    atomicAdd(&counters[0], 1u);
     leaverTag[i] = (static_cast<unsigned long long>(destination) << 32) | slot;
     stayFlags[i] = 0;
 }

@@ -109,25 +109,34 @@ __global__ void writeWalkGroupsKernel(OctreeView tree, const std::uint64_t* __re
         *groupTotal = firstGroup[cell] + groupCount[cell];
 }
 
-// Work per group: one 4-byte load of the permutation and one byte of flag per body until an active one is found; 8
-// bytes written per kept group, two atomics.
+// Work per group: one 4-byte load of the permutation and one byte of flag per body of the group; 8 bytes written per
+// kept group; two atomics per warp (per group they would queue on the two counters' addresses).
 __global__ void selectActiveWalkGroupsKernel(const uint2* __restrict__ groups, const unsigned* __restrict__ groupTotal,
                                              const unsigned* __restrict__ treeOrder,
                                              const std::uint8_t* __restrict__ isTarget, uint2* __restrict__ selected,
                                              unsigned* __restrict__ selectedTotal,
                                              unsigned long long* __restrict__ surplusBodies) {
+    constexpr unsigned kAllLanes = 0xffffffffu;
     const unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
-    if (g >= *groupTotal)
-        return;
-    const uint2 group = groups[g];
+    const bool valid = g < *groupTotal;
+    const uint2 group = valid ? groups[g] : make_uint2(0, 0);
     unsigned active = 0;
     for (unsigned slot = group.x; slot < group.x + group.y; ++slot)
         active += isTarget[treeOrder[slot]];
-    if (active == 0)
-        return;
-    selected[atomicAdd(selectedTotal, 1u)] = group;
-    if (surplusBodies != nullptr && active < group.y)
-        atomicAdd(surplusBodies, static_cast<unsigned long long>(group.y - active));
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned kept = __ballot_sync(kAllLanes, active != 0);
+    unsigned long long surplus = active != 0 ? group.y - active : 0u;
+    for (int offset = 16; offset > 0; offset /= 2)
+        surplus += __shfl_xor_sync(kAllLanes, surplus, offset);
+    unsigned first = 0;
+    if (lane == 0 && kept != 0) {
+        first = atomicAdd(selectedTotal, unsigned(__popc(kept)));
+        if (surplusBodies != nullptr && surplus != 0)
+            atomicAdd(surplusBodies, surplus);
+    }
+    first = __shfl_sync(kAllLanes, first, 0);
+    if (active != 0)
+        selected[first + unsigned(__popc(kept & ((1u << lane) - 1u)))] = group;
 }
 
 } // namespace
