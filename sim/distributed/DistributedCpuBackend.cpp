@@ -302,15 +302,15 @@ void DistributedCpuBackend::step(const SimParams& params, int stepCount) {
         return;
     requireSupported(params);
     const ForceSettings settings = forceSettingsOf(params);
+    // Only this rank's share is saved: the gathered set, the same on every rank, is rebuilt by the exchanges when
+    // every rank rolls back together, rather than copied whole at every call.
     const Bodies before = m_local;
-    const Bodies allBefore = m_all;
     const std::vector<float> workBefore = m_localWork;
     const RankDomains domainsBefore = m_domains;
     const RankSlice sliceBefore = m_slice;
     const std::uint64_t stepsBefore = m_stepsSinceLoad, repartitionBefore = m_stepsSinceRepartition;
-    const auto restoreState = [&] {
+    const auto restoreLocalState = [&] {
         m_local = before;
-        m_all = allBefore; // the vertices show the restored positions without another exchange
         m_localWork = workBefore;
         m_domains = domainsBefore;
         m_slice = sliceBefore;
@@ -331,15 +331,19 @@ void DistributedCpuBackend::step(const SimParams& params, int stepCount) {
             stepOnce(settings, params, times);
         } catch (...) {
             // Local only (the solver ran out of memory on this rank): the others wait in the next collective, so
-            // mpirun's abort on this rank's error is what ends the run.
-            restoreState();
+            // mpirun's abort on this rank's error is what ends the run; an exchange here would meet theirs out of
+            // order, so the gathered set keeps the failed step's positions.
+            restoreLocalState();
             throw;
         }
         ++m_stepsSinceLoad;
         const std::uint64_t nonFinite = countNonFiniteOnAllRanks(times);
         if (nonFinite > 0) {
             const std::uint64_t failedStep = m_stepsSinceLoad;
-            restoreState();
+            restoreLocalState(); // on every rank (the count is global), so the exchanges below run together
+            exchangeIdentities();
+            std::vector<PhaseTiming> ignored;
+            exchangePositions(ignored); // the vertices and readBodies show the restored positions
             throw NonFiniteStateError(failedStep, std::size_t(nonFinite), m_all.size(), stepsBefore);
         }
     }
