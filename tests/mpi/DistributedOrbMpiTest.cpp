@@ -63,6 +63,16 @@ Bodies plummer(std::uint64_t seed) {
     return generateScenario("plummer", kBodyCount, seed, {});
 }
 
+/// A Plummer sphere with every coordinate c replaced by round(c scale) clamped to [-limit, limit]: a grid of
+/// 2 limit + 1 whole values per axis, so many bodies share each cut plane.
+Bodies plummerOnGrid(std::uint64_t seed, float scale, float limit) {
+    Bodies all = plummer(seed);
+    for (std::vector<float>* coordinates : {&all.x, &all.y, &all.z})
+        for (float& c : *coordinates)
+            c = std::clamp(std::round(c * scale), -limit, limit);
+    return all;
+}
+
 TEST(DistributedOrbMpi, CountBalanceFindsTheCutsOfTheSingleProcessOrb) {
     Communicator& world = worldCommunicator();
     const std::uint64_t seed = test::agreedSeed(world);
@@ -87,10 +97,7 @@ TEST(DistributedOrbMpi, TiesOnCutPlanesGoByIdLikeTheSingleProcessOrb) {
     Communicator& world = worldCommunicator();
     const std::uint64_t seed = test::agreedSeed(world);
     SCOPED_TRACE(test::seedTrace(seed));
-    Bodies all = plummer(seed);
-    for (std::vector<float>* coordinates : {&all.x, &all.y, &all.z})
-        for (float& c : *coordinates)
-            c = std::clamp(std::round(c * 2.0f), -2.0f, 2.0f);
+    const Bodies all = plummerOnGrid(seed, 2.0f, 2.0f);
     // In reverse id order, so a tie-break by arrival order instead of id would choose other bodies.
     std::vector<std::size_t> myShare;
     if (world.rank() == world.size() - 1)
@@ -109,10 +116,7 @@ TEST(DistributedOrbMpi, BodiesEqualInIdAndPositionStillSplitLikeTheSingleProcess
     Communicator& world = worldCommunicator();
     const std::uint64_t seed = test::agreedSeed(world);
     SCOPED_TRACE(test::seedTrace(seed));
-    Bodies all = plummer(seed);
-    for (std::vector<float>* coordinates : {&all.x, &all.y, &all.z})
-        for (float& c : *coordinates)
-            c = std::clamp(std::round(c), -1.0f, 1.0f);
+    Bodies all = plummerOnGrid(seed, 1.0f, 1.0f);
     std::fill(all.id.begin(), all.id.end(), std::uint64_t{42});
     for (std::size_t i = 0; i < all.size(); ++i)
         all.colorKey[i] = float(i) / float(all.size());
