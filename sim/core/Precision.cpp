@@ -9,10 +9,6 @@
 namespace gravlab {
 namespace {
 
-std::array<std::vector<float>*, 6> lowArrays(Bodies& bodies) {
-    return {&bodies.xLow, &bodies.yLow, &bodies.zLow, &bodies.vxLow, &bodies.vyLow, &bodies.vzLow};
-}
-
 std::array<double, 3> joined(const Bodies& bodies, std::size_t i, const std::vector<float>* high[3],
                              const std::vector<float>* low[3]) {
     std::array<double, 3> value{};
@@ -37,7 +33,7 @@ void stored(Bodies& bodies, std::size_t i, const std::array<double, 3>& value, s
 void convertPrecision(Bodies& bodies, Precision precision) {
     if (precisionOf(bodies) == precision || bodies.size() == 0)
         return;
-    for (std::vector<float>* low : lowArrays(bodies)) {
+    for (std::vector<float>* low : lowPartArrays(bodies)) {
         if (precision == Precision::Double)
             low->assign(bodies.size(), 0.0f);
         else

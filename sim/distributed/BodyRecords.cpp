@@ -14,7 +14,7 @@ namespace {
 Bodies bodiesWithLayout(std::size_t count, bool withLowParts) {
     Bodies bodies;
     if (withLowParts)
-        for (auto* low : {&bodies.xLow, &bodies.yLow, &bodies.zLow, &bodies.vxLow, &bodies.vyLow, &bodies.vzLow})
+        for (auto* low : lowPartArrays(bodies))
             low->resize(count);
     bodies.resize(count);
     return bodies;
@@ -101,7 +101,7 @@ void keepBodiesAmongArrivals(Bodies& bodies, std::vector<float>& floats, std::sp
     keep(floats, floatsPerBody);
     // A rank that held no bodies had no low arrays for the visit to find.
     if (withLowParts)
-        for (auto* low : {&bodies.xLow, &bodies.yLow, &bodies.zLow, &bodies.vxLow, &bodies.vyLow, &bodies.vzLow})
+        for (auto* low : lowPartArrays(bodies))
             low->resize(total);
 }
 

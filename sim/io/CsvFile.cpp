@@ -189,10 +189,8 @@ struct CsvDoubles {
     /// The first count rows' coordinates of bodies become the pairs of their doubles.
     void keepIn(Bodies& bodies, std::size_t count) const {
         convertPrecision(bodies, Precision::Double);
-        const std::array<std::vector<float>*, 6> highs{&bodies.x,  &bodies.y,  &bodies.z,
-                                                       &bodies.vx, &bodies.vy, &bodies.vz};
-        const std::array<std::vector<float>*, 6> lows{&bodies.xLow,  &bodies.yLow,  &bodies.zLow,
-                                                      &bodies.vxLow, &bodies.vyLow, &bodies.vzLow};
+        const auto highs = pairedArrays(bodies);
+        const auto lows = lowPartArrays(bodies);
         for (std::size_t k = 0; k < highs.size(); ++k)
             for (std::size_t i = 0; i < count; ++i) {
                 const FloatPair pair = splitDouble(columns[k][i]);
@@ -266,10 +264,8 @@ std::size_t rowCapacity(std::span<const std::byte> bytes) {
 
 /// Appends one row of the writer's format: floats, or the pairs' doubles for bodies with low parts.
 char* formatRow(char* at, const Bodies& bodies, std::size_t i) {
-    const std::array<const std::vector<float>*, 6> highs{&bodies.x,  &bodies.y,  &bodies.z,
-                                                         &bodies.vx, &bodies.vy, &bodies.vz};
-    const std::array<const std::vector<float>*, 6> lows{&bodies.xLow,  &bodies.yLow,  &bodies.zLow,
-                                                        &bodies.vxLow, &bodies.vyLow, &bodies.vzLow};
+    const auto highs = pairedArrays(bodies);
+    const auto lows = lowPartArrays(bodies);
     const bool pairs = bodies.hasLowParts();
     for (std::size_t k = 0; k < highs.size(); ++k) {
         const float high = (*highs[k])[i];

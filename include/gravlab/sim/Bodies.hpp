@@ -13,6 +13,7 @@
 // double(x) + double(xLow), a float-float pair of about 48 significant bits, while x stays the rounded state that the
 // float solvers, the renderer and ORB read unchanged. The low arrays are empty in single precision (no memory); when
 // present they are per-body arrays like the others and travel with their bodies.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -79,6 +80,15 @@ inline float componentColorKey(std::uint8_t component) {
     return float(component) / float(kComponentCount - 1);
 }
 
+/// The six arrays of positions and velocities (x, y, z, vx, vy, vz) and their low parts in the same order: pair k is
+/// (pairedArrays(b)[k], lowPartArrays(b)[k]). Pointers to const for const bodies.
+template <typename BodiesType> auto pairedArrays(BodiesType& bodies) {
+    return std::array{&bodies.x, &bodies.y, &bodies.z, &bodies.vx, &bodies.vy, &bodies.vz};
+}
+template <typename BodiesType> auto lowPartArrays(BodiesType& bodies) {
+    return std::array{&bodies.xLow, &bodies.yLow, &bodies.zLow, &bodies.vxLow, &bodies.vyLow, &bodies.vzLow};
+}
+
 /// Calls visit(array) once for every per-body array of bodies (vectors of float, std::uint64_t and std::uint8_t), the
 /// low parts included when the bodies carry them, so code that reorders, resizes or checks bodies names no array and
 /// misses none.
@@ -94,7 +104,7 @@ template <typename BodiesType, typename Visit> void forEachBodyArray(BodiesType&
     visit(bodies.id);
     visit(bodies.component);
     if (bodies.hasLowParts())
-        for (auto* low : {&bodies.xLow, &bodies.yLow, &bodies.zLow, &bodies.vxLow, &bodies.vyLow, &bodies.vzLow})
+        for (auto* low : lowPartArrays(bodies))
             visit(*low);
 }
 
