@@ -174,12 +174,8 @@ BenchResult measure(const BenchOptions& options) {
 
     BenchResult result;
     std::vector<double> stepMs;
-    for (const std::vector<PhaseTiming>& phases : times.steps) {
-        double total = 0;
-        for (const PhaseTiming& timing : phases)
-            total += timing.milliseconds;
-        stepMs.push_back(total);
-    }
+    for (const std::vector<PhaseTiming>& phases : times.steps)
+        stepMs.push_back(totalMilliseconds(phases));
     result.peakDeviceBytes = times.peakDeviceBytes;
     result.device = times.device;
     result.machine = times.machine;

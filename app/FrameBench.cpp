@@ -47,13 +47,6 @@ double millisecondsBetween(Clock::time_point from, Clock::time_point to) {
     return std::chrono::duration<double, std::milli>(to - from).count();
 }
 
-double sumOf(const std::vector<PhaseTiming>& phases) {
-    double total = 0;
-    for (const PhaseTiming& phase : phases)
-        total += phase.milliseconds;
-    return total;
-}
-
 /// The window's panels, drawn from the session as the window draws them; their requests are dropped.
 struct Panels {
     SimulationPanel simulation;
@@ -199,7 +192,7 @@ void FrameBench::stepAndFeed(std::array<double, kPartCount>& cpu, bool measured,
     if (measured && completed && completed->stepped) {
         const std::vector<PhaseTiming> phases = simulation.backend().lastStepTimings();
         ++result.stepCompletions;
-        result.stepMs.push_back(stepper ? sumOf(phases) : cpu[StepPart]);
+        result.stepMs.push_back(stepper ? totalMilliseconds(phases) : cpu[StepPart]);
         result.feedOnCompletionMs.push_back(cpu[FeedPart]);
         result.stepPhases.push_back(phases);
     }

@@ -8,11 +8,8 @@ namespace {
 
 /// From the last step() call's phases, which cover the frame's steps (fewer when a snapshot save split them).
 std::uint64_t interactiveBodiesOf(const SessionStatus& status, int stepsPerFrame) {
-    double milliseconds = 0;
-    for (const PhaseTiming& phase : status.lastStepTimings)
-        milliseconds += phase.milliseconds;
-    return interactiveBodiesFromLiveStep(findSolver(status.params.solver), status.bodyCount, 1e-3 * milliseconds,
-                                         stepsPerFrame);
+    return interactiveBodiesFromLiveStep(findSolver(status.params.solver), status.bodyCount,
+                                         1e-3 * totalMilliseconds(status.lastStepTimings), stepsPerFrame);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // The plots panel's widgets (see PlotsPanel.hpp).
 #include "PlotsPanel.hpp"
+
 #include "panels/PanelLayout.hpp"
 
 #include <algorithm>
@@ -50,10 +51,7 @@ void plot(const char* label, const std::vector<float>& points, const char* forma
 }
 
 double stepMilliseconds(const DiagnosticsSample& sample) {
-    double total = 0;
-    for (const PhaseTiming& timing : sample.stepTimings)
-        total += timing.milliseconds;
-    return total;
+    return totalMilliseconds(sample.stepTimings);
 }
 
 } // namespace

@@ -89,9 +89,7 @@ void drawPhaseTimings(std::span<const PhaseTiming> timings) {
         ImGui::TextDisabled("last step: no step yet");
         return;
     }
-    double total = 0;
-    for (const PhaseTiming& phase : timings)
-        total += phase.milliseconds;
+    const double total = totalMilliseconds(timings);
     const ImGuiTableFlags flags =
         ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV;
     if (!ImGui::BeginTable("phase timings", 3, flags))

@@ -22,12 +22,8 @@ double costUnits(bool allPairs, double n) {
 
 double medianStepSeconds(const StepTimes& times) {
     std::vector<double> seconds;
-    for (const std::vector<PhaseTiming>& step : times.steps) {
-        double milliseconds = 0;
-        for (const PhaseTiming& phase : step)
-            milliseconds += phase.milliseconds;
-        seconds.push_back(1e-3 * milliseconds);
-    }
+    for (const std::vector<PhaseTiming>& step : times.steps)
+        seconds.push_back(1e-3 * totalMilliseconds(step));
     if (seconds.empty())
         throw std::logic_error("measureStepCost: no step was timed");
     std::nth_element(seconds.begin(), seconds.begin() + std::ptrdiff_t(seconds.size() / 2), seconds.end());

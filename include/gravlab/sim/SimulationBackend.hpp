@@ -30,6 +30,14 @@ struct PhaseTiming {
     double milliseconds;
 };
 
+/// The sum of the phases' times: the whole step (or steps) they describe.
+inline double totalMilliseconds(std::span<const PhaseTiming> phases) {
+    double total = 0;
+    for (const PhaseTiming& phase : phases)
+        total += phase.milliseconds;
+    return total;
+}
+
 /// A solver-specific figure of the last force evaluation for reports, e.g. {"treeCells", "octree cells", 241000}.
 struct SolverStatistic {
     std::string key;  ///< camelCase, for JSON
