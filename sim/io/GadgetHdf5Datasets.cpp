@@ -5,6 +5,7 @@
 #include "io/GadgetHdf5Layout.hpp"
 #include "io/Hdf5Handles.hpp"
 
+#include <gravlab/sim/FloatPair.hpp>
 #include <gravlab/sim/Snapshot.hpp>
 
 #include <algorithm>
@@ -169,13 +170,14 @@ template <typename Value> std::size_t firstBeyondFloat(const Value* values, std:
         values);
 }
 
-/// The float nearest to value; values beyond the float range (refused by the caller's check, which runs after the
-/// conversion) are clamped first, since converting them would be undefined behaviour. NaN passes through.
-template <typename Value> float narrowToFloat(Value value) {
+/// value as a float pair (FloatPair.hpp): the nearest float and the remainder. Values beyond the float range (refused
+/// by the caller's check, which runs after the conversion) are clamped first, since converting them would be
+/// undefined behaviour. NaN passes through.
+template <typename Value> FloatPair splitInFloatRange(Value value) {
     if constexpr (sizeof(Value) > sizeof(float))
-        return float(std::min(std::max(value, -Value(FLT_MAX)), Value(FLT_MAX)));
+        return splitDouble(double(std::min(std::max(value, -Value(FLT_MAX)), Value(FLT_MAX))));
     else
-        return value;
+        return {value, 0.0f};
 }
 
 std::string beyondFloatProblem(double value) {
@@ -218,14 +220,14 @@ void readDatasetTriples(hid_t group, const char* name, const DatasetPlace& place
             allFit &= std::abs(a) <= Value(FLT_MAX);
             allFit &= std::abs(b) <= Value(FLT_MAX);
             allFit &= std::abs(c) <= Value(FLT_MAX);
-            x[first + i] = narrowToFloat(a);
-            y[first + i] = narrowToFloat(b);
-            z[first + i] = narrowToFloat(c);
+            const FloatPair pa = splitInFloatRange(a), pb = splitInFloatRange(b), pc = splitInFloatRange(c);
+            x[first + i] = pa.high;
+            y[first + i] = pb.high;
+            z[first + i] = pc.high;
             if (low.x) {
-                // The remainder of a value in the float range is itself a float (exact or rounded once more).
-                low.x[first + i] = float(double(a) - double(x[first + i]));
-                low.y[first + i] = float(double(b) - double(y[first + i]));
-                low.z[first + i] = float(double(c) - double(z[first + i]));
+                low.x[first + i] = pa.low;
+                low.y[first + i] = pb.low;
+                low.z[first + i] = pc.low;
             }
         }
         if (!allFit) {

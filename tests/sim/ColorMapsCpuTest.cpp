@@ -295,9 +295,14 @@ TEST(ColorMapsCpu, ACheapForceErrorMapFollowsEveryState) {
     backend.load(simtest::variedMassPlummer(300, random));
     const SimParams params = paramsFor("tree");
     backend.step(params, 1);
+    const auto mapStart = std::chrono::steady_clock::now();
     const ColoredState first = colorIn(backend, ColorMode::ForceError);
+    const std::chrono::duration<double> mapCost = std::chrono::steady_clock::now() - mapStart;
     backend.step(params, 1);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // far more than 4 times the map's cost
+    // The refresh waits 4 times the map's own cost (measured inside colorIn, so at most mapCost): about a millisecond
+    // here, but a loaded machine may stretch it, hence the wait follows what this run measured.
+    std::this_thread::sleep_for(
+        std::chrono::duration<double>(std::min(4.0 * mapCost.count(), kForceErrorRefreshSeconds) + 0.01));
     const ColoredState next = colorIn(backend, ColorMode::ForceError);
     EXPECT_NE(next.values, first.values);
     EXPECT_EQ(next.scale.note.find("from an earlier state"), std::string::npos) << next.scale.note;

@@ -7,10 +7,12 @@
 // is the float state every float consumer (solvers, rendering, ORB, the float files) already reads, so single
 // precision costs nothing and double precision changes only the integrator, the fp64 solver, the diagnostics and the
 // files that store doubles. The integrator joins a pair to a double, updates it in double and splits it again
-// (splitDouble), so the stored state is the fp64 result rounded to 48 bits at every step, far below the 1e-7 rounding
-// of float. Bodies carry the low parts in the arrays xLow ... vzLow (Bodies.hpp), empty in single precision.
+// (splitDouble, FloatPair.hpp), so the stored state is the fp64 result rounded to 48 bits at every step, far below the
+// 1e-7 rounding of float. Bodies carry the low parts in the arrays xLow ... vzLow (Bodies.hpp), empty in single
+// precision.
 #include <gravlab/sim/Bodies.hpp>
 #include <gravlab/sim/EnumNames.hpp>
+#include <gravlab/sim/FloatPair.hpp>
 
 #include <array>
 #include <cstddef>
@@ -30,21 +32,6 @@ template <> struct EnumNames<Precision> {
         EnumName<Precision>{Precision::Single, "single", "float state and integration"},
         EnumName<Precision>{Precision::Double, "double", "fp64 state and integration, fp64 forces with direct-fp64"}};
 };
-
-/// The pair (high, low) with high = float(value) and low = float(value - high): value to about 48 bits.
-struct FloatPair {
-    float high;
-    float low;
-};
-
-inline FloatPair splitDouble(double value) {
-    const auto high = float(value);
-    return {high, float(value - double(high))};
-}
-
-inline double joinPair(float high, float low) {
-    return double(high) + double(low);
-}
 
 /// Double precision when bodies carry low parts (an empty set counts as single).
 inline Precision precisionOf(const Bodies& bodies) {
