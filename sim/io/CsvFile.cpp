@@ -270,9 +270,7 @@ char* formatRow(char* at, const Bodies& bodies, std::size_t i) {
     for (std::size_t k = 0; k < highs.size(); ++k) {
         const float high = (*highs[k])[i];
         if (pairs) {
-            // The pair's sum, except where the low part is zero: -0 + 0 would drop the sign of a negative zero.
-            const float low = (*lows[k])[i];
-            at = std::to_chars(at, at + kNumberRoom, low == 0.0f ? double(high) : joinPair(high, low)).ptr;
+            at = std::to_chars(at, at + kNumberRoom, joinPair(high, (*lows[k])[i])).ptr;
         } else {
             at = std::to_chars(at, at + kNumberRoom, high).ptr;
         }

@@ -20,6 +20,8 @@
 #include "io/Hdf5Handles.hpp"
 #include "io/SnapshotFormats.hpp"
 
+#include <gravlab/sim/FloatPair.hpp>
+
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -180,7 +182,7 @@ std::optional<std::size_t> consecutiveRun(const Bodies& bodies, std::uint8_t typ
 template <typename Real>
 Real storedValue(const std::vector<float>& high, const std::vector<float>& low, std::size_t i) {
     if constexpr (std::is_same_v<Real, double>)
-        return double(high[i]) + double(low[i]);
+        return joinPair(high[i], low[i]);
     else
         return high[i];
 }

@@ -7,6 +7,7 @@
 #include <gravlab/sim/Snapshot.hpp>
 
 #include <LowPartTags.hpp>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <gtest/gtest.h>
@@ -51,7 +52,8 @@ TEST(DoublePrecisionFile, PairsAreWrittenAsFloat64ThatH5pyReadsBackExactly) {
         storeVelocityFp64(snapshot.bodies, i, {coordinate(random), coordinate(random), coordinate(random)});
         snapshot.bodies.mass[i] = 0.02f;
     }
-    ASSERT_NE(snapshot.bodies.xLow[0], 0.0f) << "random doubles have low parts";
+    ASSERT_NE(snapshot.bodies.xLow[1], 0.0f) << "random doubles have low parts";
+    storePositionFp64(snapshot.bodies, 0, {-0.0, 0.5, 0.25}); // a negative zero must keep its sign both ways
     test::TemporaryFolder folder;
     const std::filesystem::path file = folder.path() / "pairs.hdf5";
     writeSnapshot(file, snapshot, SnapshotFormat::Hdf5);
@@ -63,6 +65,7 @@ TEST(DoublePrecisionFile, PairsAreWrittenAsFloat64ThatH5pyReadsBackExactly) {
                   "for p, v in zip(g[\"Coordinates\"][:], g[\"Velocities\"][:]):\n"
                   "    print(\" \".join(float(c).hex() for c in list(p) + list(v)))\n",
                   file);
+    EXPECT_EQ(listing.substr(0, listing.find(' ')), "-0x0.0p+0") << "the stored double of the pair (-0, 0)";
     std::istringstream lines(listing);
     for (std::size_t i = 0; i < snapshot.bodies.size(); ++i) {
         const std::array<double, 3> position = positionFp64(snapshot.bodies, i);
@@ -78,6 +81,7 @@ TEST(DoublePrecisionFile, PairsAreWrittenAsFloat64ThatH5pyReadsBackExactly) {
     const Snapshot read = readSnapshot(file);
     ASSERT_TRUE(read.bodies.hasLowParts());
     EXPECT_EQ(read.bodies.x, snapshot.bodies.x);
+    EXPECT_TRUE(std::signbit(read.bodies.x[0]) && !std::signbit(read.bodies.xLow[0]));
     EXPECT_EQ(read.bodies.xLow, snapshot.bodies.xLow);
     EXPECT_EQ(read.bodies.vzLow, snapshot.bodies.vzLow);
 }

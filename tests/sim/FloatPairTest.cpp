@@ -65,5 +65,13 @@ TEST(FloatPair, SplitKeepsTheNearestFloatAndIsCanonical) {
     EXPECT_GT(ties, 1000) << "the values should include many remainders that round onto half an ulp";
 }
 
+TEST(FloatPair, ANegativeZeroKeepsItsSignThroughJoinAndSplit) {
+    EXPECT_TRUE(std::signbit(joinPair(-0.0f, 0.0f)));
+    const FloatPair pair = splitDouble(-0.0);
+    EXPECT_TRUE(std::signbit(pair.high));
+    EXPECT_FALSE(std::signbit(pair.low)) << "a zero low part is +0, as for any float";
+    EXPECT_EQ(joinPair(1.0f, 0x1p-30f), 1.0 + 0x1p-30);
+}
+
 } // namespace
 } // namespace gravlab

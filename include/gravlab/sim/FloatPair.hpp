@@ -20,8 +20,10 @@ struct FloatPair {
     float low;
 };
 
+/// high + low as a double; a zero low part adds nothing, so a pair (-0, 0) joins to -0 (the sum would be +0), and a
+/// negative zero written to a file reads back as one.
 inline double joinPair(float high, float low) {
-    return double(high) + double(low);
+    return low == 0.0f ? double(high) : double(high) + double(low);
 }
 
 inline FloatPair splitDouble(double value) {
