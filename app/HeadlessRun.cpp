@@ -155,6 +155,16 @@ double advanceFrameTimed(SessionController& session) {
     return seconds;
 }
 
+/// Frame 0 draws the initial conditions without a step. Their snapshot, when saving, is written before it (otherwise
+/// the first step would write it, and a run of one frame none at all); timed and thrown like a frame's steps.
+double saveInitialSnapshotTimed(SessionController& session) {
+    const auto start = std::chrono::steady_clock::now();
+    const FrameAdvance advance = session.stepSimulation(0);
+    if (advance.saveFailure)
+        throw std::runtime_error(*advance.saveFailure);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 /// Refits the camera to the bulk of the bodies when it has left the view; true when it did.
 bool refitIfBulkLeft(std::span<const RenderVertex> vertices, std::size_t bodyCount, FramePipeline& pipeline,
                      OrbitCamera& camera, float aspect) {
@@ -346,7 +356,9 @@ void renderFramesHeadless(const HeadlessContext& context, Simulation& simulation
     for (std::size_t frame = 0; frame < frameCount; ++frame) {
         try {
             bool viewChecked = false;
-            if (frame > 0) {
+            if (frame == 0) {
+                stepSeconds += saveInitialSnapshotTimed(session);
+            } else {
                 stepSeconds += advanceFrameTimed(session);
                 if (comparison)
                     comparison->follow(simulation, session.colorMode());
