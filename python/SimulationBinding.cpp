@@ -212,11 +212,11 @@ Raises:
     gravlab.SnapshotError: the file cannot be read or holds bad values (the message names the file and where).
 )";
 
-} // namespace
+using SimulationClass = py::class_<SimulationHandle>;
 
-void bindSimulation(py::module_& module) {
-    static const std::string doc = classDoc();
-    py::class_<SimulationHandle>(module, "Simulation", doc.c_str())
+/// The three ways to make a simulation: a scenario, arrays, a file.
+void bindCreation(SimulationClass& binding) {
+    binding
         .def(py::init(&fromScenario), py::arg("scenario") = "plummer", py::arg("bodies") = 1000, py::arg("seed") = 42,
              "A simulation of a scenario (gravlab.scenarios()) with the given body count and seed; **params as in the "
              "class's help, e.g. dt=0.005, solver='tree', backend='cpu'.")
@@ -224,7 +224,12 @@ void bindSimulation(py::module_& module) {
                     py::arg("ids") = py::none(), py::arg("components") = py::none(), py::arg("time") = 0.0,
                     py::arg("units") = py::none(), kFromArraysDoc)
         .def_static("from_file", &fromFile, py::arg("path"), py::arg("format") = py::none(),
-                    py::arg("recentre") = false, kFromFileDoc)
+                    py::arg("recentre") = false, kFromFileDoc);
+}
+
+/// Stepping, reset and time reversal.
+void bindStepping(SimulationClass& binding) {
+    binding
         .def("step", &step, py::arg("n") = 1,
              "Advances n leapfrog steps of dt (the GIL is released; Ctrl-C stops between chunks of steps, keeping "
              "those done). Raises gravlab.NonFiniteStateError, with the state rolled back, when a step leaves NaN or "
@@ -238,7 +243,12 @@ void bindSimulation(py::module_& module) {
             "reverse_time",
             [](SimulationHandle& handle) { handle.locked([](Simulation& simulation) { simulation.reverseTime(); }); },
             "Negates every velocity: the leapfrog then runs back towards where it came from, and each step moves time "
-            "back by dt (time_direction becomes -1). Calling it again runs forward; reset() always runs forward.")
+            "back by dt (time_direction becomes -1). Calling it again runs forward; reset() always runs forward.");
+}
+
+/// Time, its direction, the step count and N.
+void bindClock(SimulationClass& binding) {
+    binding
         .def_property_readonly(
             "time_direction",
             [](SimulationHandle& handle) { return handle.locked([](Simulation& s) { return s.timeDirection(); }); },
@@ -254,8 +264,12 @@ void bindSimulation(py::module_& module) {
         .def_property_readonly(
             "body_count",
             [](SimulationHandle& handle) { return handle.locked([](Simulation& s) { return s.bodyCount(); }); },
-            "The number of bodies N.")
-        .def_property_readonly("positions", &positions, "(N, 3) float32 copy of the positions.")
+            "The number of bodies N.");
+}
+
+/// Copies of the body arrays, the snapshot and the accelerations.
+void bindArrays(SimulationClass& binding) {
+    binding.def_property_readonly("positions", &positions, "(N, 3) float32 copy of the positions.")
         .def_property_readonly("velocities", &velocities, "(N, 3) float32 copy of the velocities.")
         .def_property_readonly(
             "masses",
@@ -283,7 +297,12 @@ void bindSimulation(py::module_& module) {
             "The current state as read_snapshot returns a file's: a dict of arrays, time, redshift, box_size, units.")
         .def("accelerations", &accelerations,
              "(N, 3) float32 accelerations (with G) of the current state by the current solver, in the order of "
-             "positions; computed now when the last step's are stale.")
+             "positions; computed now when the last step's are stale.");
+}
+
+/// Energies, momenta and the energy drift.
+void bindMeasurements(SimulationClass& binding) {
+    binding
         .def(
             "diagnostics",
             [](SimulationHandle& handle) { return handle.locked([](Simulation& s) { return s.diagnostics(); }); },
@@ -298,7 +317,12 @@ void bindSimulation(py::module_& module) {
         .def_property_readonly(
             "initial_energy",
             [](SimulationHandle& handle) { return handle.locked([](Simulation& s) { return s.initialEnergy(); }); },
-            "The baseline energy E0, or nan while none has been recorded.")
+            "The baseline energy E0, or nan while none has been recorded.");
+}
+
+/// Parameters, the backend and device, units and phase timings.
+void bindSettings(SimulationClass& binding) {
+    binding
         .def_property_readonly(
             "params",
             [](SimulationHandle& handle) {
@@ -326,7 +350,12 @@ void bindSimulation(py::module_& module) {
             [](SimulationHandle& handle) { return handle.locked([](Simulation& s) { return s.params().units; }); },
             "The unit system (gravlab.Units): N-body units unless a file or from_arrays stated physical ones.")
         .def("last_step_timings", &lastStepTimings,
-             "Milliseconds of each phase of the last step() chunk, by phase name.")
+             "Milliseconds of each phase of the last step() chunk, by phase name.");
+}
+
+/// Snapshot files and PNG frames.
+void bindOutput(SimulationClass& binding) {
+    binding
         .def("save", &save, py::arg("path"), py::arg("format") = py::none(),
              "Writes the current state to a snapshot file (format as write_snapshot; None: from the extension), "
              "through a temporary file renamed into place.")
@@ -334,8 +363,22 @@ void bindSimulation(py::module_& module) {
              py::arg("color") = "component",
              "Draws the bodies into a PNG as the headless mode draws a frame: EGL without a display, camera fitted to "
              "the bodies. color: 'component', 'leaf-depth' (tree solver) or 'orb-domain'. Raises gravlab.EglError (a "
-             "RuntimeError) when no EGL context can be made, saying why.")
-        .def("__repr__", &repr);
+             "RuntimeError) when no EGL context can be made, saying why.");
+}
+
+} // namespace
+
+void bindSimulation(py::module_& module) {
+    static const std::string doc = classDoc();
+    SimulationClass simulation(module, "Simulation", doc.c_str());
+    bindCreation(simulation);
+    bindStepping(simulation);
+    bindClock(simulation);
+    bindArrays(simulation);
+    bindMeasurements(simulation);
+    bindSettings(simulation);
+    bindOutput(simulation);
+    simulation.def("__repr__", &repr);
 }
 
 } // namespace gravlab::python
