@@ -24,6 +24,7 @@ packages=(
   libegl-mesa0 libgl1-mesa-dri   # Mesa's software OpenGL (llvmpipe): headless frames and tests without a GPU
   pybind11-dev python3-dev        # the gravlab Python module (skipped by the build when these are missing)
   python3-pytest                  # its tests (it takes numpy arrays; python3-numpy is listed above)
+  python3-matplotlib              # scripts/plot_timesteps.py: energy error against cost, and its test
 )
 # scripts/setup.sh --fuzz adds what scripts/run_fuzzers.sh needs: clang and its libFuzzer and sanitizer runtimes.
 if [[ "${1:-}" == "--fuzz" ]]; then
