@@ -4,7 +4,7 @@ and says for each hierarchical run whether it beats the fixed steps at its cost.
 
 Usage: plot_timesteps.py [--cost evaluations|seconds] OUT.png RUNS.json [RUNS.json ...]
 
-One panel per scenario and body count (runs of several files are pooled), log-log: the largest |dE/E| of each run
+One panel per scenario and body count, in the order they come (runs of several files are pooled), log-log: the largest |dE/E| of each run
 against its force evaluations (or wall seconds). The fixed runs are joined into a curve; each hierarchical run is
 compared with that curve interpolated in log-log at the hierarchical run's cost, and the verdict is printed, one line
 per run, e.g. "galaxy-collision 16384: hierarchical 0.04:0.15 at 5.1e+06: 7.7e-04 against fixed 9.6e-04: better".
@@ -79,8 +79,8 @@ def plot(groups, cost_field, cost_label, out):
     matplotlib.use("Agg")  # no display needed
     import matplotlib.pyplot as plt
 
-    keys = sorted(groups)
-    columns = min(len(keys), 3)
+    keys = list(groups)  # in the order of the files and their runs
+    columns = len(keys) if len(keys) <= 3 else math.ceil(math.sqrt(len(keys)))
     rows = (len(keys) + columns - 1) // columns
     figure, axes = plt.subplots(rows, columns, figsize=(5.2 * columns, 4.2 * rows), squeeze=False)
     for axis, key in zip(axes.flat, keys):
@@ -112,7 +112,7 @@ def main():
     arguments = parser.parse_args()
     cost_field, cost_label = COSTS[arguments.cost]
     groups = load_runs(arguments.runs)
-    for key in sorted(groups):
+    for key in groups:
         for line in verdicts(key, groups[key], cost_field):
             print(line)
     plot(groups, cost_field, cost_label, arguments.out)
