@@ -105,7 +105,9 @@ void measureRun(SimulationBackend& backend, const Bodies& bodies, const SimParam
 void printRow(const TimeStepRun& run, std::ostream& out) {
     const bool hierarchical = run.timeSteps.mode == TimeStepMode::Hierarchical;
     out << std::left << std::setw(18) << run.scenario << std::right << std::setw(7) << run.bodyCount << std::setw(14)
-        << toString(run.timeSteps.mode) << std::setw(11) << std::setprecision(4) << run.timeStep << std::setw(7);
+        << (hierarchical && run.timeSteps.levelChoice == LevelChoice::Symmetric ? "symmetric"
+                                                                                : toString(run.timeSteps.mode))
+        << std::setw(11) << std::setprecision(4) << run.timeStep << std::setw(7);
     if (hierarchical)
         out << run.timeSteps.accuracy;
     else
@@ -126,6 +128,7 @@ ReportJson runJson(const TimeStepRun& run) {
     if (run.timeSteps.mode == TimeStepMode::Hierarchical) {
         result["eta"] = reportedNumber(run.timeSteps.accuracy);
         result["maxLevel"] = run.timeSteps.maxLevel;
+        result["levelChoice"] = std::string(enumName(run.timeSteps.levelChoice));
     }
     result["steps"] = run.steps;
     result["forceEvaluations"] = reportedNumber(run.forceEvaluations);
@@ -161,7 +164,7 @@ void measureCase(const TimeStepBenchOptions& options, const TimeStepCase& timeSt
         options.hierarchicalRuns.empty() ? timeStepCase.hierarchicalRuns : options.hierarchicalRuns;
     for (const auto& [baseStep, accuracy] : hierarchicalRuns) {
         params.timeStep = baseStep;
-        params.timeSteps = {TimeStepMode::Hierarchical, accuracy, timeStepCase.maxLevel};
+        params.timeSteps = {TimeStepMode::Hierarchical, accuracy, timeStepCase.maxLevel, options.levelChoice};
         variants.push_back(params);
     }
     for (const SimParams& variant : variants) {
@@ -274,6 +277,13 @@ CLI::App* addTimeStepBenchCommand(CLI::App& app, TimeStepBenchOptions& options) 
                 describeRange(kTimeStepRange) + ", " + describeRange(kTimeStepAccuracyRange) + ")")
         ->delimiter(',')
         ->type_name("DT:ETA,...");
+    command
+        ->add_option_function<std::string>(
+            "--level-choice",
+            [&options](const std::string& text) { options.levelChoice = parseEnumName<LevelChoice>(text); },
+            "where the hierarchical runs read a body's level: start or symmetric (CPU backend)")
+        ->type_name("NAME")
+        ->default_str(std::string(enumName(options.levelChoice)));
     command->add_flag("--json", options.json, "print one JSON object instead of the table");
     return command;
 }

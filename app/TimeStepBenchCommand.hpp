@@ -44,6 +44,7 @@ struct TimeStepBenchOptions {
     bool json = false;
     std::vector<double> fixedSteps;                ///< replace every case's fixed dts when not empty
     std::vector<HierarchicalRun> hierarchicalRuns; ///< replace every case's hierarchical runs when not empty
+    LevelChoice levelChoice = LevelChoice::Start;  ///< of every hierarchical run
 };
 
 /// Adds the "timesteps-bench" subcommand; values are checked while CLI11 parses. Returns the subcommand.

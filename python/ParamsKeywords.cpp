@@ -198,6 +198,13 @@ const std::array kKeywords{
                 p.timeSteps.maxLevel = std::uint32_t(integerValue(v, "max_level", &kMaxTimeStepLevelRange));
             },
             [](const SimParams& p) -> py::object { return py::int_(p.timeSteps.maxLevel); }},
+    Keyword{"level_choice", KeywordScope::Stepping, "str", nullptr,
+            "'start' (a body's level from its acceleration at each step's start) or 'symmetric' (averaged over each "
+            "step's two ends: less energy drift for the same cost; CPU backend only so far)",
+            [](SimParams& p, py::handle v) {
+                p.timeSteps.levelChoice = parseEnumName<LevelChoice>(textValue(v, "level_choice"));
+            },
+            [](const SimParams& p) -> py::object { return py::str(std::string(enumName(p.timeSteps.levelChoice))); }},
     Keyword{"scenario", KeywordScope::All, "str", nullptr, "scenario name, one of gravlab.scenarios()",
             [](SimParams& p, py::handle v) { p.scenario = textValue(v, "scenario"); },
             [](const SimParams& p) -> py::object { return py::str(p.scenario); }},

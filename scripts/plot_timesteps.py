@@ -7,7 +7,7 @@ Usage: plot_timesteps.py [--cost evaluations|seconds] OUT.png RUNS.json [RUNS.js
 One panel per scenario and body count, in the order they come (runs of several files are pooled), log-log: the largest |dE/E| of each run
 against its force evaluations (or wall seconds). The fixed runs are joined into a curve; each hierarchical run is
 compared with that curve interpolated in log-log at the hierarchical run's cost, and the verdict is printed, one line
-per run, e.g. "galaxy-collision 16384: hierarchical 0.04:0.15 at 5.1e+06: 7.7e-04 against fixed 9.6e-04: better".
+per run, e.g. "galaxy-collision 16384: hierarchical 0.04:0.15 at 5.1e+06: 0.00077 against fixed 0.00096: better".
 A run outside the fixed curve's cost range is "outside the fixed runs" (no extrapolation); a run that blew up
 (an error of null or infinity) is drawn at the top edge and counts as worse.
 Needs Debian's python3-matplotlib (scripts/setup.sh installs it).
@@ -57,6 +57,13 @@ def fixed_error_at(fixed, cost):
     return None
 
 
+def series_of(run):
+    """The curve a run belongs to: fixed, hierarchical, or hierarchical with the symmetric level choice."""
+    if run["timeSteps"] == "hierarchical" and run.get("levelChoice", "start") != "start":
+        return f"hierarchical, {run['levelChoice']}"
+    return run["timeSteps"]
+
+
 def verdicts(key, runs, cost_field):
     """One line per hierarchical run: its error against the fixed curve's at its cost."""
     fixed = sorted((float(r[cost_field]), error_of(r)) for r in runs if r["timeSteps"] == "fixed")
@@ -64,7 +71,7 @@ def verdicts(key, runs, cost_field):
     lines = []
     for run in sorted((r for r in runs if r["timeSteps"] == "hierarchical"), key=lambda r: float(r[cost_field])):
         cost, error = float(run[cost_field]), error_of(run)
-        label = f"{key[0]} {key[1]}: hierarchical {run['dt']:g}:{run['eta']:g} at {cost:.2g}: {error:.2g}"
+        label = f"{key[0]} {key[1]}: {series_of(run)} {run['dt']:g}:{run['eta']:g} at {cost:.2g}: {error:.2g}"
         reference = fixed_error_at(fixed, cost)
         if reference is None:
             lines.append(f"{label}: outside the fixed runs")
@@ -86,11 +93,12 @@ def plot(groups, cost_field, cost_label, out):
     for axis, key in zip(axes.flat, keys):
         finite = [error_of(r) for r in groups[key] if error_of(r) < math.inf] or [1.0]
         ceiling = max(finite) * 3
-        for mode, style in (("fixed", "o-"), ("hierarchical", "s--")):
-            runs = sorted((r for r in groups[key] if r["timeSteps"] == mode), key=lambda r: float(r[cost_field]))
+        styles = {"fixed": "o-", "hierarchical": "s--"}
+        for series in sorted({series_of(r) for r in groups[key]}, key=lambda name: (name != "fixed", name)):
+            runs = sorted((r for r in groups[key] if series_of(r) == series), key=lambda r: float(r[cost_field]))
             if runs:
-                axis.plot([float(r[cost_field]) for r in runs], [min(error_of(r), ceiling) for r in runs], style,
-                          label=f"{mode} steps")
+                axis.plot([float(r[cost_field]) for r in runs], [min(error_of(r), ceiling) for r in runs],
+                          styles.get(series, "^:"), label=f"{series} steps")
         axis.set_xscale("log")
         axis.set_yscale("log")
         axis.set_title(f"{key[0]}, N = {key[1]}")

@@ -7,20 +7,28 @@
 #include <string>
 
 namespace gravlab {
+namespace {
 
-bool drawTimeStepControls(SimParams& edited) {
+/// A combo over an enum's names; true when the user picked another value.
+template <typename Enum> bool enumCombo(const char* label, Enum& value) {
     bool changed = false;
-    TimeStepParams& timeSteps = edited.timeSteps;
-    if (ImGui::BeginCombo("time steps", std::string(toString(timeSteps.mode)).c_str())) {
-        for (const EnumName<TimeStepMode>& mode : EnumNames<TimeStepMode>::entries) {
-            if (ImGui::Selectable(std::string(mode.name).c_str(), mode.value == timeSteps.mode) &&
-                mode.value != timeSteps.mode) {
-                timeSteps.mode = mode.value;
+    if (ImGui::BeginCombo(label, std::string(enumName(value)).c_str())) {
+        for (const EnumName<Enum>& entry : EnumNames<Enum>::entries) {
+            if (ImGui::Selectable(std::string(entry.name).c_str(), entry.value == value) && entry.value != value) {
+                value = entry.value;
                 changed = true;
             }
         }
         ImGui::EndCombo();
     }
+    return changed;
+}
+
+} // namespace
+
+bool drawTimeStepControls(SimParams& edited) {
+    TimeStepParams& timeSteps = edited.timeSteps;
+    bool changed = enumCombo("time steps", timeSteps.mode);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Hierarchical: each body steps dt / 2^level, the level from its acceleration.\n"
                           "Use it when a few bodies need far shorter steps than the rest: eccentric binaries,\n"
@@ -37,6 +45,12 @@ bool drawTimeStepControls(SimParams& edited) {
     const auto levelHigh = std::uint32_t(kMaxTimeStepLevelRange.max);
     changed |= ImGui::SliderScalar("max level", ImGuiDataType_U32, &timeSteps.maxLevel, &levelLow, &levelHigh, "%u",
                                    ImGuiSliderFlags_AlwaysClamp);
+    changed |= enumCombo("level choice", timeSteps.levelChoice);
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("start: the level from the acceleration at each step's start.\n"
+                          "symmetric: from the criterion averaged over the step's two ends (the end's\n"
+                          "acceleration extrapolated), so level changes do not pile up into an energy drift;\n"
+                          "CPU backend only so far.");
     ImGui::EndDisabled();
     return changed;
 }

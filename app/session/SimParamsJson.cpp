@@ -14,7 +14,7 @@ inline constexpr ParamRange kUnitScaleRange{"scale", 0.0, std::numeric_limits<do
                                             "in cgs; 0 in all three for N-body units"};
 
 /// The key of each field as validateSimParams names it (the command line's spelling), for its cross-field refusals.
-constexpr std::array<std::pair<std::string_view, std::string_view>, 19> kKeyOfParameter{{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 20> kKeyOfParameter{{
     {"scenario", "scenario"},
     {"scenario-param", "scenarioParams"},
     {"bodies", "bodyCount"},
@@ -29,6 +29,7 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 19> kKeyOfPa
     {"time-steps", "timeSteps.mode"},
     {"eta", "timeSteps.accuracy"},
     {"max-level", "timeSteps.maxLevel"},
+    {"level-choice", "timeSteps.levelChoice"},
     {"precision", "precision"},
     {"orb-domains", "orb.domainCount"},
     {"orb-balance", "orb.balance"},
@@ -85,6 +86,7 @@ void readTimeSteps(JsonObjectReader& reader, TimeStepParams& timeSteps) {
     reader.readName("mode", timeSteps.mode);
     reader.read("accuracy", timeSteps.accuracy, kTimeStepAccuracyRange);
     reader.readWhole("maxLevel", timeSteps.maxLevel, kMaxTimeStepLevelRange);
+    reader.readName("levelChoice", timeSteps.levelChoice);
 }
 
 /// A check of the sim that throws InvalidParameterError, its refusal as a JsonFieldError under key.
@@ -163,7 +165,8 @@ Json simParamsToJson(const SimParams& params) {
             {"timeSteps",
              {{"mode", std::string(enumName(params.timeSteps.mode))},
               {"accuracy", params.timeSteps.accuracy},
-              {"maxLevel", params.timeSteps.maxLevel}}},
+              {"maxLevel", params.timeSteps.maxLevel},
+              {"levelChoice", std::string(enumName(params.timeSteps.levelChoice))}}},
             {"softeningLength", params.softeningLength},
             {"openingAngle", params.openingAngle},
             {"openingCriterion", std::string(enumName(params.openingCriterion))},

@@ -10,12 +10,14 @@ import gravlab
 def test_params_report_what_was_asked_and_round_trip_through_set():
     simulation = gravlab.Simulation("cold-cube", bodies=200, seed=3, backend="cpu", dt=0.002, softening=0.02,
                                     G=2.5, theta=0.7, solver="tree", orb_domains=4, orb_balance="work",
-                                    orb_every=8, orb_imbalance=1.5, time_steps="hierarchical", eta=0.1, max_level=5)
+                                    orb_every=8, orb_imbalance=1.5, time_steps="hierarchical", eta=0.1, max_level=5,
+                                    level_choice="symmetric")
     assert simulation.params == {
         "dt": 0.002, "softening": 0.02, "G": 2.5, "theta": 0.7, "opening": "relative", "force_accuracy": 0.0025,
         "solver": "tree", "backend": "cpu",
         "precision": "single", "orb_domains": 4, "orb_balance": "work", "orb_every": 8, "orb_imbalance": 1.5,
-        "time_steps": "hierarchical", "eta": 0.1, "max_level": 5, "scenario": "cold-cube",
+        "time_steps": "hierarchical", "eta": 0.1, "max_level": 5, "level_choice": "symmetric",
+        "scenario": "cold-cube",
         "scenario_params": {}, "bodies": 200, "seed": 3, "file": None, "format": None, "recentre": False,
     }
     simulation.step(3)

@@ -112,6 +112,7 @@ void CpuBackend::dropCachedForces() {
     ++m_stateVersion;
     m_accelerationsValid = false;
     m_accelerationsInBodyOrder = false;
+    m_hierarchical.forgetHistory(); // the symmetric level choice's slopes belong to the state before
     if (m_solver)
         m_solver->invalidate();
 }
@@ -248,7 +249,8 @@ void CpuBackend::updateOrbDomains(const SimParams& params) {
 
 void CpuBackend::reverseVelocities() {
     // Positions and the body order stay as they are, so the cached accelerations, the octree and the domains still
-    // describe this state.
+    // describe this state; the accelerations' slopes (the symmetric level choice) point the other way now.
+    m_hierarchical.forgetHistory();
     for (std::vector<float>* velocity :
          {&m_bodies.vx, &m_bodies.vy, &m_bodies.vz, &m_bodies.vxLow, &m_bodies.vyLow, &m_bodies.vzLow})
         for (float& component : *velocity)

@@ -5,7 +5,8 @@
 // listed bodies' accelerations against all bodies (CpuForceSolver::computeAccelerationsOf), or all of them through
 // the ordinary evaluation when every body is listed (the last sub-step). ORB: its update permutes every body array but
 // reports no permutation, so updateOrbReportingOrder (OrbDomainsCpu.hpp) learns it, and the levels follow it (O(N),
-// once per base step). Under work balance each body weighs its interactions times its evaluations per base step (2^level).
+// once per base step). Under work balance each body weighs its interactions times its evaluations per base step
+// (2^level).
 #include "core/CpuBackend.hpp"
 #include "core/Stopwatch.hpp"
 
@@ -38,7 +39,8 @@ void CpuBackend::stepHierarchical(const ForceSettings& settings, const SimParams
         return permuted;
     };
     const TimeStepCriterion criterion{params.timeStep, params.softeningLength, params.timeSteps.accuracy,
-                                      params.timeSteps.maxLevel};
+                                      params.timeSteps.maxLevel,
+                                      params.timeSteps.levelChoice == LevelChoice::Symmetric};
     m_hierarchical.step(m_bodies, m_accelerations, criterion, hooks, times);
     m_levelsStateVersion = m_stateVersion;
 }

@@ -18,15 +18,50 @@ namespace gravlab {
 void HierarchicalStepperCpu::assignLevels(const Vec3Arrays<float>& accelerations, const TimeStepCriterion& criterion) {
     m_maxLevel = criterion.maxLevel;
     const std::size_t count = accelerations.size();
+    if (m_earlierInterval.size() != count)
+        forgetHistory();
     m_levels.resize(count);
     for (std::size_t i = 0; i < count; ++i)
-        m_levels[i] =
-            std::uint8_t(wantedTimeStepLevel(accelerations.x[i], accelerations.y[i], accelerations.z[i], criterion));
+        m_levels[i] = std::uint8_t(wantedLevel(i, accelerations, criterion));
     sortByLevel();
 }
 
 void HierarchicalStepperCpu::resetCounters() {
     m_baseSteps = m_subSteps = m_forceEvaluations = 0;
+}
+
+void HierarchicalStepperCpu::forgetHistory() {
+    m_earlierAcceleration = {};
+    m_earlierInterval.clear();
+}
+
+std::uint32_t HierarchicalStepperCpu::wantedLevel(std::size_t i, const Vec3Arrays<float>& accelerations,
+                                                  const TimeStepCriterion& criterion) const {
+    const float ax = accelerations.x[i], ay = accelerations.y[i], az = accelerations.z[i];
+    if (!criterion.symmetric)
+        return wantedTimeStepLevel(ax, ay, az, criterion);
+    double slope[3] = {0.0, 0.0, 0.0};
+    if (i < m_earlierInterval.size() && m_earlierInterval[i] > 0.0f) {
+        const double interval = m_earlierInterval[i];
+        slope[0] = (double(ax) - double(m_earlierAcceleration.x[i])) / interval;
+        slope[1] = (double(ay) - double(m_earlierAcceleration.y[i])) / interval;
+        slope[2] = (double(az) - double(m_earlierAcceleration.z[i])) / interval;
+    }
+    return wantedSymmetricLevel(ax, ay, az, slope, criterion);
+}
+
+void HierarchicalStepperCpu::rememberAccelerations(std::span<const std::uint32_t> active,
+                                                   const Vec3Arrays<float>& accelerations, double tickDuration) {
+    if (m_earlierInterval.size() != m_levels.size()) {
+        m_earlierAcceleration.resize(m_levels.size());
+        m_earlierInterval.assign(m_levels.size(), 0.0f);
+    }
+    for (const std::uint32_t i : active) {
+        m_earlierAcceleration.x[i] = accelerations.x[i];
+        m_earlierAcceleration.y[i] = accelerations.y[i];
+        m_earlierAcceleration.z[i] = accelerations.z[i];
+        m_earlierInterval[i] = float(double(levelStepTicks(m_levels[i], m_maxLevel)) * tickDuration);
+    }
 }
 
 void HierarchicalStepperCpu::sortByLevel() {
@@ -102,16 +137,16 @@ void HierarchicalStepperCpu::step(Bodies& bodies, Vec3Arrays<float>& acceleratio
             updateOrb(hooks);
         const std::uint32_t shallowestActive = shallowestLevelEndingAt(tick, m_maxLevel);
         const std::span<const std::uint32_t> active = bodiesFromLevel(shallowestActive);
+        if (criterion.symmetric)
+            rememberAccelerations(active, accelerations, tickDuration);
         hooks.computeForces(active);
         m_forceEvaluations += active.size();
 
         integrate = Stopwatch();
         kickLevelsFrom(shallowestActive, bodies, accelerations, tickDuration);
-        for (const std::uint32_t i : active) {
-            const std::uint32_t wanted =
-                wantedTimeStepLevel(accelerations.x[i], accelerations.y[i], accelerations.z[i], criterion);
-            m_levels[i] = std::uint8_t(nextTimeStepLevel(m_levels[i], wanted, tick, m_maxLevel));
-        }
+        for (const std::uint32_t i : active)
+            m_levels[i] = std::uint8_t(
+                nextTimeStepLevel(m_levels[i], wantedLevel(i, accelerations, criterion), tick, m_maxLevel));
         sortByLevel();
     }
     ++m_baseSteps;

@@ -9,6 +9,11 @@
 // halving (exact in binary), and its squared bound computed in double, so the CPU and the GPU agree bit for bit on
 // the same acceleration. A body may move to a deeper (shorter) level whenever its step ends; to a shallower (longer)
 // one only at a tick that the longer step divides, which shallowerLevelAllowed finds.
+// The symmetric choice (LevelChoice::Symmetric) asks the criterion at both ends of the step, as a time-symmetric
+// integrator must (Hut, Makino and McMillan 1995): a level read at the start alone takes an approach on the long step
+// and the departure on the short one, and many such one-sided changes add up to a steady energy drift (measured on the
+// galaxy collision, docs/PERFORMANCE.md). The end's acceleration is not known before the step, so it is extrapolated
+// linearly from the body's last two evaluations.
 #include <gravlab/sim/HostDevice.hpp>
 
 #include <cmath>
@@ -22,6 +27,7 @@ struct TimeStepCriterion {
     double softening; ///< eps, the Plummer softening length
     double accuracy;  ///< eta
     std::uint32_t maxLevel;
+    bool symmetric = false; ///< LevelChoice::Symmetric (wantedSymmetricLevel), else the start's criterion alone
 };
 
 /// Ticks of one step of level: 2^(maxLevel - level).
@@ -41,6 +47,36 @@ GRAVLAB_HOST_DEVICE std::uint32_t wantedTimeStepLevel(float ax, float ay, float 
     double step = criterion.baseStep;
     std::uint32_t level = 0;
     while (level < criterion.maxLevel && step * step > allowedSquared) {
+        step *= 0.5;
+        ++level;
+    }
+    return level;
+}
+
+/// How much longer than tau(start) the end's tau may count in the symmetric choice: an extrapolated |a| near zero
+/// would otherwise promise an unbounded step; with 4 a step is at most 2.5 tau(start).
+inline constexpr double kSymmetricEndCap = 4.0;
+
+/// The level of the symmetric choice: the smallest whose step h satisfies h <= (tau(a) + tau(a + slope h)) / 2, with
+/// tau(a) = eta sqrt(eps / |a|) and slope = da/dt from the body's last two evaluations (zero without them, which makes
+/// the rule wantedTimeStepLevel's h <= tau(a)). 0 for a zero or non-finite acceleration, at most criterion.maxLevel.
+GRAVLAB_HOST_DEVICE std::uint32_t wantedSymmetricLevel(float ax, float ay, float az, const double slope[3],
+                                                       const TimeStepCriterion& criterion) {
+    const double a[3] = {ax, ay, az};
+    const double start = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    if (!(start > 0.0) || !(start < 1e150))
+        return 0;
+    const double tauStart = criterion.accuracy * std::sqrt(criterion.softening / start);
+    double step = criterion.baseStep;
+    std::uint32_t level = 0;
+    while (level < criterion.maxLevel) {
+        double end = 0.0;
+        for (int k = 0; k < 3; ++k)
+            end += (a[k] + slope[k] * step) * (a[k] + slope[k] * step);
+        end = std::sqrt(end);
+        const double tauEnd = end > 0.0 ? criterion.accuracy * std::sqrt(criterion.softening / end) : 1e300;
+        if (step <= 0.5 * (tauStart + std::fmin(tauEnd, kSymmetricEndCap * tauStart)))
+            break;
         step *= 0.5;
         ++level;
     }

@@ -67,3 +67,12 @@ def test_a_file_that_is_not_the_bench_json_is_named(tmp_path):
     assert result.returncode != 0
     assert "frames.json" in result.stderr and "timesteps-bench --json" in result.stderr
     assert not (tmp_path / "x.png").exists()
+
+
+def test_symmetric_runs_are_their_own_series():
+    symmetric = dict(run("hierarchical", 2e6, 5e-4, 0.04, 0.3), levelChoice="symmetric")
+    start = dict(run("hierarchical", 2e6, 2e-3, 0.04, 0.3), levelChoice="start")
+    lines = load_script().verdicts(("cold-sphere", 4096), RUNS[:2] + [symmetric, start], "forceEvaluations")
+    assert sorted(lines) == ["cold-sphere 4096: hierarchical 0.04:0.3 at 2e+06: 0.002 against fixed 0.001: worse",
+                             "cold-sphere 4096: hierarchical, symmetric 0.04:0.3 at 2e+06: 0.0005 against fixed 0.001: "
+                             "better"]

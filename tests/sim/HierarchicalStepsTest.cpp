@@ -237,15 +237,19 @@ TEST(HierarchicalSteps, GalaxyCollisionWithResolvedCoresHoldsEnergyBetterThanFix
 }
 
 // ORB permutes the bodies at the last sub-step of each base step, between the drift and the closing kicks, which use
-// each body's level: the levels must follow their bodies. The same run without ORB is the reference, matched by id;
-// only the order of the float force sums differs (1e-7 relative per evaluation). A level left with the old order
-// kicks a body by another body's step, a velocity error of order |a| dt / 2 ~ 1e-2 here.
-TEST(HierarchicalSteps, LevelsFollowTheirBodiesThroughOrbPermutations) {
+// each body's level: the levels must follow their bodies, and under the symmetric choice so must each body's
+// remembered acceleration. The same run without ORB is the reference, matched by id; only the order of the float
+// force sums differs (1e-7 relative per evaluation). A level left with the old order kicks a body by another body's
+// step, a velocity error of order |a| dt / 2 ~ 1e-2 here.
+class LevelsThroughOrb : public testing::TestWithParam<LevelChoice> {};
+
+TEST_P(LevelsThroughOrb, FollowTheirBodies) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     const Bodies start = generateScenario("plummer", 600, seed, {});
     SimParams params = hierarchicalParams(0.03, 6);
     params.softeningLength = 0.02;
+    params.timeSteps.levelChoice = GetParam();
     SimParams withOrb = params;
     withOrb.orb = {8, OrbBalance::Work, 1, 1.25};
     CpuBackend reference;
@@ -276,6 +280,12 @@ TEST(HierarchicalSteps, LevelsFollowTheirBodiesThroughOrbPermutations) {
     EXPECT_LT(worstVelocity, 1e-4);
     EXPECT_EQ(domains.timeStepStatistics().bodiesPerLevel, reference.timeStepStatistics().bodiesPerLevel);
 }
+
+INSTANTIATE_TEST_SUITE_P(HierarchicalSteps, LevelsThroughOrb,
+                         testing::Values(LevelChoice::Start, LevelChoice::Symmetric),
+                         [](const testing::TestParamInfo<LevelChoice>& choice) {
+                             return std::string(enumName(choice.param));
+                         });
 
 void expectSameBodies(const Bodies& a, const Bodies& b);
 

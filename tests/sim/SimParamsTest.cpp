@@ -2,6 +2,7 @@
 // message naming the field (as the command line spells it), the value and the allowed range; defaults pass.
 #include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/SimParams.hpp>
+#include <gravlab/sim/SolverRegistry.hpp>
 
 #include <functional>
 #include <gtest/gtest.h>
@@ -100,7 +101,8 @@ TEST(SimParams, BodyCountMustBeBetweenOneAndTheMaximum) {
 TEST(SimParams, OrbDomainsAndIntervalStayInTheirRangesAndDomainsNeedBodies) {
     SimParams params;
     params.orb.domainCount = kMaxOrbDomains + 1;
-    expectMentions(rejectionMessage(params, "orb-domains"), {"orb-domains = 1025 ", "allowed 0 <= orb-domains <= 1024"});
+    expectMentions(rejectionMessage(params, "orb-domains"),
+                   {"orb-domains = 1025 ", "allowed 0 <= orb-domains <= 1024"});
     params.orb.domainCount = kMaxOrbDomains;
     EXPECT_NO_THROW(validateSimParams(params));
     params.bodyCount = 100;
@@ -202,6 +204,24 @@ TEST(SimParams, Fp64DirectSumRunsOnBothDevices) {
     params.solver = "direct-fp64";
     params.backend = BackendKind::Cpu;
     EXPECT_NO_THROW(validateSimParams(params));
+}
+
+// The symmetric level choice runs on the CPU alone so far: asked of the CUDA backend it is refused naming the flag, the
+// device and both ways out; with fixed steps, or on the CPU, nothing is refused.
+TEST(SimParams, TheSymmetricLevelChoiceIsRefusedOffTheCpu) {
+    SimParams params;
+    params.backend = BackendKind::Cuda;
+    params.timeSteps.mode = TimeStepMode::Hierarchical;
+    params.timeSteps.levelChoice = LevelChoice::Symmetric;
+    expectMentions(rejectionMessage(params, "level-choice"),
+                   {"level-choice = 'symmetric'", "cuda", "--level-choice start", "--backend cpu"});
+    params.timeSteps.mode = TimeStepMode::Fixed;
+    EXPECT_NO_THROW(validateSimParams(params));
+    params.timeSteps.mode = TimeStepMode::Hierarchical;
+    params.backend = BackendKind::Cpu;
+    EXPECT_NO_THROW(validateSimParams(params));
+    EXPECT_NO_THROW(requireLevelChoiceRunsOn(params.timeSteps, Device::Cpu, "the CPU backend"));
+    EXPECT_THROW(requireLevelChoiceRunsOn(params.timeSteps, Device::Cuda, "the CUDA backend"), InvalidParameterError);
 }
 
 } // namespace

@@ -133,6 +133,7 @@ unsigned CudaBackend::refreshAccelerations(const ForceSettings& settings) {
 void CudaBackend::step(const SimParams& params, int stepCount) {
     if (stepCount < 0)
         throw std::invalid_argument("CudaBackend::step: negative step count " + std::to_string(stepCount));
+    requireLevelChoiceRunsOn(params.timeSteps, Device::Cuda, description());
     const ForceSettings settings = forceSettingsOf(params); // once per call: the parameters hold for all its steps
     useSolver(*settings.solver);
     setPrecision(params.precision);
