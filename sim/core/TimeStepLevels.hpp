@@ -8,7 +8,7 @@
 // wanted level is the smallest l whose step dt / 2^l is no longer than the criterion eta * sqrt(eps / |a|), found by
 // halving (exact in binary), and its squared bound computed in double, so the CPU and the GPU agree bit for bit on
 // the same acceleration. A body may move to a deeper (shorter) level whenever its step ends; to a shallower (longer)
-// one only at a tick that the longer step divides, which shallowerLevelAllowed finds.
+// one only at a tick that the longer step divides, which nextTimeStepLevel finds.
 // The symmetric choice (LevelChoice::Symmetric) asks the criterion at both ends of the step, as a time-symmetric
 // integrator must (Hut, Makino and McMillan 1995): a level read at the start alone takes an approach on the long step
 // and the departure on the short one, and many such one-sided changes add up to a steady energy drift (measured on the

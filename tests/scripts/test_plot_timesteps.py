@@ -76,3 +76,12 @@ def test_symmetric_runs_are_their_own_series():
     assert sorted(lines) == ["cold-sphere 4096: hierarchical 0.04:0.3 at 2e+06: 0.002 against fixed 0.001: worse",
                              "cold-sphere 4096: hierarchical, symmetric 0.04:0.3 at 2e+06: 0.0005 against fixed 0.001: "
                              "better"]
+
+
+def test_wall_seconds_can_be_the_cost():
+    # The runs' seconds are their evaluations / 1e6, so the verdicts are those of the evaluations.
+    script = load_script()
+    by_seconds = script.verdicts(("cold-sphere", 4096), RUNS, "wallSeconds")
+    by_evaluations = script.verdicts(("cold-sphere", 4096), RUNS, "forceEvaluations")
+    assert [line.rsplit(": ", 1)[1] for line in by_seconds] == [line.rsplit(": ", 1)[1] for line in by_evaluations]
+    assert "at 2: " in by_seconds[0]
