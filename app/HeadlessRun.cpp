@@ -140,29 +140,20 @@ std::string cameraSummary(bool follows, const std::vector<std::size_t>& refits,
            "): the bodies left the view or are too faint";
 }
 
-/// One frame's steps, timed; throws the session's report when a step left a non-finite state, met coincident bodies
-/// under softening 0, or a due snapshot could not be written (nobody is there to lower dt or free the disk).
-double advanceFrameTimed(SessionController& session) {
+/// The seconds advance() took (a frame's steps, or frame 0's initial snapshot); throws the session's report when a
+/// step left a non-finite state, met coincident bodies under softening 0, or a due snapshot could not be written
+/// (nobody is there to lower dt or free the disk).
+template <typename Advance> double timedAdvance(Advance&& advance) {
     const auto start = std::chrono::steady_clock::now();
-    const FrameAdvance advance = session.advanceFrame();
+    const FrameAdvance result = advance();
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (advance.nonFiniteState)
-        throw std::runtime_error(*advance.nonFiniteState);
-    if (advance.coincidentBodies)
-        throw std::runtime_error(*advance.coincidentBodies);
-    if (advance.saveFailure)
-        throw std::runtime_error(*advance.saveFailure);
+    if (result.nonFiniteState)
+        throw std::runtime_error(*result.nonFiniteState);
+    if (result.coincidentBodies)
+        throw std::runtime_error(*result.coincidentBodies);
+    if (result.saveFailure)
+        throw std::runtime_error(*result.saveFailure);
     return seconds;
-}
-
-/// Frame 0 draws the initial conditions without a step. Their snapshot, when saving, is written before it (otherwise
-/// the first step would write it, and a run of one frame none at all); timed and thrown like a frame's steps.
-double saveInitialSnapshotTimed(SessionController& session) {
-    const auto start = std::chrono::steady_clock::now();
-    const FrameAdvance advance = session.stepSimulation(0);
-    if (advance.saveFailure)
-        throw std::runtime_error(*advance.saveFailure);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 /// Refits the camera to the bulk of the bodies when it has left the view; true when it did.
@@ -357,9 +348,10 @@ void renderFramesHeadless(const HeadlessContext& context, Simulation& simulation
         try {
             bool viewChecked = false;
             if (frame == 0) {
-                stepSeconds += saveInitialSnapshotTimed(session);
+                // No step before frame 0, but its snapshot is due, also in a run of one frame.
+                stepSeconds += timedAdvance([&] { return session.stepSimulation(0); });
             } else {
-                stepSeconds += advanceFrameTimed(session);
+                stepSeconds += timedAdvance([&] { return session.advanceFrame(); });
                 if (comparison)
                     comparison->follow(simulation, session.colorMode());
                 // Free on the host-copy path; on the interop path a copy now and then (and below, for a dark frame).

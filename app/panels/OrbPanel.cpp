@@ -1,5 +1,7 @@
 // ImGui widgets of the ORB panel.
 #include "OrbPanel.hpp"
+
+#include "panels/EnumCombo.hpp"
 #include "panels/PanelLayout.hpp"
 
 #include <algorithm>
@@ -15,16 +17,7 @@ namespace {
 constexpr float kTextWidthInFontSizes = 24.0f;
 
 bool drawBalanceCombo(OrbBalance& balance) {
-    bool changed = false;
-    if (ImGui::BeginCombo("balance", std::string(toString(balance)).c_str())) {
-        for (const EnumName<OrbBalance>& kind : EnumNames<OrbBalance>::entries) {
-            if (ImGui::Selectable(std::string(kind.name).c_str(), kind.value == balance) && kind.value != balance) {
-                balance = kind.value;
-                changed = true;
-            }
-        }
-        ImGui::EndCombo();
-    }
+    const bool changed = enumCombo("balance", balance);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("count: equal numbers of bodies per domain (memory)\n"
                           "work: equal force interactions per domain, as the last force evaluation counted them");

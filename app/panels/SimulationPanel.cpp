@@ -3,6 +3,7 @@
 
 #include "SolverControls.hpp"
 #include "TimeStepControls.hpp"
+#include "panels/EnumCombo.hpp"
 #include "panels/PanelLayout.hpp"
 
 #include <gravlab/sim/InteractiveSize.hpp>
@@ -118,16 +119,7 @@ bool SimulationPanel::drawPhysics(const SimulationPanelView& view, SimParams& ed
     changed |= drawTimeStepControls(edited);
     changed |= softeningControls(edited);
     changed |= rangeSlider("G", kGravitationalConstantRange, 1e-3, edited.gravitationalConstant);
-    if (ImGui::BeginCombo("backend", std::string(toString(edited.backend)).c_str())) {
-        for (const EnumName<BackendKind>& kind : EnumNames<BackendKind>::entries) {
-            if (ImGui::Selectable(std::string(kind.name).c_str(), kind.value == edited.backend) &&
-                kind.value != edited.backend) {
-                edited.backend = kind.value;
-                changed = true;
-            }
-        }
-        ImGui::EndCombo();
-    }
+    changed |= enumCombo("backend", edited.backend);
     changed |= drawSolverControls(edited, view.device);
     return changed;
 }

@@ -1,6 +1,8 @@
 // ImGui widgets of the solver section.
 #include "SolverControls.hpp"
 
+#include "panels/EnumCombo.hpp"
+
 #include <imgui.h>
 #include <string>
 
@@ -47,17 +49,7 @@ bool drawOpeningCriterionControls(SimParams& edited) {
 }
 
 bool drawPrecisionCombo(SimParams& edited) {
-    bool changed = false;
-    if (ImGui::BeginCombo("precision", std::string(toString(edited.precision)).c_str())) {
-        for (const EnumName<Precision>& precision : EnumNames<Precision>::entries) {
-            if (ImGui::Selectable(std::string(precision.name).c_str(), precision.value == edited.precision) &&
-                precision.value != edited.precision) {
-                edited.precision = precision.value;
-                changed = true;
-            }
-        }
-        ImGui::EndCombo();
-    }
+    const bool changed = enumCombo("precision", edited.precision);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("double: fp64 positions, velocities and kicks (fp64 forces with direct-fp64), for long\n"
                           "accurate runs of few bodies such as an eccentric binary; single is faster and lighter.\n"

@@ -1,30 +1,14 @@
 // ImGui widgets of the time-step section (see TimeStepControls.hpp).
 #include "TimeStepControls.hpp"
 
+#include "panels/EnumCombo.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <imgui.h>
 #include <string>
 
 namespace gravlab {
-namespace {
-
-/// A combo over an enum's names; true when the user picked another value.
-template <typename Enum> bool enumCombo(const char* label, Enum& value) {
-    bool changed = false;
-    if (ImGui::BeginCombo(label, std::string(enumName(value)).c_str())) {
-        for (const EnumName<Enum>& entry : EnumNames<Enum>::entries) {
-            if (ImGui::Selectable(std::string(entry.name).c_str(), entry.value == value) && entry.value != value) {
-                value = entry.value;
-                changed = true;
-            }
-        }
-        ImGui::EndCombo();
-    }
-    return changed;
-}
-
-} // namespace
 
 bool drawTimeStepControls(SimParams& edited) {
     TimeStepParams& timeSteps = edited.timeSteps;
