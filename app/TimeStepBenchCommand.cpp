@@ -281,7 +281,7 @@ CLI::App* addTimeStepBenchCommand(CLI::App& app, TimeStepBenchOptions& options) 
         ->add_option_function<std::string>(
             "--level-choice",
             [&options](const std::string& text) { options.levelChoice = parseEnumName<LevelChoice>(text); },
-            "where the hierarchical runs read a body's level: start or symmetric (CPU backend)")
+            "where the hierarchical runs read a body's level: start or symmetric")
         ->type_name("NAME")
         ->default_str(std::string(enumName(options.levelChoice)));
     command->add_flag("--json", options.json, "print one JSON object instead of the table");

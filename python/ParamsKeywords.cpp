@@ -200,7 +200,7 @@ const std::array kKeywords{
             [](const SimParams& p) -> py::object { return py::int_(p.timeSteps.maxLevel); }},
     Keyword{"level_choice", KeywordScope::Stepping, "str", nullptr,
             "'start' (a body's level from its acceleration at each step's start) or 'symmetric' (averaged over each "
-            "step's two ends: less energy drift for the same cost; CPU backend only so far)",
+            "step's two ends: less energy drift for the same cost)",
             [](SimParams& p, py::handle v) {
                 p.timeSteps.levelChoice = parseEnumName<LevelChoice>(textValue(v, "level_choice"));
             },

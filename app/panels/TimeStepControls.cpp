@@ -33,8 +33,7 @@ bool drawTimeStepControls(SimParams& edited) {
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("start: the level from the acceleration at each step's start.\n"
                           "symmetric: from the criterion averaged over the step's two ends (the end's\n"
-                          "acceleration extrapolated), so level changes do not pile up into an energy drift;\n"
-                          "CPU backend only so far.");
+                          "acceleration extrapolated), so level changes do not pile up into an energy drift.");
     ImGui::EndDisabled();
     return changed;
 }

@@ -208,6 +208,8 @@ void CpuBackend::step(const SimParams& params, int stepCount) {
     if (params.orb.domainCount > 0)
         addPhaseTime(times, "orb", 0.0);
     const bool hierarchical = params.timeSteps.mode == TimeStepMode::Hierarchical;
+    if (!hierarchical)
+        m_hierarchical.forgetHistory(); // fixed steps (and their ORB permutations) leave the remembered slopes behind
     m_hierarchical.resetCounters();
     m_lastTimeStepMode = params.timeSteps.mode;
     for (int s = 0; s < stepCount; ++s) {

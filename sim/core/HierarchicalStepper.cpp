@@ -37,17 +37,11 @@ void HierarchicalStepperCpu::forgetHistory() {
 
 std::uint32_t HierarchicalStepperCpu::wantedLevel(std::size_t i, const Vec3Arrays<float>& accelerations,
                                                   const TimeStepCriterion& criterion) const {
-    const float ax = accelerations.x[i], ay = accelerations.y[i], az = accelerations.z[i];
-    if (!criterion.symmetric)
-        return wantedTimeStepLevel(ax, ay, az, criterion);
-    double slope[3] = {0.0, 0.0, 0.0};
-    if (i < m_earlierInterval.size() && m_earlierInterval[i] > 0.0f) {
-        const double interval = m_earlierInterval[i];
-        slope[0] = (double(ax) - double(m_earlierAcceleration.x[i])) / interval;
-        slope[1] = (double(ay) - double(m_earlierAcceleration.y[i])) / interval;
-        slope[2] = (double(az) - double(m_earlierAcceleration.z[i])) / interval;
-    }
-    return wantedSymmetricLevel(ax, ay, az, slope, criterion);
+    EarlierAcceleration earlier;
+    if (i < m_earlierInterval.size())
+        earlier = {m_earlierAcceleration.x[i], m_earlierAcceleration.y[i], m_earlierAcceleration.z[i],
+                   m_earlierInterval[i]};
+    return chosenTimeStepLevel(accelerations.x[i], accelerations.y[i], accelerations.z[i], earlier, criterion);
 }
 
 void HierarchicalStepperCpu::rememberAccelerations(std::span<const std::uint32_t> active,
@@ -121,6 +115,8 @@ void HierarchicalStepperCpu::step(Bodies& bodies, Vec3Arrays<float>& acceleratio
         throw std::invalid_argument("hierarchical steps: " + std::to_string(accelerations.size()) +
                                     " accelerations for " + std::to_string(bodies.size()) + " bodies");
     Stopwatch integrate;
+    if (!criterion.symmetric)
+        forgetHistory(); // not written under the start's choice: a later symmetric step must not read stale slopes
     assignLevels(accelerations, criterion);
     const std::uint32_t ticks = levelStepTicks(0, m_maxLevel);
     const double tickDuration = criterion.baseStep / double(ticks);

@@ -50,10 +50,9 @@ void checkSolverAndBackend(const SimParams& params) {
     // With backend auto the device is known only once the backend is chosen (Simulation checks it there).
     if (params.backend == BackendKind::Cpu)
         requireSolverRunsOn(solver, Device::Cpu, "backend 'cpu' was chosen");
-    else if (params.backend == BackendKind::Cuda) {
+    else if (params.backend == BackendKind::Cuda)
         requireSolverRunsOn(solver, Device::Cuda, "backend 'cuda' was chosen");
-        requireLevelChoiceRunsOn(params.timeSteps, Device::Cuda, "backend 'cuda' was chosen");
-    } else if (params.backend == BackendKind::Gl)
+    else if (params.backend == BackendKind::Gl)
         requireGlBackendTakes(params);
 }
 
@@ -120,16 +119,6 @@ void checkInRange(const ParamRange& range, double value) {
     const bool aboveMin = range.minInclusive ? value >= range.min : value > range.min;
     if (!aboveMin || value > range.max)
         throw InvalidParameterError(field, prefix + " is out of range: allowed " + describeAllowed(range));
-}
-
-void requireLevelChoiceRunsOn(const TimeStepParams& timeSteps, Device device, std::string_view backendName) {
-    if (timeSteps.mode != TimeStepMode::Hierarchical || timeSteps.levelChoice != LevelChoice::Symmetric ||
-        device == Device::Cpu)
-        return;
-    throw InvalidParameterError("level-choice", "level-choice = 'symmetric' runs on the CPU only so far, and this "
-                                                "simulation runs on the " +
-                                                    std::string(toString(device)) + " (" + std::string(backendName) +
-                                                    "): choose --level-choice start, or --backend cpu");
 }
 
 void validateSimParams(const SimParams& params) {

@@ -175,7 +175,6 @@ ParamsChange Simulation::setParams(const SimParams& requested) {
     else if (params.solver != m_params.solver)
         requireSolverRunsOn(findSolver(params.solver), m_backend->device(), m_backend->description());
     SimulationBackend& target = replacement ? *replacement : *m_backend;
-    requireLevelChoiceRunsOn(params.timeSteps, target.device(), target.description());
     if (reinitialise) {
         target.load(newInitial
                         ? newInitial->bodies
@@ -336,7 +335,6 @@ std::unique_ptr<SimulationBackend> createBackendForDevice(const SimParams& param
 std::unique_ptr<SimulationBackend> createBackend(const SimParams& params) {
     std::unique_ptr<SimulationBackend> backend = createBackendForDevice(params);
     requireSolverRunsOn(findSolver(params.solver), backend->device(), backend->description());
-    requireLevelChoiceRunsOn(params.timeSteps, backend->device(), backend->description());
     return backend;
 }
 

@@ -57,6 +57,16 @@ GRAVLAB_HOST_DEVICE std::uint32_t wantedTimeStepLevel(float ax, float ay, float 
 /// would otherwise promise an unbounded step; with 4 a step is at most 2.5 tau(start).
 inline constexpr double kSymmetricEndCap = 4.0;
 
+/// a * b + c with two roundings on both sides: nvcc would fuse it into one, and the CPU and the GPU must pick the same
+/// level for the same acceleration and slope (the host build targets x86-64 without FMA, so it rounds twice).
+GRAVLAB_HOST_DEVICE double multiplyAddUnfused(double a, double b, double c) {
+#if defined(__CUDA_ARCH__)
+    return __dadd_rn(__dmul_rn(a, b), c);
+#else
+    return a * b + c;
+#endif
+}
+
 /// The level of the symmetric choice: the smallest whose step h satisfies h <= (tau(a) + tau(a + slope h)) / 2, with
 /// tau(a) = eta sqrt(eps / |a|) and slope = da/dt from the body's last two evaluations (zero without them, which makes
 /// the rule wantedTimeStepLevel's h <= tau(a)). 0 for a zero or non-finite acceleration, at most criterion.maxLevel.
@@ -71,8 +81,10 @@ GRAVLAB_HOST_DEVICE std::uint32_t wantedSymmetricLevel(float ax, float ay, float
     std::uint32_t level = 0;
     while (level < criterion.maxLevel) {
         double end = 0.0;
-        for (int k = 0; k < 3; ++k)
-            end += (a[k] + slope[k] * step) * (a[k] + slope[k] * step);
+        for (int k = 0; k < 3; ++k) {
+            const double atEnd = multiplyAddUnfused(slope[k], step, a[k]);
+            end = multiplyAddUnfused(atEnd, atEnd, end);
+        }
         end = std::sqrt(end);
         const double tauEnd = end > 0.0 ? criterion.accuracy * std::sqrt(criterion.softening / end) : 1e300;
         if (step <= 0.5 * (tauStart + std::fmin(tauEnd, kSymmetricEndCap * tauStart)))
@@ -81,6 +93,29 @@ GRAVLAB_HOST_DEVICE std::uint32_t wantedSymmetricLevel(float ax, float ay, float
         ++level;
     }
     return level;
+}
+
+/// A body's acceleration before its last evaluation and the time between the two, from which the symmetric choice
+/// takes its slope; interval 0 when there is none (after a load, a rollback, reversed velocities or other steps).
+struct EarlierAcceleration {
+    float x = 0.0f, y = 0.0f, z = 0.0f;
+    float interval = 0.0f;
+};
+
+/// The level criterion asks for, on either backend: the start's rule, or under criterion.symmetric the symmetric one
+/// with the slope (a - earlier) / interval (none without an earlier acceleration).
+GRAVLAB_HOST_DEVICE std::uint32_t chosenTimeStepLevel(float ax, float ay, float az, const EarlierAcceleration& earlier,
+                                                      const TimeStepCriterion& criterion) {
+    if (!criterion.symmetric)
+        return wantedTimeStepLevel(ax, ay, az, criterion);
+    double slope[3] = {0.0, 0.0, 0.0};
+    if (earlier.interval > 0.0f) {
+        const double interval = earlier.interval;
+        slope[0] = (double(ax) - double(earlier.x)) / interval;
+        slope[1] = (double(ay) - double(earlier.y)) / interval;
+        slope[2] = (double(az) - double(earlier.z)) / interval;
+    }
+    return wantedSymmetricLevel(ax, ay, az, slope, criterion);
 }
 
 /// The shallowest level whose step ends at tick (every deeper level's ends there too); maxLevel's always does.

@@ -1,7 +1,9 @@
 // Hierarchical time steps on the CUDA backend against the CPU backend's (tests/sim/HierarchicalStepsTest.cpp checks
 // the CPU stepper against independent references): same levels, same cost, same state after a base step for every
-// solver, bit-identical to the fixed KDK with every body on level 0, and the eccentric binary's energy as on the CPU.
+// solver and both level choices, bit-identical to the fixed KDK with every body on level 0, and the eccentric binary's
+// energy as on the CPU; the level kernels against the host's level functions on random inputs.
 #include "GpuTestSupport.hpp"
+#include "SlopeMemoryChecks.hpp"
 #include "TimeStepLevelChecks.hpp"
 #include "core/CpuBackend.hpp"
 #include "device/cuda/CudaBackend.hpp"
@@ -14,12 +16,14 @@
 namespace gravlab::gputest {
 namespace {
 
-SimParams hierarchical(const std::string& solver, double eta, std::uint32_t maxLevel) {
+SimParams hierarchical(const std::string& solver, double eta, std::uint32_t maxLevel,
+                       LevelChoice choice = LevelChoice::Start) {
     SimParams params;
     params.solver = solver;
     params.softeningLength = 0.02;
     params.timeStep = 0.01;
     params.timeSteps = {TimeStepMode::Hierarchical, eta, maxLevel};
+    params.timeSteps.levelChoice = choice;
     // The tree at theta on both backends: under the relative criterion the GPU's groups (up to 96 bodies) and the CPU's
     // (up to 128) take different reference accelerations, which adds force differences of the criterion's own size to
     // the comparison.
@@ -40,20 +44,39 @@ std::string cpuSolverFor(const std::string& solver) {
     return solver == "tree" ? "tree" : "direct";
 }
 
-// Two base steps of a Plummer sphere whose bodies spread over about five levels. The states agree as the fixed steps'
+std::string choiceName(const testing::TestParamInfo<LevelChoice>& choice) {
+    return std::string(enumName(choice.param));
+}
+
+/// The largest |a - b| / (1 + |b|) over the bodies' position or velocity components.
+double worstRelativeChange(const Bodies& a, const Bodies& b, bool velocities) {
+    const auto relative = [](float u, float v) { return std::abs(double(u) - v) / (1.0 + std::abs(double(v))); };
+    double worst = 0.0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        worst =
+            velocities
+                ? std::max({worst, relative(a.vx[i], b.vx[i]), relative(a.vy[i], b.vy[i]), relative(a.vz[i], b.vz[i])})
+                : std::max({worst, relative(a.x[i], b.x[i]), relative(a.y[i], b.y[i]), relative(a.z[i], b.z[i])});
+    return worst;
+}
+
+class HierarchicalChoiceGpu : public CudaDeviceTest, public testing::WithParamInterface<LevelChoice> {};
+
+// Two base steps of a Plummer sphere whose bodies spread over about five levels, for either level choice (the second
+// base step's symmetric levels read the slopes the first one's evaluations left). The states agree as the fixed steps'
 // do (CudaBackendTest.FewStepsMatchCpuBackendState: fp32 force differences of 1e-6 of the magnitude sums, times the
 // steps): 1e-6 relative in position and 5e-6 in velocity for the direct sums, and the tree's walks differ between
 // the devices by its ~1e-3 force error times dt = 0.01 per base step: 5e-5 in velocity, 1e-5 in position. A body on
 // another level (a kick of twice or half its step) moves its velocity by ~|a| dt / 4, far above these bounds. Levels
 // come from accelerations that differ by ~1e-6 (direct) or ~1e-3 (tree) relative, so at most a few bodies sitting at a
 // level boundary may differ, which the histogram tolerance allows.
-TEST_F(CudaDeviceTest, HierarchicalStepsMatchTheCpuBackendForEverySolver) {
+TEST_P(HierarchicalChoiceGpu, StepsMatchTheCpuBackendForEverySolver) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     const Bodies start = generateScenario("plummer", 1000, seed);
     for (const std::string solver : {"direct", "direct-symmetric", "direct-fp64", "tree"}) {
         SCOPED_TRACE("solver " + solver);
-        const SimParams params = hierarchical(solver, 0.03, 6);
+        const SimParams params = hierarchical(solver, 0.03, 6, GetParam());
         SimParams cpuParams = params;
         cpuParams.solver = cpuSolverFor(solver);
         CpuBackend cpu;
@@ -79,20 +102,22 @@ TEST_F(CudaDeviceTest, HierarchicalStepsMatchTheCpuBackendForEverySolver) {
             EXPECT_GT(gpuLevels.wastedForceEvaluationsPerStep, 0.0) << "walked groups hold inactive bodies";
         }
 
-        double worstPosition = 0.0, worstVelocity = 0.0;
-        const auto relative = [](float a, float b) { return std::abs(double(a) - b) / (1.0 + std::abs(double(b))); };
-        for (std::size_t i = 0; i < start.size(); ++i) {
-            worstPosition = std::max({worstPosition, relative(gpuState.x[i], cpuState.x[i]),
-                                      relative(gpuState.y[i], cpuState.y[i]), relative(gpuState.z[i], cpuState.z[i])});
-            worstVelocity =
-                std::max({worstVelocity, relative(gpuState.vx[i], cpuState.vx[i]),
-                          relative(gpuState.vy[i], cpuState.vy[i]), relative(gpuState.vz[i], cpuState.vz[i])});
-        }
+        const double worstPosition = worstRelativeChange(gpuState, cpuState, false);
+        const double worstVelocity = worstRelativeChange(gpuState, cpuState, true);
         std::cout << solver << ": worst relative |dx| " << worstPosition << ", |dv| " << worstVelocity << ", "
                   << gpuLevels.forceEvaluationsPerStep << " evaluations per step ("
                   << gpuLevels.wastedForceEvaluationsPerStep << " surplus)\n";
         EXPECT_LE(worstPosition, tree ? 1e-5 : 1e-6);
         EXPECT_LE(worstVelocity, tree ? 5e-5 : 5e-6);
+        if (GetParam() == LevelChoice::Symmetric && !tree) {
+            // The comparison must be able to tell the choices apart: the CPU's start choice lies far further from
+            // its symmetric run than the GPU's symmetric run does (measured 6e-5 against 2e-7), so a GPU that ignored
+            // the slopes would fail here.
+            SimParams atStart = cpuParams;
+            atStart.timeSteps.levelChoice = LevelChoice::Start;
+            CpuBackend other;
+            EXPECT_GT(worstRelativeChange(bodiesAfter(other, start, atStart, 2), cpuState, true), 20 * worstVelocity);
+        }
     }
 }
 
@@ -123,14 +148,15 @@ TEST_F(CudaDeviceTest, HierarchicalOnLevelZeroIsTheFixedStepBitForBit) {
 }
 
 // ORB permutes the bodies at each base step's last sub-step, between the drift and the closing kicks, which read each
-// body's level: the device keeps levels in load order, which ORB carries with the bodies. The same run without ORB,
+// body's level (and under the symmetric choice its remembered acceleration): the device keeps both in load order,
+// which ORB carries with the bodies. The same run without ORB,
 // matched by id, differs only by the order of the float force sums (1e-7 relative); a level read for the wrong body
 // kicks by another body's step, a velocity error of order |a| dt / 2 ~ 1e-2.
-TEST_F(CudaDeviceTest, LevelsFollowTheirBodiesThroughOrbPermutations) {
+TEST_P(HierarchicalChoiceGpu, LevelsFollowTheirBodiesThroughOrbPermutations) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     const Bodies start = generateScenario("plummer", 3000, seed);
-    const SimParams params = hierarchical("direct", 0.03, 6);
+    const SimParams params = hierarchical("direct", 0.03, 6, GetParam());
     SimParams withOrb = params;
     withOrb.orb = {16, OrbBalance::Work, 1, 1.25};
     CudaBackend reference;
@@ -156,6 +182,28 @@ TEST_F(CudaDeviceTest, LevelsFollowTheirBodiesThroughOrbPermutations) {
     EXPECT_EQ(domains.timeStepStatistics().bodiesPerLevel, reference.timeStepStatistics().bodiesPerLevel);
 }
 
+// As on the CPU: slopes carry over from one symmetric base step to the next, and a step under the start's choice or a
+// fixed step drops them (direct-fp64: deterministic, so a fresh load evaluates the very accelerations kept).
+TEST_F(CudaDeviceTest, SlopesCarryOverOnlyAcrossSymmetricSteps) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    const Bodies start = generateScenario("plummer", 2000, seed);
+    const SimParams symmetric = hierarchical("direct-fp64", 0.03, 6, LevelChoice::Symmetric);
+    SimParams atStart = symmetric;
+    atStart.timeSteps.levelChoice = LevelChoice::Start;
+    SimParams fixed = symmetric;
+    fixed.timeSteps.mode = TimeStepMode::Fixed;
+    fixed.orb = {16, OrbBalance::Count, 1, 1.25};
+    const auto readsSlopesAfter = [&](const SimParams& between) {
+        CudaBackend stepped;
+        CudaBackend fresh;
+        return test::symmetricStepReadsSlopesAfter(stepped, fresh, start, symmetric, between);
+    };
+    EXPECT_TRUE(readsSlopesAfter(symmetric));
+    EXPECT_FALSE(readsSlopesAfter(atStart));
+    EXPECT_FALSE(readsSlopesAfter(fixed));
+}
+
 // The time-step-level colours on the device, as on the CPU: level / maxLevel per body, as many bodies per colour as
 // the histogram holds per level, positions those of the bodies.
 TEST_F(CudaDeviceTest, LevelColoursMatchTheHistogram) {
@@ -169,11 +217,11 @@ TEST_F(CudaDeviceTest, LevelColoursMatchTheHistogram) {
 
 // The e = 0.9 binary over two orbits: the energy errors of the two devices' hierarchical runs are alike (both resolve
 // the periapsis with the same levels; fp32 rounding differs): within a factor 2 of each other, and both far below
-// the 0.4 a fixed step of the base dt loses (tests/sim: 1e-3 at this eta).
-TEST_F(CudaDeviceTest, EccentricBinaryEnergyMatchesTheCpuHierarchicalRun) {
+// the 0.4 a fixed step of the base dt loses (tests/sim: 1e-3 at this eta), under either level choice.
+TEST_P(HierarchicalChoiceGpu, EccentricBinaryEnergyMatchesTheCpuHierarchicalRun) {
     constexpr double kPeriod = 2 * std::numbers::pi;
     const Bodies start = generateScenario("kepler-binary", 2, 1, {{"eccentricity", 0.9}, {"period", kPeriod}});
-    SimParams params = hierarchical("direct", 0.1, 8);
+    SimParams params = hierarchical("direct", 0.1, 8, GetParam());
     params.softeningLength = 1e-3;
     params.timeStep = kPeriod / 128;
     const auto largestError = [&](SimulationBackend& backend) {
@@ -195,6 +243,9 @@ TEST_F(CudaDeviceTest, EccentricBinaryEnergyMatchesTheCpuHierarchicalRun) {
     EXPECT_LT(gpuError, 2 * cpuError + 1e-6);
     EXPECT_GT(gpuError, cpuError / 2 - 1e-6);
 }
+
+INSTANTIATE_TEST_SUITE_P(CudaDeviceTest, HierarchicalChoiceGpu,
+                         testing::Values(LevelChoice::Start, LevelChoice::Symmetric), choiceName);
 
 } // namespace
 } // namespace gravlab::gputest

@@ -206,23 +206,5 @@ TEST(SimParams, Fp64DirectSumRunsOnBothDevices) {
     EXPECT_NO_THROW(validateSimParams(params));
 }
 
-// The symmetric level choice runs on the CPU alone so far: asked of the CUDA backend it is refused naming the flag, the
-// device and both ways out; with fixed steps, or on the CPU, nothing is refused.
-TEST(SimParams, TheSymmetricLevelChoiceIsRefusedOffTheCpu) {
-    SimParams params;
-    params.backend = BackendKind::Cuda;
-    params.timeSteps.mode = TimeStepMode::Hierarchical;
-    params.timeSteps.levelChoice = LevelChoice::Symmetric;
-    expectMentions(rejectionMessage(params, "level-choice"),
-                   {"level-choice = 'symmetric'", "cuda", "--level-choice start", "--backend cpu"});
-    params.timeSteps.mode = TimeStepMode::Fixed;
-    EXPECT_NO_THROW(validateSimParams(params));
-    params.timeSteps.mode = TimeStepMode::Hierarchical;
-    params.backend = BackendKind::Cpu;
-    EXPECT_NO_THROW(validateSimParams(params));
-    EXPECT_NO_THROW(requireLevelChoiceRunsOn(params.timeSteps, Device::Cpu, "the CPU backend"));
-    EXPECT_THROW(requireLevelChoiceRunsOn(params.timeSteps, Device::Cuda, "the CUDA backend"), InvalidParameterError);
-}
-
 } // namespace
 } // namespace gravlab

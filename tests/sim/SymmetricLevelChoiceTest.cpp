@@ -1,10 +1,13 @@
 // The symmetric level choice (LevelChoice::Symmetric): the level function against cases worked by hand, and the
 // stepper's memory of each body's previous acceleration against accelerations that change linearly in time, so the
-// slope it must find is known exactly.
+// slope it must find is known exactly; and the backend's keeping of those accelerations across steps.
 #include "SimTestSupport.hpp"
+#include "SlopeMemoryChecks.hpp"
 #include "core/CpuBackend.hpp"
 #include "core/HierarchicalStepper.hpp"
 #include "core/TimeStepLevels.hpp"
+
+#include <gravlab/sim/Scenarios.hpp>
 
 #include <array>
 #include <gtest/gtest.h>
@@ -67,6 +70,33 @@ TEST(SymmetricLevelChoice, TheStepperExtrapolatesWithTheSlopeOfTheLastTwoEvaluat
     TimeStepCriterion atStart = criterion;
     atStart.symmetric = false;
     EXPECT_EQ(wantedTimeStepLevel(0.0f, accelerations.y[2], 0.0f, atStart), 2u) << "the start's choice differs";
+}
+
+// Slopes carry over from one symmetric base step to the next, and are dropped by a step under the start's choice or
+// a fixed step (with ORB permuting the bodies, which would also leave position-indexed slopes with the wrong bodies).
+TEST(SymmetricLevelChoice, TheBackendKeepsSlopesOnlyAcrossSymmetricSteps) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    const Bodies start = generateScenario("plummer", 600, seed, {});
+    SimParams symmetric;
+    symmetric.solver = "direct";
+    symmetric.backend = BackendKind::Cpu;
+    symmetric.softeningLength = 0.02;
+    symmetric.timeSteps = {TimeStepMode::Hierarchical, 0.03, 6};
+    symmetric.timeSteps.levelChoice = LevelChoice::Symmetric;
+    SimParams atStart = symmetric;
+    atStart.timeSteps.levelChoice = LevelChoice::Start;
+    SimParams fixed = symmetric;
+    fixed.timeSteps.mode = TimeStepMode::Fixed;
+    fixed.orb = {8, OrbBalance::Count, 1, 1.25};
+    const auto readsSlopesAfter = [&](const SimParams& between) {
+        CpuBackend stepped;
+        CpuBackend fresh;
+        return test::symmetricStepReadsSlopesAfter(stepped, fresh, start, symmetric, between);
+    };
+    EXPECT_TRUE(readsSlopesAfter(symmetric));
+    EXPECT_FALSE(readsSlopesAfter(atStart));
+    EXPECT_FALSE(readsSlopesAfter(fixed));
 }
 
 } // namespace

@@ -61,7 +61,7 @@ template <> struct EnumNames<TimeStepMode> {
 /// Where a body's level is read from its acceleration (TimeStepLevels.hpp).
 enum class LevelChoice {
     Start,     ///< at the step's start (GADGET's choice)
-    Symmetric, ///< averaged over the step's two ends, the end's extrapolated: time-symmetric (CPU backend only)
+    Symmetric, ///< averaged over the step's two ends, the end's extrapolated: time-symmetric
 };
 
 template <> struct EnumNames<LevelChoice> {
@@ -69,7 +69,7 @@ template <> struct EnumNames<LevelChoice> {
     static constexpr std::array entries{
         EnumName<LevelChoice>{LevelChoice::Start, "start", "the criterion at the start of each step"},
         EnumName<LevelChoice>{LevelChoice::Symmetric, "symmetric",
-                              "the criterion averaged over each step's two ends, CPU backend only"}};
+                              "the criterion averaged over each step's two ends"}};
 };
 
 template <> struct EnumNames<BackendKind> {
@@ -225,12 +225,6 @@ private:
 /// Throws InvalidParameterError for the first field that is out of range, NaN, infinite or unknown (scenario, a
 /// scenario parameter).
 void validateSimParams(const SimParams& params);
-
-enum class Device : std::uint8_t; // SolverRegistry.hpp
-
-/// Throws InvalidParameterError (field "level-choice") when hierarchical steps ask for the symmetric level choice on a
-/// device other than the CPU (the only one with it so far); backendName says where the simulation runs.
-void requireLevelChoiceRunsOn(const TimeStepParams& timeSteps, Device device, std::string_view backendName);
 
 /// Checks one value against its range; throws InvalidParameterError naming range.name.
 void checkInRange(const ParamRange& range, double value);

@@ -95,6 +95,7 @@ void CudaBackend::load(const Bodies& bodies) {
     m_bodyScratch.resize(count);
     m_accelerationsCurrent = false;
     m_accelerationsInBodyOrder = false;
+    m_earlierAccelerationsCurrent = false;
     ++m_stateVersion;
     m_orbDomains.invalidate();
     m_stepsTaken = 0;
@@ -133,7 +134,6 @@ unsigned CudaBackend::refreshAccelerations(const ForceSettings& settings) {
 void CudaBackend::step(const SimParams& params, int stepCount) {
     if (stepCount < 0)
         throw std::invalid_argument("CudaBackend::step: negative step count " + std::to_string(stepCount));
-    requireLevelChoiceRunsOn(params.timeSteps, Device::Cuda, description());
     const ForceSettings settings = forceSettingsOf(params); // once per call: the parameters hold for all its steps
     useSolver(*settings.solver);
     setPrecision(params.precision);
@@ -158,6 +158,7 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
             failBeforeBuild(0, nonFinite);
     }
     const bool hierarchical = params.timeSteps.mode == TimeStepMode::Hierarchical;
+    m_earlierAccelerationsCurrent &= hierarchical && params.timeSteps.levelChoice == LevelChoice::Symmetric;
     m_lastTimeStepMode = params.timeSteps.mode;
     m_baseStepsInCall = m_subStepsInCall = m_forceEvaluationsInCall = m_surplusInCall = 0;
     for (int s = 0; s < stepCount; ++s) {
@@ -225,6 +226,7 @@ void CudaBackend::updateOrbAfterDrift(const SimParams& params) {
 }
 
 void CudaBackend::reverseVelocities() {
+    m_earlierAccelerationsCurrent = false; // the remembered slopes point the other way now
     launchNegateVelocities(m_bodies.velocityColor.data(), m_bodies.size(), m_stream.get());
     if (m_bodies.hasLowParts())
         launchNegateVelocities(m_bodies.velocityLow.data(), m_bodies.size(), m_stream.get());
@@ -259,6 +261,7 @@ void CudaBackend::restoreState() {
     m_rollback.restore(m_bodies, m_stream.get());
     m_accelerationsCurrent = false;
     m_accelerationsInBodyOrder = false; // the failed step's accelerations belong to the bodies it moved
+    m_earlierAccelerationsCurrent = false;
     ++m_stateVersion;
     if (m_solver)
         m_solver->invalidate();

@@ -6,6 +6,8 @@
 // deepest level in use) and the active count, which sizes the partial evaluation. The last sub-step of a base step has
 // every body active: ORB runs before its forces (work weights scaled by 2^level first), the evaluation is the ordinary
 // full one, and its closing kick counts non-finite bodies as the fixed step's does, so rollback works unchanged.
+// Under the symmetric level choice each evaluation's bodies first leave their acceleration and step in
+// m_earlierAccelerations, which the next level choices read.
 #include "device/cuda/CudaBackend.hpp"
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/DeviceHierarchicalLeapfrog.hpp"
@@ -59,7 +61,9 @@ void CudaBackend::stepHierarchical(const ForceSettings& settings, const SimParam
     m_surplusBodies.resize(1);
     m_surplusBodies.zero(stream);
     const TimeStepCriterion criterion{params.timeStep, params.softeningLength, params.timeSteps.accuracy,
-                                      params.timeSteps.maxLevel};
+                                      params.timeSteps.maxLevel,
+                                      params.timeSteps.levelChoice == LevelChoice::Symmetric};
+    const float4* earlier = criterion.symmetric ? prepareEarlierAccelerations() : nullptr;
     const std::uint32_t maxLevel = criterion.maxLevel;
     const std::uint32_t ticks = levelStepTicks(0, maxLevel);
     const double tickDuration = params.timeStep / double(ticks);
@@ -69,7 +73,7 @@ void CudaBackend::stepHierarchical(const ForceSettings& settings, const SimParam
 
     m_levelCounters.zero(stream);
     launchAssignTimeStepLevels(m_bodies.acceleration.data(), m_bodies.loadOrder.data(), m_levelOfLoad.data(), count,
-                               criterion, m_levelCounters.data(), stream);
+                               criterion, earlier, m_levelCounters.data(), stream);
     readLevelHistogram();
     for (std::uint32_t tick = 0; tick < ticks;) {
         const std::uint32_t subStepTicks = levelStepTicks(deepestLevelIn(m_levelHistogram), maxLevel);
@@ -89,14 +93,18 @@ void CudaBackend::stepHierarchical(const ForceSettings& settings, const SimParam
         const std::uint32_t shallowestActive = shallowestLevelEndingAt(tick, maxLevel);
         const std::size_t activeCount = std::accumulate(m_levelHistogram.begin() + shallowestActive,
                                                         m_levelHistogram.begin() + maxLevel + 1, std::size_t{0});
+        if (criterion.symmetric)
+            launchRememberAccelerations(m_bodies.acceleration.data(), m_bodies.loadOrder.data(), m_levelOfLoad.data(),
+                                        count, shallowestActive, halfSteps, m_earlierAccelerations.data(), stream);
         if (const unsigned nonFinite = evaluateActive(settings, shallowestActive, activeCount); nonFinite != 0)
             failBeforeBuild(stepIndex, nonFinite);
         m_forceEvaluationsInCall += activeCount;
         m_levelCounters.zero(stream);
         launchClosingKicksAndLevels(m_bodies.positionMass.data(), m_bodies.velocityColor.data(),
                                     m_bodies.acceleration.data(), m_bodies.loadOrder.data(), m_levelOfLoad.data(),
-                                    count, tick, shallowestActive, halfSteps, criterion, m_levelCounters.data(),
-                                    last ? m_nonFiniteCounts.data() + stepIndex : nullptr, stream);
+                                    count, tick, shallowestActive, halfSteps, criterion, earlier,
+                                    m_levelCounters.data(), last ? m_nonFiniteCounts.data() + stepIndex : nullptr,
+                                    stream);
         m_timeline.mark(m_integratePhase, stream);
         readLevelHistogram();
     }
@@ -107,6 +115,15 @@ void CudaBackend::stepHierarchical(const ForceSettings& settings, const SimParam
     ++m_baseStepsInCall;
     m_levelsMaxLevel = maxLevel;
     m_levelsStateVersion = m_stateVersion;
+}
+
+const float4* CudaBackend::prepareEarlierAccelerations() {
+    if (!m_earlierAccelerationsCurrent || m_earlierAccelerations.size() != m_bodies.size()) {
+        m_earlierAccelerations.resize(m_bodies.size());
+        m_earlierAccelerations.zero(m_stream.get()); // interval 0: no slope until a body's next evaluation
+        m_earlierAccelerationsCurrent = true;
+    }
+    return m_earlierAccelerations.data();
 }
 
 bool CudaBackend::levelsCurrent() const {

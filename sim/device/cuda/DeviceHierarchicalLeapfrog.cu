@@ -28,18 +28,31 @@ struct BlockHistogram {
     }
 };
 
-// Work per body: ~20 flops and a level loop of at most 16 steps (fp64 for the bound); 20 bytes read, 1 written.
+/// The level the body with acceleration a and load index load asks for, under criterion's choice (the CPU's rule).
+__device__ std::uint32_t wantedLevelOf(float4 a, std::uint32_t load, EarlierAccelerations earlier,
+                                       const TimeStepCriterion& criterion) {
+    EarlierAcceleration before;
+    if (criterion.symmetric) {
+        const float4 e = earlier[load];
+        before = {e.x, e.y, e.z, e.w};
+    }
+    return chosenTimeStepLevel(a.x, a.y, a.z, before, criterion);
+}
+
+// Work per body: ~20 flops and a level loop of at most 16 steps (fp64 for the bound; the symmetric choice ~15 more
+// per level tried); 20 bytes read (36 symmetric), 1 written.
 __global__ void assignLevelsKernel(const float4* __restrict__ acceleration, const std::uint32_t* __restrict__ loadOrder,
                                    std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
-                                   TimeStepCriterion criterion, unsigned* __restrict__ histogram) {
+                                   TimeStepCriterion criterion, EarlierAccelerations __restrict__ earlier,
+                                   unsigned* __restrict__ histogram) {
     __shared__ unsigned counts[kDeviceTimeStepLevels];
     BlockHistogram block{counts};
     block.clear();
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < bodyCount) {
-        const float4 a = acceleration[i];
-        const std::uint32_t level = wantedTimeStepLevel(a.x, a.y, a.z, criterion);
-        levelOfLoad[loadOrder[i]] = std::uint8_t(level);
+        const std::uint32_t load = loadOrder[i];
+        const std::uint32_t level = wantedLevelOf(acceleration[i], load, earlier, criterion);
+        levelOfLoad[load] = std::uint8_t(level);
         atomicAdd(&counts[level], 1u);
     }
     block.flush(histogram);
@@ -72,6 +85,23 @@ __global__ void openingKicksAndDriftKernel(float4* __restrict__ positionMass, fl
     positionMass[i] = p;
 }
 
+// Work per body: 5 bytes read; 16 more read and 16 written per active body.
+__global__ void rememberAccelerationsKernel(const float4* __restrict__ acceleration,
+                                            const std::uint32_t* __restrict__ loadOrder,
+                                            const std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
+                                            std::uint32_t shallowestActive, LevelHalfSteps halfSteps,
+                                            float4* __restrict__ earlier) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= bodyCount)
+        return;
+    const std::uint32_t load = loadOrder[i];
+    const std::uint32_t level = levelOfLoad[load];
+    if (level < shallowestActive)
+        return;
+    const float4 a = acceleration[i];
+    earlier[load] = make_float4(a.x, a.y, a.z, 2.0f * halfSteps.value[level]); // doubling is exact: the CPU's step
+}
+
 // Work per body: 5 bytes read, 1 written; 4 more per active body and one atomic per warp with active bodies (one per
 // active body would queue tens of thousands of atomics on the counter's address).
 __global__ void selectActiveBodiesKernel(const std::uint32_t* __restrict__ loadOrder,
@@ -101,7 +131,8 @@ __global__ void closingKicksAndLevelsKernel(const float4* __restrict__ positionM
                                             std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
                                             std::uint32_t tick, std::uint32_t shallowestActive,
                                             LevelHalfSteps halfSteps, TimeStepCriterion criterion,
-                                            unsigned* __restrict__ histogram, unsigned* __restrict__ nonFiniteCount) {
+                                            EarlierAccelerations __restrict__ earlier, unsigned* __restrict__ histogram,
+                                            unsigned* __restrict__ nonFiniteCount) {
     __shared__ unsigned counts[kDeviceTimeStepLevels];
     BlockHistogram block{counts};
     block.clear();
@@ -118,7 +149,7 @@ __global__ void closingKicksAndLevelsKernel(const float4* __restrict__ positionM
             v.y = fmaf(a.y, halfStep, v.y);
             v.z = fmaf(a.z, halfStep, v.z);
             velocityColor[i] = v;
-            level = nextTimeStepLevel(level, wantedTimeStepLevel(a.x, a.y, a.z, criterion), tick, criterion.maxLevel);
+            level = nextTimeStepLevel(level, wantedLevelOf(a, load, earlier, criterion), tick, criterion.maxLevel);
             levelOfLoad[load] = std::uint8_t(level);
             if (nonFiniteCount != nullptr) {
                 const float4 p = positionMass[i];
@@ -156,16 +187,32 @@ void requireLevels(std::uint32_t maxLevel) {
                                     " is above 16");
 }
 
+void requireEarlier(const TimeStepCriterion& criterion, EarlierAccelerations earlier) {
+    if (criterion.symmetric && earlier == nullptr)
+        throw std::invalid_argument("hierarchical time steps on the device: the symmetric level choice needs the "
+                                    "bodies' earlier accelerations");
+}
+
 } // namespace
 
 void launchAssignTimeStepLevels(const float4* acceleration, const std::uint32_t* loadOrder, std::uint8_t* levelOfLoad,
-                                std::size_t bodyCount, const TimeStepCriterion& criterion, unsigned* histogram,
-                                cudaStream_t stream) {
+                                std::size_t bodyCount, const TimeStepCriterion& criterion, EarlierAccelerations earlier,
+                                unsigned* histogram, cudaStream_t stream) {
     requireLevels(criterion.maxLevel);
+    requireEarlier(criterion, earlier);
     const LaunchSize size = launchSize1d(bodyCount, kThreads);
-    assignLevelsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(acceleration, loadOrder, levelOfLoad,
-                                                                         unsigned(bodyCount), criterion, histogram);
+    assignLevelsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+        acceleration, loadOrder, levelOfLoad, unsigned(bodyCount), criterion, earlier, histogram);
     checkLaunch("assignLevelsKernel");
+}
+
+void launchRememberAccelerations(const float4* acceleration, const std::uint32_t* loadOrder,
+                                 const std::uint8_t* levelOfLoad, std::size_t bodyCount, std::uint32_t shallowestActive,
+                                 const LevelHalfSteps& halfSteps, float4* earlier, cudaStream_t stream) {
+    const LaunchSize size = launchSize1d(bodyCount, kThreads);
+    rememberAccelerationsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+        acceleration, loadOrder, levelOfLoad, unsigned(bodyCount), shallowestActive, halfSteps, earlier);
+    checkLaunch("rememberAccelerationsKernel");
 }
 
 void launchOpeningKicksAndDrift(float4* positionMass, float4* velocityColor, const float4* acceleration,
@@ -192,13 +239,14 @@ void launchSelectActiveBodies(const std::uint32_t* loadOrder, const std::uint8_t
 void launchClosingKicksAndLevels(const float4* positionMass, float4* velocityColor, const float4* acceleration,
                                  const std::uint32_t* loadOrder, std::uint8_t* levelOfLoad, std::size_t bodyCount,
                                  std::uint32_t tick, std::uint32_t shallowestActive, const LevelHalfSteps& halfSteps,
-                                 const TimeStepCriterion& criterion, unsigned* histogram, unsigned* nonFiniteCount,
-                                 cudaStream_t stream) {
+                                 const TimeStepCriterion& criterion, EarlierAccelerations earlier, unsigned* histogram,
+                                 unsigned* nonFiniteCount, cudaStream_t stream) {
     requireLevels(criterion.maxLevel);
+    requireEarlier(criterion, earlier);
     const LaunchSize size = launchSize1d(bodyCount, kThreads);
     closingKicksAndLevelsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
         positionMass, velocityColor, acceleration, loadOrder, levelOfLoad, unsigned(bodyCount), tick, shallowestActive,
-        halfSteps, criterion, histogram, nonFiniteCount);
+        halfSteps, criterion, earlier, histogram, nonFiniteCount);
     checkLaunch("closingKicksAndLevelsKernel");
 }
 

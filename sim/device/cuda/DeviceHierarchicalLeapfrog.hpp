@@ -8,6 +8,10 @@
 // block); the host reads it after every sub-step to find the deepest level in use (the next sub-step's length) and the
 // number of active bodies (the next force launch's size): one small synchronisation per sub-step, the price of
 // letting the hierarchy change at every tick. The level arithmetic is TimeStepLevels.hpp's, the CPU's.
+// The symmetric level choice's memory (each body's acceleration before its last evaluation, and the time between the
+// two) is one float4 per body in load order too, written by launchRememberAccelerations just before each evaluation:
+// keyed by the body rather than its place, it needs no care at ORB's permutation, which may fall between the write
+// and the evaluation.
 #include "core/TimeStepLevels.hpp"
 
 #include <gravlab/sim/Bodies.hpp>
@@ -27,10 +31,21 @@ struct LevelHalfSteps {
     float value[kDeviceTimeStepLevels];
 };
 
-/// levelOfLoad[loadOrder[i]] = wanted level of body i's acceleration; histogram[level] += 1 (histogram zeroed first).
+/// Per body in load order: the acceleration before its last evaluation (x, y, z) and the time between the two (w; 0
+/// when there is none). Read by the symmetric level choice only; may be null under the start's choice.
+using EarlierAccelerations = const float4*;
+
+/// levelOfLoad[loadOrder[i]] = wanted level of body i's acceleration (chosenTimeStepLevel); histogram[level] += 1
+/// (histogram zeroed first).
 void launchAssignTimeStepLevels(const float4* acceleration, const std::uint32_t* loadOrder, std::uint8_t* levelOfLoad,
-                                std::size_t bodyCount, const TimeStepCriterion& criterion, unsigned* histogram,
-                                cudaStream_t stream);
+                                std::size_t bodyCount, const TimeStepCriterion& criterion, EarlierAccelerations earlier,
+                                unsigned* histogram, cudaStream_t stream);
+
+/// Before the evaluation of the bodies on levels from shallowestActive down: earlier[loadOrder[i]] = (their
+/// acceleration now, their step now ending, 2 * halfSteps[level]).
+void launchRememberAccelerations(const float4* acceleration, const std::uint32_t* loadOrder,
+                                 const std::uint8_t* levelOfLoad, std::size_t bodyCount, std::uint32_t shallowestActive,
+                                 const LevelHalfSteps& halfSteps, float4* earlier, cudaStream_t stream);
 
 /// Bodies whose step begins at tick get v += a * halfSteps[level]; then every body x += v * drift.
 void launchOpeningKicksAndDrift(float4* positionMass, float4* velocityColor, const float4* acceleration,
@@ -50,8 +65,8 @@ void launchSelectActiveBodies(const std::uint32_t* loadOrder, const std::uint8_t
 void launchClosingKicksAndLevels(const float4* positionMass, float4* velocityColor, const float4* acceleration,
                                  const std::uint32_t* loadOrder, std::uint8_t* levelOfLoad, std::size_t bodyCount,
                                  std::uint32_t tick, std::uint32_t shallowestActive, const LevelHalfSteps& halfSteps,
-                                 const TimeStepCriterion& criterion, unsigned* histogram, unsigned* nonFiniteCount,
-                                 cudaStream_t stream);
+                                 const TimeStepCriterion& criterion, EarlierAccelerations earlier, unsigned* histogram,
+                                 unsigned* nonFiniteCount, cudaStream_t stream);
 
 /// acceleration[i].w *= 2^level: ORB's work weight becomes interactions times evaluations per base step.
 void launchWeighWorkByLevel(float4* acceleration, const std::uint32_t* loadOrder, const std::uint8_t* levelOfLoad,

@@ -1,0 +1,144 @@
+// The level kernels of the device's hierarchical steps against the host's level functions (TimeStepLevels.hpp, checked
+// by hand-worked cases in tests/sim/SymmetricLevelChoiceTest.cpp) on fresh random inputs: the symmetric choice must
+// give each body the very level the CPU gives it, which needs the kernel to read each body's remembered acceleration
+// through its load index and to round the extrapolation as the host does (no fused multiply-adds); and the kernel that
+// remembers accelerations must write exactly the bodies about to be evaluated, with their step.
+#include "GpuTestSupport.hpp"
+#include "device/cuda/DeviceBuffer.hpp"
+#include "device/cuda/DeviceHierarchicalLeapfrog.hpp"
+
+#include <numeric>
+#include <vector_functions.h>
+
+namespace gravlab::gputest {
+namespace {
+
+constexpr std::size_t kBodies = std::size_t{1} << 18;
+constexpr std::uint32_t kMaxLevel = 8;
+constexpr double kBaseStep = 0.01;
+
+struct LevelInputs {
+    std::vector<float4> acceleration; ///< in body order
+    std::vector<float4> earlier;      ///< in load order
+    std::vector<std::uint32_t> loadOrder;
+};
+
+// |a| log-uniform over 1e-2 to 1e5, so that eta 0.03 and eps 0.02 spread the bodies over levels 0 to 8; the earlier
+// acceleration is a plus a change of up to its own size in each component, taken one level's step earlier, or absent
+// (interval 0) for a tenth of the bodies; load order a random permutation.
+LevelInputs randomLevelInputs(std::mt19937_64& random) {
+    std::uniform_real_distribution<double> logMagnitude(-2.0, 5.0);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    std::uniform_int_distribution<std::uint32_t> level(0, kMaxLevel);
+    LevelInputs in;
+    in.acceleration.resize(kBodies);
+    in.earlier.resize(kBodies);
+    in.loadOrder.resize(kBodies);
+    std::iota(in.loadOrder.begin(), in.loadOrder.end(), 0u);
+    std::shuffle(in.loadOrder.begin(), in.loadOrder.end(), random);
+    for (std::size_t i = 0; i < kBodies; ++i) {
+        const double magnitude = std::pow(10.0, logMagnitude(random));
+        float a[3];
+        for (float& component : a)
+            component = float(magnitude * unit(random));
+        in.acceleration[i] = make_float4(a[0], a[1], a[2], 1.0f);
+        const bool remembered = unit(random) > -0.8;
+        const float interval = remembered ? float(kBaseStep / double(1u << level(random))) : 0.0f;
+        in.earlier[in.loadOrder[i]] =
+            make_float4(float(a[0] + magnitude * unit(random)), float(a[1] + magnitude * unit(random)),
+                        float(a[2] + magnitude * unit(random)), interval);
+    }
+    return in;
+}
+
+template <class T> DeviceBuffer<T> uploaded(const std::vector<T>& host, cudaStream_t stream) {
+    DeviceBuffer<T> buffer(host.size());
+    buffer.upload(host, stream);
+    return buffer;
+}
+
+TEST_F(CudaDeviceTest, SymmetricLevelsOnTheDeviceAreTheHostsForRandomBodies) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const LevelInputs in = randomLevelInputs(random);
+    const TimeStepCriterion criterion{kBaseStep, 0.02, 0.03, kMaxLevel, true};
+    CudaStream stream;
+    const DeviceBuffer<float4> acceleration = uploaded(in.acceleration, stream.get());
+    const DeviceBuffer<float4> earlier = uploaded(in.earlier, stream.get());
+    const DeviceBuffer<std::uint32_t> loadOrder = uploaded(in.loadOrder, stream.get());
+    DeviceBuffer<std::uint8_t> levelOfLoad(kBodies);
+    DeviceBuffer<unsigned> histogram(kDeviceTimeStepLevels);
+    histogram.zero(stream.get());
+    launchAssignTimeStepLevels(acceleration.data(), loadOrder.data(), levelOfLoad.data(), kBodies, criterion,
+                               earlier.data(), histogram.data(), stream.get());
+    std::vector<std::uint8_t> levels(kBodies);
+    std::vector<unsigned> counts(kDeviceTimeStepLevels);
+    levelOfLoad.download(levels, stream.get());
+    histogram.download(counts, stream.get());
+    stream.synchronize();
+
+    TimeStepCriterion atStart = criterion;
+    atStart.symmetric = false;
+    std::vector<unsigned> expectedCounts(kDeviceTimeStepLevels, 0);
+    std::size_t differFromStart = 0;
+    for (std::size_t i = 0; i < kBodies; ++i) {
+        const float4 a = in.acceleration[i];
+        const float4 e = in.earlier[in.loadOrder[i]];
+        const std::uint32_t expected = chosenTimeStepLevel(a.x, a.y, a.z, {e.x, e.y, e.z, e.w}, criterion);
+        ASSERT_EQ(levels[in.loadOrder[i]], expected) << "body " << i;
+        ++expectedCounts[expected];
+        differFromStart += expected != wantedTimeStepLevel(a.x, a.y, a.z, atStart);
+    }
+    EXPECT_EQ(counts, expectedCounts);
+    EXPECT_GT(expectedCounts[0], 0u);
+    EXPECT_GT(expectedCounts[kMaxLevel], 0u);
+    EXPECT_GT(differFromStart, kBodies / 10) << "the slopes should move many bodies off the start's level";
+}
+
+TEST_F(CudaDeviceTest, RememberedAccelerationsAreThoseOfTheBodiesAboutToBeEvaluated) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const LevelInputs in = randomLevelInputs(random);
+    std::uniform_int_distribution<int> anyLevel(0, int(kMaxLevel));
+    std::vector<std::uint8_t> levels(kBodies);
+    for (std::uint8_t& level : levels)
+        level = std::uint8_t(anyLevel(random));
+    LevelHalfSteps halfSteps{};
+    for (std::uint32_t level = 0; level <= kMaxLevel; ++level)
+        halfSteps.value[level] = float(0.5 * kBaseStep / double(1u << level));
+    constexpr std::uint32_t kShallowestActive = 3;
+    const float4 untouched = make_float4(-7.0f, -7.0f, -7.0f, -7.0f);
+    CudaStream stream;
+    const DeviceBuffer<float4> acceleration = uploaded(in.acceleration, stream.get());
+    const DeviceBuffer<std::uint32_t> loadOrder = uploaded(in.loadOrder, stream.get());
+    const DeviceBuffer<std::uint8_t> levelOfLoad = uploaded(levels, stream.get());
+    DeviceBuffer<float4> earlier = uploaded(std::vector<float4>(kBodies, untouched), stream.get());
+    launchRememberAccelerations(acceleration.data(), loadOrder.data(), levelOfLoad.data(), kBodies, kShallowestActive,
+                                halfSteps, earlier.data(), stream.get());
+    std::vector<float4> written(kBodies);
+    earlier.download(written, stream.get());
+    stream.synchronize();
+
+    std::size_t active = 0;
+    for (std::size_t i = 0; i < kBodies; ++i) {
+        const std::uint32_t load = in.loadOrder[i];
+        const float4 w = written[load];
+        const std::uint32_t level = levels[load];
+        if (level < kShallowestActive) {
+            ASSERT_EQ(w.w, untouched.w) << "body " << i << " on level " << level << " is not evaluated";
+            continue;
+        }
+        ++active;
+        const float4 a = in.acceleration[i];
+        ASSERT_EQ(w.x, a.x) << "body " << i;
+        ASSERT_EQ(w.y, a.y) << "body " << i;
+        ASSERT_EQ(w.z, a.z) << "body " << i;
+        ASSERT_EQ(w.w, float(kBaseStep / double(1u << level))) << "body " << i << ": its step on level " << level;
+    }
+    EXPECT_GT(active, kBodies / 2);
+}
+
+} // namespace
+} // namespace gravlab::gputest
