@@ -12,7 +12,8 @@ namespace gravlab::test {
 /// Steps stepped from start: one symmetric base step, one step of between, one more symmetric step. Returns whether
 /// that last step read slopes, i.e. whether it differs from the same symmetric step taken by fresh from the state
 /// before it loaded anew (a load has no slopes). The solver must be deterministic, so that fresh's first evaluation
-/// gives the very accelerations stepped holds.
+/// gives the very accelerations stepped holds. The slopes move a level only for bodies near a level's bound: with 600
+/// Plummer bodies a quarter of the seeds moved none; the tests take 6,000.
 inline bool symmetricStepReadsSlopesAfter(SimulationBackend& stepped, SimulationBackend& fresh, const Bodies& start,
                                           const SimParams& symmetric, const SimParams& between) {
     stepped.load(start);

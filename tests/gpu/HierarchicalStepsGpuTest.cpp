@@ -69,7 +69,9 @@ class HierarchicalChoiceGpu : public CudaDeviceTest, public testing::WithParamIn
 // the devices by its ~1e-3 force error times dt = 0.01 per base step: 5e-5 in velocity, 1e-5 in position. A body on
 // another level (a kick of twice or half its step) moves its velocity by ~|a| dt / 4, far above these bounds. Levels
 // come from accelerations that differ by ~1e-6 (direct) or ~1e-3 (tree) relative, so at most a few bodies sitting at a
-// level boundary may differ, which the histogram tolerance allows.
+// level boundary may differ, which the histogram tolerance allows. Under the symmetric choice a tree body's level also
+// reads its slope, a difference of two tree forces each ~1e-3 off, so a deep body (a short step, a small kick) may
+// change level within the step on one device only: measured once, 7e-5 in velocity; the tree's bound there is 2e-4.
 TEST_P(HierarchicalChoiceGpu, StepsMatchTheCpuBackendForEverySolver) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
@@ -108,7 +110,7 @@ TEST_P(HierarchicalChoiceGpu, StepsMatchTheCpuBackendForEverySolver) {
                   << gpuLevels.forceEvaluationsPerStep << " evaluations per step ("
                   << gpuLevels.wastedForceEvaluationsPerStep << " surplus)\n";
         EXPECT_LE(worstPosition, tree ? 1e-5 : 1e-6);
-        EXPECT_LE(worstVelocity, tree ? 5e-5 : 5e-6);
+        EXPECT_LE(worstVelocity, tree ? (GetParam() == LevelChoice::Symmetric ? 2e-4 : 5e-5) : 5e-6);
         if (GetParam() == LevelChoice::Symmetric && !tree) {
             // The comparison must be able to tell the choices apart: the CPU's start choice lies far further from
             // its symmetric run than the GPU's symmetric run does (measured 6e-5 against 2e-7), so a GPU that ignored
@@ -187,7 +189,7 @@ TEST_P(HierarchicalChoiceGpu, LevelsFollowTheirBodiesThroughOrbPermutations) {
 TEST_F(CudaDeviceTest, SlopesCarryOverOnlyAcrossSymmetricSteps) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
-    const Bodies start = generateScenario("plummer", 2000, seed);
+    const Bodies start = generateScenario("plummer", 6000, seed);
     const SimParams symmetric = hierarchical("direct-fp64", 0.03, 6, LevelChoice::Symmetric);
     SimParams atStart = symmetric;
     atStart.timeSteps.levelChoice = LevelChoice::Start;

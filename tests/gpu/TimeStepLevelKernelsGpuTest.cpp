@@ -1,12 +1,14 @@
 // The level kernels of the device's hierarchical steps against the host's level functions (TimeStepLevels.hpp, checked
 // by hand-worked cases in tests/sim/SymmetricLevelChoiceTest.cpp) on fresh random inputs: the symmetric choice must
 // give each body the very level the CPU gives it, which needs the kernel to read each body's remembered acceleration
-// through its load index and to round the extrapolation as the host does (no fused multiply-adds); and the kernel that
-// remembers accelerations must write exactly the bodies about to be evaluated, with their step.
+// through its load index and to round the extrapolation as the host does (no fused multiply-adds); and a sub-step's
+// opening pass must list and remember exactly the bodies about to be evaluated, with their step.
 #include "GpuTestSupport.hpp"
+#include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/DeviceBuffer.hpp"
 #include "device/cuda/DeviceHierarchicalLeapfrog.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <vector_functions.h>
 
@@ -96,7 +98,9 @@ TEST_F(CudaDeviceTest, SymmetricLevelsOnTheDeviceAreTheHostsForRandomBodies) {
     EXPECT_GT(differFromStart, kBodies / 10) << "the slopes should move many bodies off the start's level";
 }
 
-TEST_F(CudaDeviceTest, RememberedAccelerationsAreThoseOfTheBodiesAboutToBeEvaluated) {
+// The opening pass of a sub-step whose end evaluates levels 3 and deeper: it must list exactly those bodies (flags and
+// list), remember exactly their accelerations with their step, and clear the closing pass's histogram.
+TEST_F(CudaDeviceTest, TheOpeningPassListsAndRemembersTheBodiesAboutToBeEvaluated) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     std::mt19937_64 random(seed);
@@ -111,33 +115,55 @@ TEST_F(CudaDeviceTest, RememberedAccelerationsAreThoseOfTheBodiesAboutToBeEvalua
     constexpr std::uint32_t kShallowestActive = 3;
     const float4 untouched = make_float4(-7.0f, -7.0f, -7.0f, -7.0f);
     CudaStream stream;
+    DeviceBuffer<float4> positions = uploaded(std::vector<float4>(kBodies, make_float4(0, 0, 0, 1)), stream.get());
+    DeviceBuffer<float4> velocities = uploaded(std::vector<float4>(kBodies, make_float4(0, 0, 0, 0)), stream.get());
     const DeviceBuffer<float4> acceleration = uploaded(in.acceleration, stream.get());
     const DeviceBuffer<std::uint32_t> loadOrder = uploaded(in.loadOrder, stream.get());
     const DeviceBuffer<std::uint8_t> levelOfLoad = uploaded(levels, stream.get());
     DeviceBuffer<float4> earlier = uploaded(std::vector<float4>(kBodies, untouched), stream.get());
-    launchRememberAccelerations(acceleration.data(), loadOrder.data(), levelOfLoad.data(), kBodies, kShallowestActive,
-                                halfSteps, earlier.data(), stream.get());
+    DeviceBuffer<std::uint8_t> isTarget = uploaded(std::vector<std::uint8_t>(kBodies, 7), stream.get());
+    DeviceBuffer<std::uint32_t> activeList(kBodies);
+    DeviceBuffer<unsigned> counters = uploaded(std::vector<unsigned>(kDeviceTimeStepLevels + 1, 5u), stream.get());
+    unsigned* activeCount = counters.data() + kDeviceTimeStepLevels;
+    CUDA_CHECK(cudaMemsetAsync(activeCount, 0, sizeof(unsigned), stream.get()));
+    const SubStepTargets targets{kShallowestActive, isTarget.data(), activeList.data(),
+                                 activeCount,       earlier.data(),  counters.data()};
+    launchOpeningKicksAndDrift(positions.data(), velocities.data(), acceleration.data(), loadOrder.data(),
+                               levelOfLoad.data(), kBodies, 0, kMaxLevel, halfSteps, 1e-3f, targets, stream.get());
     std::vector<float4> written(kBodies);
+    std::vector<std::uint8_t> flags(kBodies);
+    std::vector<std::uint32_t> listed(kBodies);
+    std::vector<unsigned> counts(kDeviceTimeStepLevels + 1);
     earlier.download(written, stream.get());
+    isTarget.download(flags, stream.get());
+    activeList.download(listed, stream.get());
+    counters.download(counts, stream.get());
     stream.synchronize();
 
-    std::size_t active = 0;
+    std::vector<std::uint32_t> expectedList;
     for (std::size_t i = 0; i < kBodies; ++i) {
         const std::uint32_t load = in.loadOrder[i];
         const float4 w = written[load];
         const std::uint32_t level = levels[load];
+        ASSERT_EQ(flags[i], level >= kShallowestActive ? 1 : 0) << "body " << i << " on level " << level;
         if (level < kShallowestActive) {
             ASSERT_EQ(w.w, untouched.w) << "body " << i << " on level " << level << " is not evaluated";
             continue;
         }
-        ++active;
+        expectedList.push_back(std::uint32_t(i));
         const float4 a = in.acceleration[i];
         ASSERT_EQ(w.x, a.x) << "body " << i;
         ASSERT_EQ(w.y, a.y) << "body " << i;
         ASSERT_EQ(w.z, a.z) << "body " << i;
         ASSERT_EQ(w.w, float(kBaseStep / double(1u << level))) << "body " << i << ": its step on level " << level;
     }
-    EXPECT_GT(active, kBodies / 2);
+    ASSERT_EQ(counts[kDeviceTimeStepLevels], expectedList.size());
+    listed.resize(expectedList.size());
+    std::sort(listed.begin(), listed.end());
+    EXPECT_EQ(listed, expectedList);
+    for (std::uint32_t level = 0; level < kDeviceTimeStepLevels; ++level)
+        EXPECT_EQ(counts[level], 0u) << "the closing pass's histogram is cleared, level " << level;
+    EXPECT_GT(expectedList.size(), kBodies / 2);
 }
 
 } // namespace

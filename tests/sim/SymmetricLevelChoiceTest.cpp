@@ -77,7 +77,7 @@ TEST(SymmetricLevelChoice, TheStepperExtrapolatesWithTheSlopeOfTheLastTwoEvaluat
 TEST(SymmetricLevelChoice, TheBackendKeepsSlopesOnlyAcrossSymmetricSteps) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
-    const Bodies start = generateScenario("plummer", 600, seed, {});
+    const Bodies start = generateScenario("plummer", 6000, seed, {});
     SimParams symmetric;
     symmetric.solver = "direct";
     symmetric.backend = BackendKind::Cpu;

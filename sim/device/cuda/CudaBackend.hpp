@@ -177,12 +177,12 @@ private:
     void updateOrbAfterDrift(const SimParams& params);
     /// One base step of hierarchical time steps (DeviceHierarchicalLeapfrog.hpp), step stepIndex of this call.
     void stepHierarchical(const ForceSettings& settings, const SimParams& params, int stepIndex);
-    /// Forces of the bodies on levels from shallowestActive down (activeCount of them; all: refreshAccelerations).
-    unsigned evaluateActive(const ForceSettings& settings, std::uint32_t shallowestActive, std::size_t activeCount);
+    /// Forces of the activeCount bodies the sub-step's opening pass listed (all of them: refreshAccelerations).
+    unsigned evaluateActive(const ForceSettings& settings, std::size_t activeCount);
     /// The device histogram of levels, after the stream's work so far (waits for it).
     void readLevelHistogram();
     /// m_earlierAccelerations for a symmetric base step: kept when they describe the state, else cleared (no slopes).
-    const float4* prepareEarlierAccelerations();
+    float4* prepareEarlierAccelerations();
     /// Whether m_levelOfLoad describes the state (a hierarchical step was the last change).
     bool levelsCurrent() const;
     /// Kick-drift (the first half of a step) and the closing kick with its non-finite count, in the state's precision.

@@ -2,12 +2,13 @@
 // kernels, partial force evaluations through CudaForceSolver::computeAccelerationsOf, and the time-step statistics.
 //
 // Design note: the sequence is the CPU stepper's (HierarchicalStepper.hpp). The host keeps only the histogram of
-// levels, read after every sub-step (one 72-byte copy and a synchronisation): it gives the next sub-step's length (the
-// deepest level in use) and the active count, which sizes the partial evaluation. The last sub-step of a base step has
-// every body active: ORB runs before its forces (work weights scaled by 2^level first), the evaluation is the ordinary
-// full one, and its closing kick counts non-finite bodies as the fixed step's does, so rollback works unchanged.
-// Under the symmetric level choice each evaluation's bodies first leave their acceleration and step in
-// m_earlierAccelerations, which the next level choices read.
+// levels, read after every sub-step (one 68-byte copy and a synchronisation; into pinned memory it measured no faster):
+// it gives the next sub-step's length (the deepest level in use) and the active count, which sizes the partial
+// evaluation. The last sub-step of a base step has every body active: ORB runs before its forces (work weights scaled
+// by 2^level first), the evaluation is the ordinary full one, and its closing kick counts non-finite bodies as the
+// fixed step's does, so rollback works unchanged. Each sub-step's opening pass also lists the bodies its evaluation
+// takes (from the histogram the host already holds) and, under the symmetric level choice, leaves their acceleration
+// and step in m_earlierAccelerations, which the next level choices read.
 #include "device/cuda/CudaBackend.hpp"
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/DeviceHierarchicalLeapfrog.hpp"
@@ -33,22 +34,16 @@ void CudaBackend::readLevelHistogram() {
     m_stream.synchronize();
 }
 
-unsigned CudaBackend::evaluateActive(const ForceSettings& settings, std::uint32_t shallowestActive,
-                                     std::size_t activeCount) {
+unsigned CudaBackend::evaluateActive(const ForceSettings& settings, std::size_t activeCount) {
     if (activeCount == m_bodies.size())
         return refreshAccelerations(settings);
     m_accelerationsCurrent = false; // a mix of sub-steps until the base step's last, full evaluation
     ++m_stateVersion;
-    cudaStream_t stream = m_stream.get();
-    unsigned* activeCounter = m_levelCounters.data() + kDeviceTimeStepLevels;
-    CUDA_CHECK(cudaMemsetAsync(activeCounter, 0, sizeof(unsigned), stream));
-    launchSelectActiveBodies(m_bodies.loadOrder.data(), m_levelOfLoad.data(), m_bodies.size(), shallowestActive,
-                             m_isTarget.data(), m_activeList.data(), activeCounter, stream);
     // The relative criterion reads every target's previous acceleration, still in place from its last evaluation.
     const ForceParams forces{settings.gravity, float(settings.openingAngle), settings.openingCriterion,
                              float(settings.forceAccuracy), m_accelerationsInBodyOrder};
     const DeviceTargets targets{m_activeList.data(), activeCount, m_isTarget.data(), m_surplusBodies.data()};
-    return m_solver->computeAccelerationsOf(m_bodies, m_bodyScratch, forces, targets, stream, m_timeline);
+    return m_solver->computeAccelerationsOf(m_bodies, m_bodyScratch, forces, targets, m_stream.get(), m_timeline);
 }
 
 void CudaBackend::stepHierarchical(const ForceSettings& settings, const SimParams& params, int stepIndex) {
@@ -63,7 +58,8 @@ void CudaBackend::stepHierarchical(const ForceSettings& settings, const SimParam
     const TimeStepCriterion criterion{params.timeStep, params.softeningLength, params.timeSteps.accuracy,
                                       params.timeSteps.maxLevel,
                                       params.timeSteps.levelChoice == LevelChoice::Symmetric};
-    const float4* earlier = criterion.symmetric ? prepareEarlierAccelerations() : nullptr;
+    float4* earlier = criterion.symmetric ? prepareEarlierAccelerations() : nullptr;
+    unsigned* activeCounter = m_levelCounters.data() + kDeviceTimeStepLevels;
     const std::uint32_t maxLevel = criterion.maxLevel;
     const std::uint32_t ticks = levelStepTicks(0, maxLevel);
     const double tickDuration = params.timeStep / double(ticks);
@@ -77,11 +73,24 @@ void CudaBackend::stepHierarchical(const ForceSettings& settings, const SimParam
     readLevelHistogram();
     for (std::uint32_t tick = 0; tick < ticks;) {
         const std::uint32_t subStepTicks = levelStepTicks(deepestLevelIn(m_levelHistogram), maxLevel);
+        const std::uint32_t end = tick + subStepTicks;
+        const std::uint32_t shallowestActive = shallowestLevelEndingAt(end, maxLevel);
+        const std::size_t activeCount = std::accumulate(m_levelHistogram.begin() + shallowestActive,
+                                                        m_levelHistogram.begin() + maxLevel + 1, std::size_t{0});
+        // A full evaluation needs no list (and at the last sub-step ORB reorders the bodies after this pass).
+        const bool listed = activeCount != count;
+        const SubStepTargets targets{shallowestActive,
+                                     listed ? m_isTarget.data() : nullptr,
+                                     listed ? m_activeList.data() : nullptr,
+                                     listed ? activeCounter : nullptr,
+                                     earlier,
+                                     m_levelCounters.data()};
         launchOpeningKicksAndDrift(m_bodies.positionMass.data(), m_bodies.velocityColor.data(),
                                    m_bodies.acceleration.data(), m_bodies.loadOrder.data(), m_levelOfLoad.data(), count,
-                                   tick, maxLevel, halfSteps, float(double(subStepTicks) * tickDuration), stream);
+                                   tick, maxLevel, halfSteps, float(double(subStepTicks) * tickDuration), targets,
+                                   stream);
         m_timeline.mark(m_integratePhase, stream);
-        tick += subStepTicks;
+        tick = end;
         ++m_subStepsInCall;
         const bool last = tick == ticks;
         if (last && (params.orb.domainCount > 0 || m_orbDomains.active())) {
@@ -90,21 +99,14 @@ void CudaBackend::stepHierarchical(const ForceSettings& settings, const SimParam
             updateOrbAfterDrift(params);
             m_timeline.mark(m_orbPhase, stream);
         }
-        const std::uint32_t shallowestActive = shallowestLevelEndingAt(tick, maxLevel);
-        const std::size_t activeCount = std::accumulate(m_levelHistogram.begin() + shallowestActive,
-                                                        m_levelHistogram.begin() + maxLevel + 1, std::size_t{0});
-        if (criterion.symmetric)
-            launchRememberAccelerations(m_bodies.acceleration.data(), m_bodies.loadOrder.data(), m_levelOfLoad.data(),
-                                        count, shallowestActive, halfSteps, m_earlierAccelerations.data(), stream);
-        if (const unsigned nonFinite = evaluateActive(settings, shallowestActive, activeCount); nonFinite != 0)
+        if (const unsigned nonFinite = evaluateActive(settings, activeCount); nonFinite != 0)
             failBeforeBuild(stepIndex, nonFinite);
         m_forceEvaluationsInCall += activeCount;
-        m_levelCounters.zero(stream);
         launchClosingKicksAndLevels(m_bodies.positionMass.data(), m_bodies.velocityColor.data(),
                                     m_bodies.acceleration.data(), m_bodies.loadOrder.data(), m_levelOfLoad.data(),
                                     count, tick, shallowestActive, halfSteps, criterion, earlier,
                                     m_levelCounters.data(), last ? m_nonFiniteCounts.data() + stepIndex : nullptr,
-                                    stream);
+                                    activeCounter, stream);
         m_timeline.mark(m_integratePhase, stream);
         readLevelHistogram();
     }
@@ -117,7 +119,7 @@ void CudaBackend::stepHierarchical(const ForceSettings& settings, const SimParam
     m_levelsStateVersion = m_stateVersion;
 }
 
-const float4* CudaBackend::prepareEarlierAccelerations() {
+float4* CudaBackend::prepareEarlierAccelerations() {
     if (!m_earlierAccelerationsCurrent || m_earlierAccelerations.size() != m_bodies.size()) {
         m_earlierAccelerations.resize(m_bodies.size());
         m_earlierAccelerations.zero(m_stream.get()); // interval 0: no slope until a body's next evaluation

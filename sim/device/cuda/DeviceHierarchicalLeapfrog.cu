@@ -58,81 +58,72 @@ __global__ void assignLevelsKernel(const float4* __restrict__ acceleration, cons
     block.flush(histogram);
 }
 
-// Work per body: 6 FFMA; 53 bytes read (position, velocity, acceleration, load index, level), 32 written.
+/// Appends body i to the evaluation's list when it is a target: one atomic per warp with targets (one per body would
+/// queue tens of thousands of atomics on the counter's address). Every lane of the warp must call it.
+__device__ void listTarget(unsigned i, bool valid, bool target, const SubStepTargets& targets) {
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned targetLanes = __ballot_sync(0xffffffffu, target);
+    unsigned first = 0;
+    if (lane == 0 && targetLanes != 0)
+        first = atomicAdd(targets.activeCount, unsigned(__popc(targetLanes)));
+    first = __shfl_sync(0xffffffffu, first, 0);
+    if (!valid)
+        return;
+    targets.isTarget[i] = target ? 1 : 0;
+    if (target)
+        targets.activeList[first + unsigned(__popc(targetLanes & ((1u << lane) - 1u)))] = i;
+}
+
+// Work per body: 6 FFMA; 53 bytes read (position, velocity, acceleration, load index, level), 32 written; with a
+// target list 5 more written, and under the symmetric choice 32 more moved per target.
 __global__ void openingKicksAndDriftKernel(float4* __restrict__ positionMass, float4* __restrict__ velocityColor,
                                            const float4* __restrict__ acceleration,
                                            const std::uint32_t* __restrict__ loadOrder,
                                            const std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
                                            std::uint32_t tick, std::uint32_t maxLevel, LevelHalfSteps halfSteps,
-                                           float drift) {
+                                           float drift, SubStepTargets targets) {
+    if (blockIdx.x == 0 && threadIdx.x < kDeviceTimeStepLevels)
+        targets.histogramToClear[threadIdx.x] = 0;
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= bodyCount)
-        return;
-    const std::uint32_t level = levelOfLoad[loadOrder[i]];
-    float4 v = velocityColor[i];
-    if (tick % levelStepTicks(level, maxLevel) == 0) {
-        const float4 a = acceleration[i];
-        const float halfStep = halfSteps.value[level];
-        v.x = fmaf(a.x, halfStep, v.x);
-        v.y = fmaf(a.y, halfStep, v.y);
-        v.z = fmaf(a.z, halfStep, v.z);
-        velocityColor[i] = v;
+    const bool valid = i < bodyCount;
+    bool target = false;
+    if (valid) {
+        const std::uint32_t load = loadOrder[i];
+        const std::uint32_t level = levelOfLoad[load];
+        float4 v = velocityColor[i];
+        const bool opening = tick % levelStepTicks(level, maxLevel) == 0;
+        target = level >= targets.shallowestActive;
+        const float4 a = opening || target ? acceleration[i] : float4{};
+        if (opening) {
+            const float halfStep = halfSteps.value[level];
+            v.x = fmaf(a.x, halfStep, v.x);
+            v.y = fmaf(a.y, halfStep, v.y);
+            v.z = fmaf(a.z, halfStep, v.z);
+            velocityColor[i] = v;
+        }
+        float4 p = positionMass[i];
+        p.x = fmaf(v.x, drift, p.x);
+        p.y = fmaf(v.y, drift, p.y);
+        p.z = fmaf(v.z, drift, p.z);
+        positionMass[i] = p;
+        if (target && targets.earlier != nullptr) // doubling is exact: the CPU's step
+            targets.earlier[load] = make_float4(a.x, a.y, a.z, 2.0f * halfSteps.value[level]);
     }
-    float4 p = positionMass[i];
-    p.x = fmaf(v.x, drift, p.x);
-    p.y = fmaf(v.y, drift, p.y);
-    p.z = fmaf(v.z, drift, p.z);
-    positionMass[i] = p;
-}
-
-// Work per body: 5 bytes read; 16 more read and 16 written per active body.
-__global__ void rememberAccelerationsKernel(const float4* __restrict__ acceleration,
-                                            const std::uint32_t* __restrict__ loadOrder,
-                                            const std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
-                                            std::uint32_t shallowestActive, LevelHalfSteps halfSteps,
-                                            float4* __restrict__ earlier) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= bodyCount)
-        return;
-    const std::uint32_t load = loadOrder[i];
-    const std::uint32_t level = levelOfLoad[load];
-    if (level < shallowestActive)
-        return;
-    const float4 a = acceleration[i];
-    earlier[load] = make_float4(a.x, a.y, a.z, 2.0f * halfSteps.value[level]); // doubling is exact: the CPU's step
-}
-
-// Work per body: 5 bytes read, 1 written; 4 more per active body and one atomic per warp with active bodies (one per
-// active body would queue tens of thousands of atomics on the counter's address).
-__global__ void selectActiveBodiesKernel(const std::uint32_t* __restrict__ loadOrder,
-                                         const std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
-                                         std::uint32_t shallowestActive, std::uint8_t* __restrict__ isTarget,
-                                         std::uint32_t* __restrict__ activeList, unsigned* __restrict__ activeCount) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    const bool active = i < bodyCount && levelOfLoad[loadOrder[i]] >= shallowestActive;
-    const unsigned lane = threadIdx.x & 31u;
-    const unsigned activeLanes = __ballot_sync(0xffffffffu, active);
-    unsigned first = 0;
-    if (lane == 0 && activeLanes != 0)
-        first = atomicAdd(activeCount, unsigned(__popc(activeLanes)));
-    first = __shfl_sync(0xffffffffu, first, 0);
-    if (i >= bodyCount)
-        return;
-    isTarget[i] = active ? 1 : 0;
-    if (active)
-        activeList[first + unsigned(__popc(activeLanes & ((1u << lane) - 1u)))] = i;
+    if (targets.activeList != nullptr)
+        listTarget(i, valid, target, targets);
 }
 
 // Work per active body: 3 FFMA, the level criterion (~20 flops, fp64 bound) and six finiteness tests; 53 bytes read,
 // 17 written. Inactive bodies: 5 bytes read.
-__global__ void closingKicksAndLevelsKernel(const float4* __restrict__ positionMass, float4* __restrict__ velocityColor,
-                                            const float4* __restrict__ acceleration,
-                                            const std::uint32_t* __restrict__ loadOrder,
-                                            std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
-                                            std::uint32_t tick, std::uint32_t shallowestActive,
-                                            LevelHalfSteps halfSteps, TimeStepCriterion criterion,
-                                            EarlierAccelerations __restrict__ earlier, unsigned* __restrict__ histogram,
-                                            unsigned* __restrict__ nonFiniteCount) {
+__global__ void
+closingKicksAndLevelsKernel(const float4* __restrict__ positionMass, float4* __restrict__ velocityColor,
+                            const float4* __restrict__ acceleration, const std::uint32_t* __restrict__ loadOrder,
+                            std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount, std::uint32_t tick,
+                            std::uint32_t shallowestActive, LevelHalfSteps halfSteps, TimeStepCriterion criterion,
+                            EarlierAccelerations __restrict__ earlier, unsigned* __restrict__ histogram,
+                            unsigned* __restrict__ nonFiniteCount, unsigned* __restrict__ activeCountToClear) {
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *activeCountToClear = 0;
     __shared__ unsigned counts[kDeviceTimeStepLevels];
     BlockHistogram block{counts};
     block.clear();
@@ -206,47 +197,33 @@ void launchAssignTimeStepLevels(const float4* acceleration, const std::uint32_t*
     checkLaunch("assignLevelsKernel");
 }
 
-void launchRememberAccelerations(const float4* acceleration, const std::uint32_t* loadOrder,
-                                 const std::uint8_t* levelOfLoad, std::size_t bodyCount, std::uint32_t shallowestActive,
-                                 const LevelHalfSteps& halfSteps, float4* earlier, cudaStream_t stream) {
-    const LaunchSize size = launchSize1d(bodyCount, kThreads);
-    rememberAccelerationsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
-        acceleration, loadOrder, levelOfLoad, unsigned(bodyCount), shallowestActive, halfSteps, earlier);
-    checkLaunch("rememberAccelerationsKernel");
-}
-
 void launchOpeningKicksAndDrift(float4* positionMass, float4* velocityColor, const float4* acceleration,
                                 const std::uint32_t* loadOrder, const std::uint8_t* levelOfLoad, std::size_t bodyCount,
                                 std::uint32_t tick, std::uint32_t maxLevel, const LevelHalfSteps& halfSteps,
-                                float drift, cudaStream_t stream) {
+                                float drift, const SubStepTargets& targets, cudaStream_t stream) {
     requireLevels(maxLevel);
+    if (targets.histogramToClear == nullptr ||
+        (targets.activeList != nullptr && (targets.isTarget == nullptr || targets.activeCount == nullptr)))
+        throw std::invalid_argument("hierarchical time steps on the device: a sub-step's target list or histogram is "
+                                    "missing");
     const LaunchSize size = launchSize1d(bodyCount, kThreads);
     openingKicksAndDriftKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
         positionMass, velocityColor, acceleration, loadOrder, levelOfLoad, unsigned(bodyCount), tick, maxLevel,
-        halfSteps, drift);
+        halfSteps, drift, targets);
     checkLaunch("openingKicksAndDriftKernel");
-}
-
-void launchSelectActiveBodies(const std::uint32_t* loadOrder, const std::uint8_t* levelOfLoad, std::size_t bodyCount,
-                              std::uint32_t shallowestActive, std::uint8_t* isTarget, std::uint32_t* activeList,
-                              unsigned* activeCount, cudaStream_t stream) {
-    const LaunchSize size = launchSize1d(bodyCount, kThreads);
-    selectActiveBodiesKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
-        loadOrder, levelOfLoad, unsigned(bodyCount), shallowestActive, isTarget, activeList, activeCount);
-    checkLaunch("selectActiveBodiesKernel");
 }
 
 void launchClosingKicksAndLevels(const float4* positionMass, float4* velocityColor, const float4* acceleration,
                                  const std::uint32_t* loadOrder, std::uint8_t* levelOfLoad, std::size_t bodyCount,
                                  std::uint32_t tick, std::uint32_t shallowestActive, const LevelHalfSteps& halfSteps,
                                  const TimeStepCriterion& criterion, EarlierAccelerations earlier, unsigned* histogram,
-                                 unsigned* nonFiniteCount, cudaStream_t stream) {
+                                 unsigned* nonFiniteCount, unsigned* activeCountToClear, cudaStream_t stream) {
     requireLevels(criterion.maxLevel);
     requireEarlier(criterion, earlier);
     const LaunchSize size = launchSize1d(bodyCount, kThreads);
     closingKicksAndLevelsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
         positionMass, velocityColor, acceleration, loadOrder, levelOfLoad, unsigned(bodyCount), tick, shallowestActive,
-        halfSteps, criterion, earlier, histogram, nonFiniteCount);
+        halfSteps, criterion, earlier, histogram, nonFiniteCount, activeCountToClear);
     checkLaunch("closingKicksAndLevelsKernel");
 }
 

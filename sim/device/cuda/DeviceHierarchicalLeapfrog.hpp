@@ -8,8 +8,12 @@
 // block); the host reads it after every sub-step to find the deepest level in use (the next sub-step's length) and the
 // number of active bodies (the next force launch's size): one small synchronisation per sub-step, the price of
 // letting the hierarchy change at every tick. The level arithmetic is TimeStepLevels.hpp's, the CPU's.
+// A sub-step is two launches around the evaluation: the opening pass (kicks, drift, and the list of the bodies whose
+// step ends, which the evaluation takes) and the closing pass (kicks, new levels, histogram). Each clears the counter
+// the other appends to, so no memset or separate selection pass sits between them: at small N a sub-step's cost is
+// its launches and its one synchronisation, not its bytes.
 // The symmetric level choice's memory (each body's acceleration before its last evaluation, and the time between the
-// two) is one float4 per body in load order too, written by launchRememberAccelerations just before each evaluation:
+// two) is one float4 per body in load order too, written by the opening pass for the bodies about to be evaluated:
 // keyed by the body rather than its place, it needs no care at ORB's permutation, which may fall between the write
 // and the evaluation.
 #include "core/TimeStepLevels.hpp"
@@ -41,32 +45,37 @@ void launchAssignTimeStepLevels(const float4* acceleration, const std::uint32_t*
                                 std::size_t bodyCount, const TimeStepCriterion& criterion, EarlierAccelerations earlier,
                                 unsigned* histogram, cudaStream_t stream);
 
-/// Before the evaluation of the bodies on levels from shallowestActive down: earlier[loadOrder[i]] = (their
-/// acceleration now, their step now ending, 2 * halfSteps[level]).
-void launchRememberAccelerations(const float4* acceleration, const std::uint32_t* loadOrder,
-                                 const std::uint8_t* levelOfLoad, std::size_t bodyCount, std::uint32_t shallowestActive,
-                                 const LevelHalfSteps& halfSteps, float4* earlier, cudaStream_t stream);
+/// The bodies evaluated at a sub-step's end (levels from shallowestActive down), and what the opening pass prepares
+/// for that evaluation and for the closing pass.
+struct SubStepTargets {
+    std::uint32_t shallowestActive;
+    /// isTarget[i] = body i is evaluated, and its index appended to activeList at *activeCount (cleared by the previous
+    /// closing pass, or before the base step; any order). All null when every body is evaluated (no list needed).
+    std::uint8_t* isTarget;
+    std::uint32_t* activeList;
+    unsigned* activeCount;
+    /// Symmetric choice: earlier[loadOrder[i]] = (acceleration, 2 * halfSteps[level]) of every evaluated body; null
+    /// under the start's choice.
+    float4* earlier;
+    /// The closing pass's level histogram, set to zero.
+    unsigned* histogramToClear;
+};
 
-/// Bodies whose step begins at tick get v += a * halfSteps[level]; then every body x += v * drift.
+/// Bodies whose step begins at tick get v += a * halfSteps[level]; then every body x += v * drift; then the targets
+/// of the evaluation at the sub-step's end are listed and remembered as `targets` says.
 void launchOpeningKicksAndDrift(float4* positionMass, float4* velocityColor, const float4* acceleration,
                                 const std::uint32_t* loadOrder, const std::uint8_t* levelOfLoad, std::size_t bodyCount,
                                 std::uint32_t tick, std::uint32_t maxLevel, const LevelHalfSteps& halfSteps,
-                                float drift, cudaStream_t stream);
-
-/// isTarget[i] = level of body i >= shallowestActive; the indices of such bodies appended to activeList at
-/// *activeCount (zeroed first; any order).
-void launchSelectActiveBodies(const std::uint32_t* loadOrder, const std::uint8_t* levelOfLoad, std::size_t bodyCount,
-                              std::uint32_t shallowestActive, std::uint8_t* isTarget, std::uint32_t* activeList,
-                              unsigned* activeCount, cudaStream_t stream);
+                                float drift, const SubStepTargets& targets, cudaStream_t stream);
 
 /// Active bodies (level >= shallowestActive) get v += a * halfSteps[level] and their next level (TimeStepLevels.hpp);
 /// histogram[level] += 1 for every body's level afterwards (histogram zeroed first). When nonFiniteCount is given,
-/// adds the bodies whose position or velocity is not finite to it.
+/// adds the bodies whose position or velocity is not finite to it. *activeCountToClear = 0 for the next opening pass.
 void launchClosingKicksAndLevels(const float4* positionMass, float4* velocityColor, const float4* acceleration,
                                  const std::uint32_t* loadOrder, std::uint8_t* levelOfLoad, std::size_t bodyCount,
                                  std::uint32_t tick, std::uint32_t shallowestActive, const LevelHalfSteps& halfSteps,
                                  const TimeStepCriterion& criterion, EarlierAccelerations earlier, unsigned* histogram,
-                                 unsigned* nonFiniteCount, cudaStream_t stream);
+                                 unsigned* nonFiniteCount, unsigned* activeCountToClear, cudaStream_t stream);
 
 /// acceleration[i].w *= 2^level: ORB's work weight becomes interactions times evaluations per base step.
 void launchWeighWorkByLevel(float4* acceleration, const std::uint32_t* loadOrder, const std::uint8_t* levelOfLoad,
