@@ -6,6 +6,7 @@
 #include <gravlab/sim/SimulationBackend.hpp>
 
 #include <cstddef>
+#include <gtest/gtest.h>
 
 namespace gravlab::test {
 
@@ -32,6 +33,27 @@ inline bool symmetricStepReadsSlopesAfter(SimulationBackend& stepped, Simulation
         if (withMemory.vx[i] != without.vx[i] || withMemory.vy[i] != without.vy[i] || withMemory.vz[i] != without.vz[i])
             return true;
     return false;
+}
+
+/// The three cases on fresh backends from makeBackend (a callable returning a std::unique_ptr<SimulationBackend>): a
+/// symmetric step reads the slopes a symmetric step left, and not those left before a step under the start's choice
+/// or a fixed step with ORB domains (which also permute the bodies).
+template <typename MakeBackend>
+void expectSlopesKeptOnlyAcrossSymmetricSteps(MakeBackend makeBackend, const Bodies& start,
+                                              const SimParams& symmetric) {
+    SimParams atStart = symmetric;
+    atStart.timeSteps.levelChoice = LevelChoice::Start;
+    SimParams fixed = symmetric;
+    fixed.timeSteps.mode = TimeStepMode::Fixed;
+    fixed.orb = {16, OrbBalance::Count, 1, 1.25};
+    const auto readsSlopesAfter = [&](const SimParams& between) {
+        const auto stepped = makeBackend();
+        const auto fresh = makeBackend();
+        return symmetricStepReadsSlopesAfter(*stepped, *fresh, start, symmetric, between);
+    };
+    EXPECT_TRUE(readsSlopesAfter(symmetric)) << "slopes kept from one symmetric step to the next";
+    EXPECT_FALSE(readsSlopesAfter(atStart)) << "slopes dropped by a step under the start's choice";
+    EXPECT_FALSE(readsSlopesAfter(fixed)) << "slopes dropped by a fixed step";
 }
 
 } // namespace gravlab::test

@@ -11,6 +11,7 @@
 #include <gravlab/sim/Scenarios.hpp>
 
 #include <iostream>
+#include <memory>
 #include <numbers>
 
 namespace gravlab::gputest {
@@ -190,20 +191,8 @@ TEST_F(CudaDeviceTest, SlopesCarryOverOnlyAcrossSymmetricSteps) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     const Bodies start = generateScenario("plummer", 6000, seed);
-    const SimParams symmetric = hierarchical("direct-fp64", 0.03, 6, LevelChoice::Symmetric);
-    SimParams atStart = symmetric;
-    atStart.timeSteps.levelChoice = LevelChoice::Start;
-    SimParams fixed = symmetric;
-    fixed.timeSteps.mode = TimeStepMode::Fixed;
-    fixed.orb = {16, OrbBalance::Count, 1, 1.25};
-    const auto readsSlopesAfter = [&](const SimParams& between) {
-        CudaBackend stepped;
-        CudaBackend fresh;
-        return test::symmetricStepReadsSlopesAfter(stepped, fresh, start, symmetric, between);
-    };
-    EXPECT_TRUE(readsSlopesAfter(symmetric));
-    EXPECT_FALSE(readsSlopesAfter(atStart));
-    EXPECT_FALSE(readsSlopesAfter(fixed));
+    test::expectSlopesKeptOnlyAcrossSymmetricSteps([] { return std::make_unique<CudaBackend>(); }, start,
+                                                   hierarchical("direct-fp64", 0.03, 6, LevelChoice::Symmetric));
 }
 
 // The time-step-level colours on the device, as on the CPU: level / maxLevel per body, as many bodies per colour as
