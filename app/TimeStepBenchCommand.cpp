@@ -114,9 +114,9 @@ void printRow(const TimeStepRun& run, std::ostream& out) {
         out << run.timeSteps.accuracy;
     else
         out << "-";
-    out << std::setw(8) << run.steps << std::setw(13) << std::setprecision(4) << run.forceEvaluations << std::setw(10)
-        << std::setprecision(3) << run.wallSeconds << std::setw(12) << run.largestEnergyError << std::setw(12)
-        << run.finalEnergyError << "\n"
+    out << std::setw(8) << run.steps << std::setw(10) << std::setprecision(4) << run.subSteps << std::setw(13)
+        << run.forceEvaluations << std::setw(10) << std::setprecision(3) << run.wallSeconds << std::setw(12)
+        << run.largestEnergyError << std::setw(12) << run.finalEnergyError << "\n"
         << std::flush;
 }
 
@@ -189,8 +189,8 @@ void measureAll(const TimeStepBenchOptions& options, std::ostream& out) {
     const std::string device = createBackend(probe)->description();
     if (!options.json)
         out << "time steps: " << device << ", solver " << options.solver << ", " << todayUtc() << "\n"
-            << "scenario                N          mode         dt    eta   steps  force evals    wall s  max|dE/E|"
-               "  end|dE/E|\n";
+            << "scenario                N          mode         dt    eta   steps sub-steps  force evals    wall s  "
+               "max|dE/E|  end|dE/E|\n";
     for (const std::string& scenario : options.scenarios)
         measureCase(options, caseOf(scenario), runs, out);
     if (!options.json)
