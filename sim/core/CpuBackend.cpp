@@ -118,8 +118,10 @@ void CpuBackend::dropCachedForces() {
 }
 
 void CpuBackend::ensureAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times) {
-    if (!m_accelerationsValid || !m_accelerationsSettings.sameForces(settings))
-        computeAccelerations(settings, times);
+    if (m_accelerationsValid && m_accelerationsSettings.sameForces(settings))
+        return;
+    m_hierarchical.forgetHistory(); // the remembered accelerations may come from other forces (G, softening, solver)
+    computeAccelerations(settings, times);
 }
 
 void CpuBackend::computeAccelerations(const ForceSettings& settings, std::vector<PhaseTiming>& times) {

@@ -20,9 +20,10 @@
 // body by its interactions times its evaluations per base step; the body order it leaves is applied to the levels.
 // Under the symmetric level choice the stepper also keeps, per body, its acceleration before its last evaluation and
 // the time between the two (its step then), which give the slope the choice extrapolates with; forgetHistory() drops
-// them when the state changes under it (a load, a rollback, reversed velocities, fixed steps), and a base step under
-// the start's choice drops them too, since it does not keep them current. They are written just before each
-// evaluation, after ORB's permutation at the last sub-step, where every body is evaluated: so they never need one.
+// them when the state or the forces change under it (a load, a rollback, reversed velocities, fixed steps, another G,
+// softening or solver), and a base step under the start's choice drops them too, since it does not keep them current.
+// They are written just before each evaluation, after ORB's permutation at the last sub-step, where every body is
+// evaluated: so they never need one.
 #include "core/TimeStepLevels.hpp"
 
 #include <gravlab/sim/Bodies.hpp>

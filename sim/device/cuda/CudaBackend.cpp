@@ -154,6 +154,7 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
     const float halfStep = 0.5f * timeStep;
     m_timeline.begin(stream);
     if (!accelerationsCurrentFor(settings)) {
+        m_earlierAccelerationsCurrent = false; // they may come from other forces (G, softening, solver)
         if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)
             failBeforeBuild(0, nonFinite);
     }
