@@ -165,11 +165,12 @@ void measureCase(const TimeStepBenchOptions& options, const TimeStepCase& timeSt
     }
     const std::vector<HierarchicalRun>& hierarchicalRuns =
         options.hierarchicalRuns.empty() ? timeStepCase.hierarchicalRuns : options.hierarchicalRuns;
-    for (const auto& [baseStep, accuracy] : hierarchicalRuns) {
-        params.timeStep = baseStep;
-        params.timeSteps = {TimeStepMode::Hierarchical, accuracy, timeStepCase.maxLevel, options.levelChoice};
-        variants.push_back(params);
-    }
+    for (const LevelChoice choice : options.levelChoices)
+        for (const auto& [baseStep, accuracy] : hierarchicalRuns) {
+            params.timeStep = baseStep;
+            params.timeSteps = {TimeStepMode::Hierarchical, accuracy, timeStepCase.maxLevel, choice};
+            variants.push_back(params);
+        }
     for (const SimParams& variant : variants) {
         validateSimParams(variant);
         TimeStepRun run{variant.scenario, variant.bodyCount, variant.timeSteps, variant.timeStep,
@@ -281,12 +282,19 @@ CLI::App* addTimeStepBenchCommand(CLI::App& app, TimeStepBenchOptions& options) 
         ->delimiter(',')
         ->type_name("DT:ETA,...");
     command
-        ->add_option_function<std::string>(
+        ->add_option_function<std::vector<std::string>>(
             "--level-choice",
-            [&options](const std::string& text) { options.levelChoice = parseEnumName<LevelChoice>(text); },
-            "where the hierarchical runs read a body's level: start or symmetric")
-        ->type_name("NAME")
-        ->default_str(std::string(enumName(options.levelChoice)));
+            [&options](const std::vector<std::string>& texts) {
+                options.levelChoices.clear();
+                for (const std::string& text : texts)
+                    options.levelChoices.push_back(
+                        rethrowForFlag("level-choice", [&] { return parseEnumName<LevelChoice>(text); }));
+            },
+            "where the hierarchical runs read a body's level: start or symmetric, or both (start,symmetric) to measure "
+            "each hierarchical run under each")
+        ->delimiter(',')
+        ->type_name("NAME,...")
+        ->default_str(std::string(enumName(LevelChoice::Start)));
     command->add_flag("--json", options.json, "print one JSON object instead of the table");
     return command;
 }

@@ -44,7 +44,8 @@ struct TimeStepBenchOptions {
     bool json = false;
     std::vector<double> fixedSteps;                ///< replace every case's fixed dts when not empty
     std::vector<HierarchicalRun> hierarchicalRuns; ///< replace every case's hierarchical runs when not empty
-    LevelChoice levelChoice = LevelChoice::Start;  ///< of every hierarchical run
+    /// Each hierarchical run is measured once per choice (the fixed runs once), so one call compares them.
+    std::vector<LevelChoice> levelChoices{LevelChoice::Start};
 };
 
 /// Adds the "timesteps-bench" subcommand; values are checked while CLI11 parses. Returns the subcommand.

@@ -74,7 +74,7 @@ TEST(TimeStepOptions, BenchCommandParsesItsOptions) {
 }
 
 // The runs themselves may replace each case's: fixed dts, and hierarchical runs as base-dt:eta pairs, each value
-// checked against the range of dt or eta; a malformed pair or value names the flag.
+// checked against the range of dt or eta, under one level choice or several; a malformed pair or value names the flag.
 TEST(TimeStepOptions, BenchCommandTakesRunsFromTheCommandLine) {
     const CommandLineOutcome outcome =
         parse({"timesteps-bench", "--fixed-steps", "0.01,0.005", "--hierarchical-runs", "0.02:0.3,0.005:0.15"});
@@ -83,11 +83,16 @@ TEST(TimeStepOptions, BenchCommandTakesRunsFromTheCommandLine) {
     ASSERT_EQ(outcome.timeStepBench->hierarchicalRuns.size(), 2u);
     EXPECT_EQ(outcome.timeStepBench->hierarchicalRuns[1].baseStep, 0.005);
     EXPECT_EQ(outcome.timeStepBench->hierarchicalRuns[1].accuracy, 0.15);
+    EXPECT_EQ(outcome.timeStepBench->levelChoices, (std::vector<LevelChoice>{LevelChoice::Start})) << "the default";
+    const CommandLineOutcome both = parse({"timesteps-bench", "--level-choice", "start,symmetric"});
+    ASSERT_TRUE(both.timeStepBench.has_value()) << both.message;
+    EXPECT_EQ(both.timeStepBench->levelChoices, (std::vector<LevelChoice>{LevelChoice::Start, LevelChoice::Symmetric}));
     for (const auto& [flag, value, named] :
          std::vector<std::tuple<std::string, std::string, std::string>>{{"--hierarchical-runs", "0.01", "base-dt:eta"},
                                                                         {"--hierarchical-runs", "0.01:20", "eta = 20"},
                                                                         {"--hierarchical-runs", "x:0.3", "dt"},
                                                                         {"--fixed-steps", "0", "dt = 0"},
+                                                                        {"--level-choice", "start,late", "late"},
                                                                         {"--fixed-steps", "2", "dt = 2"}}) {
         const CommandLineOutcome refused = parse({"timesteps-bench", flag, value});
         EXPECT_EQ(refused.exitCode, 2) << flag << " " << value;
