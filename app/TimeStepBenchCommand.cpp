@@ -107,8 +107,8 @@ void measureRun(SimulationBackend& backend, const Bodies& bodies, const SimParam
 void printRow(const TimeStepRun& run, std::ostream& out) {
     const bool hierarchical = run.timeSteps.mode == TimeStepMode::Hierarchical;
     out << std::left << std::setw(18) << run.scenario << std::right << std::setw(7) << run.bodyCount << std::setw(14)
-        << (hierarchical && run.timeSteps.levelChoice == LevelChoice::Symmetric ? "symmetric"
-                                                                                : toString(run.timeSteps.mode))
+        << (hierarchical && run.timeSteps.levelChoice != LevelChoice::Start ? enumName(run.timeSteps.levelChoice)
+                                                                           : toString(run.timeSteps.mode))
         << std::setw(11) << std::setprecision(4) << run.timeStep << std::setw(7);
     if (hierarchical)
         out << run.timeSteps.accuracy;
@@ -290,8 +290,8 @@ CLI::App* addTimeStepBenchCommand(CLI::App& app, TimeStepBenchOptions& options) 
                     options.levelChoices.push_back(
                         rethrowForFlag("level-choice", [&] { return parseEnumName<LevelChoice>(text); }));
             },
-            "where the hierarchical runs read a body's level: start or symmetric, or both (start,symmetric) to measure "
-            "each hierarchical run under each")
+            "how the hierarchical runs choose a body's level: start, symmetric or tidal, or several (start,tidal) to "
+            "measure each hierarchical run under each")
         ->delimiter(',')
         ->type_name("NAME,...")
         ->default_str(std::string(enumName(LevelChoice::Start)));

@@ -58,7 +58,7 @@ def fixed_error_at(fixed, cost):
 
 
 def series_of(run):
-    """The curve a run belongs to: fixed, hierarchical, or hierarchical with the symmetric level choice."""
+    """The curve a run belongs to: fixed, hierarchical, or hierarchical with another level choice than the start's."""
     if run["timeSteps"] == "hierarchical" and run.get("levelChoice", "start") != "start":
         return f"hierarchical, {run['levelChoice']}"
     return run["timeSteps"]

@@ -24,7 +24,8 @@ bool drawTimeStepControls(SimParams& edited) {
         ImGui::SliderScalar("eta", ImGuiDataType_Double, &timeSteps.accuracy, &etaLow, &kTimeStepAccuracyRange.max,
                             "%.3g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("A body's step is at most eta sqrt(softening / |a|); smaller is more accurate.");
+        ImGui::SetTooltip("A body's step is at most eta sqrt(softening / |a|), or under the tidal choice eta times\n"
+                          "its dynamical time (try 0.02 to 0.05 there); smaller is more accurate.");
     const auto levelLow = std::uint32_t(kMaxTimeStepLevelRange.min);
     const auto levelHigh = std::uint32_t(kMaxTimeStepLevelRange.max);
     changed |= ImGui::SliderScalar("max level", ImGuiDataType_U32, &timeSteps.maxLevel, &levelLow, &levelHigh, "%u",
@@ -33,7 +34,9 @@ bool drawTimeStepControls(SimParams& edited) {
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("start: the level from the acceleration at each step's start.\n"
                           "symmetric: from the criterion averaged over the step's two ends (the end's\n"
-                          "acceleration extrapolated), so level changes do not pile up into an energy drift.");
+                          "acceleration extrapolated), so level changes do not pile up into an energy drift.\n"
+                          "tidal: a fraction eta of each body's dynamical time, from how its acceleration\n"
+                          "changed over its last step: short steps in dense cores, long ones in smooth fields.");
     ImGui::EndDisabled();
     return changed;
 }

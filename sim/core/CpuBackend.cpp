@@ -112,7 +112,7 @@ void CpuBackend::dropCachedForces() {
     ++m_stateVersion;
     m_accelerationsValid = false;
     m_accelerationsInBodyOrder = false;
-    m_hierarchical.forgetHistory(); // the symmetric level choice's slopes belong to the state before
+    m_hierarchical.forgetHistory(); // the remembered accelerations belong to the state before
     if (m_solver)
         m_solver->invalidate();
 }

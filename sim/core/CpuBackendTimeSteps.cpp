@@ -39,8 +39,7 @@ void CpuBackend::stepHierarchical(const ForceSettings& settings, const SimParams
         return permuted;
     };
     const TimeStepCriterion criterion{params.timeStep, params.softeningLength, params.timeSteps.accuracy,
-                                      params.timeSteps.maxLevel,
-                                      params.timeSteps.levelChoice == LevelChoice::Symmetric};
+                                      params.timeSteps.maxLevel, params.timeSteps.levelChoice};
     m_hierarchical.step(m_bodies, m_accelerations, criterion, hooks, times);
     m_levelsStateVersion = m_stateVersion;
 }

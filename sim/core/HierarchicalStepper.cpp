@@ -15,14 +15,15 @@
 
 namespace gravlab {
 
-void HierarchicalStepperCpu::assignLevels(const Vec3Arrays<float>& accelerations, const TimeStepCriterion& criterion) {
+void HierarchicalStepperCpu::assignLevels(const Bodies& bodies, const Vec3Arrays<float>& accelerations,
+                                          const TimeStepCriterion& criterion) {
     m_maxLevel = criterion.maxLevel;
     const std::size_t count = accelerations.size();
     if (m_earlierInterval.size() != count)
         forgetHistory();
     m_levels.resize(count);
     for (std::size_t i = 0; i < count; ++i)
-        m_levels[i] = std::uint8_t(wantedLevel(i, accelerations, criterion));
+        m_levels[i] = std::uint8_t(wantedLevel(i, bodies, accelerations, criterion));
     sortByLevel();
 }
 
@@ -35,13 +36,15 @@ void HierarchicalStepperCpu::forgetHistory() {
     m_earlierInterval.clear();
 }
 
-std::uint32_t HierarchicalStepperCpu::wantedLevel(std::size_t i, const Vec3Arrays<float>& accelerations,
+std::uint32_t HierarchicalStepperCpu::wantedLevel(std::size_t i, const Bodies& bodies,
+                                                  const Vec3Arrays<float>& accelerations,
                                                   const TimeStepCriterion& criterion) const {
     EarlierAcceleration earlier;
     if (i < m_earlierInterval.size())
         earlier = {m_earlierAcceleration.x[i], m_earlierAcceleration.y[i], m_earlierAcceleration.z[i],
                    m_earlierInterval[i]};
-    return chosenTimeStepLevel(accelerations.x[i], accelerations.y[i], accelerations.z[i], earlier, criterion);
+    return chosenTimeStepLevel(accelerations.x[i], accelerations.y[i], accelerations.z[i], earlier, bodies.vx[i],
+                               bodies.vy[i], bodies.vz[i], criterion);
 }
 
 void HierarchicalStepperCpu::rememberAccelerations(std::span<const std::uint32_t> active,
@@ -115,9 +118,9 @@ void HierarchicalStepperCpu::step(Bodies& bodies, Vec3Arrays<float>& acceleratio
         throw std::invalid_argument("hierarchical steps: " + std::to_string(accelerations.size()) +
                                     " accelerations for " + std::to_string(bodies.size()) + " bodies");
     Stopwatch integrate;
-    if (!criterion.symmetric)
-        forgetHistory(); // not written under the start's choice: a later symmetric step must not read stale slopes
-    assignLevels(accelerations, criterion);
+    if (!remembersAccelerations(criterion.choice))
+        forgetHistory(); // not written under the start's choice: a later step of another must not read stale ones
+    assignLevels(bodies, accelerations, criterion);
     const std::uint32_t ticks = levelStepTicks(0, m_maxLevel);
     const double tickDuration = criterion.baseStep / double(ticks);
     std::uint32_t tick = 0;
@@ -133,7 +136,7 @@ void HierarchicalStepperCpu::step(Bodies& bodies, Vec3Arrays<float>& acceleratio
             updateOrb(hooks);
         const std::uint32_t shallowestActive = shallowestLevelEndingAt(tick, m_maxLevel);
         const std::span<const std::uint32_t> active = bodiesFromLevel(shallowestActive);
-        if (criterion.symmetric)
+        if (remembersAccelerations(criterion.choice))
             rememberAccelerations(active, accelerations, tickDuration);
         hooks.computeForces(active);
         m_forceEvaluations += active.size();
@@ -142,7 +145,7 @@ void HierarchicalStepperCpu::step(Bodies& bodies, Vec3Arrays<float>& acceleratio
         kickLevelsFrom(shallowestActive, bodies, accelerations, tickDuration);
         for (const std::uint32_t i : active)
             m_levels[i] = std::uint8_t(
-                nextTimeStepLevel(m_levels[i], wantedLevel(i, accelerations, criterion), tick, m_maxLevel));
+                nextTimeStepLevel(m_levels[i], wantedLevel(i, bodies, accelerations, criterion), tick, m_maxLevel));
         sortByLevel();
     }
     ++m_baseSteps;

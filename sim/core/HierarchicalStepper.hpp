@@ -18,8 +18,9 @@
 // The stepper owns only the levels; the backend owns the bodies, the accelerations, the solver and the ORB domains,
 // reached through Hooks. ORB runs at the last sub-step, before its forces (every body is active there), weighting each
 // body by its interactions times its evaluations per base step; the body order it leaves is applied to the levels.
-// Under the symmetric level choice the stepper also keeps, per body, its acceleration before its last evaluation and
-// the time between the two (its step then), which give the slope the choice extrapolates with; forgetHistory() drops
+// Under the symmetric and the tidal level choices the stepper also keeps, per body, its acceleration before its last
+// evaluation and the time between the two (its step then), which give the slope the symmetric choice extrapolates with
+// and the change of the acceleration the tidal one divides by the distance moved; forgetHistory() drops
 // them when the state or the forces change under it (a load, a rollback, reversed velocities, fixed steps, another G,
 // softening or solver), and a base step under the start's choice drops them too, since it does not keep them current.
 // They are written just before each evaluation, after ORB's permutation at the last sub-step, where every body is
@@ -53,10 +54,10 @@ public:
               std::vector<PhaseTiming>& times);
     /// Every body's level from its acceleration (as a base step starts them), without stepping: for the panel and the
     /// colours before the first step, or after the accelerations changed.
-    void assignLevels(const Vec3Arrays<float>& accelerations, const TimeStepCriterion& criterion);
+    void assignLevels(const Bodies& bodies, const Vec3Arrays<float>& accelerations, const TimeStepCriterion& criterion);
     /// Forget the counters of the previous step() call (the backend calls it at the start of each).
     void resetCounters();
-    /// Drops the accelerations the symmetric level choice remembers: the next levels read no slope.
+    /// Drops the accelerations the symmetric and tidal level choices remember: the next levels read no history.
     void forgetHistory();
 
     /// Per body, in the current body order: the level the next base step starts it on.
@@ -76,8 +77,8 @@ private:
     /// The last sub-step's ORB update; the levels follow the bodies.
     void updateOrb(const Hooks& hooks);
     std::uint32_t deepestLevelInUse() const;
-    /// Body i's level from its acceleration: at the start, or symmetric with the slope from its history.
-    std::uint32_t wantedLevel(std::size_t i, const Vec3Arrays<float>& accelerations,
+    /// Body i's level from its acceleration, velocity and history (chosenTimeStepLevel).
+    std::uint32_t wantedLevel(std::size_t i, const Bodies& bodies, const Vec3Arrays<float>& accelerations,
                               const TimeStepCriterion& criterion) const;
     /// Before the active bodies' new forces: their accelerations now and the step now ending become their history.
     void rememberAccelerations(std::span<const std::uint32_t> active, const Vec3Arrays<float>& accelerations,
@@ -89,7 +90,7 @@ private:
     std::vector<std::uint32_t> m_levelBegin; ///< maxLevel + 2 offsets into m_byLevel
     std::vector<std::uint32_t> m_order;      ///< ORB's permutation, reused
     std::vector<float> m_evaluationsPerStep; ///< per body 2^level, for ORB's work weights
-    Vec3Arrays<float> m_earlierAcceleration; ///< symmetric choice: each body's acceleration before its last evaluation
+    Vec3Arrays<float> m_earlierAcceleration; ///< each body's acceleration before its last evaluation (history)
     std::vector<float> m_earlierInterval;    ///< and the time between the two; 0 when there is no earlier one
     std::uint64_t m_baseSteps = 0;
     std::uint64_t m_subSteps = 0;

@@ -14,7 +14,16 @@
 // and the departure on the short one, and many such one-sided changes add up to a steady energy drift (measured on the
 // galaxy collision, docs/PERFORMANCE.md). The end's acceleration is not known before the step, so it is extrapolated
 // linearly from the body's last two evaluations.
+// The tidal choice (LevelChoice::Tidal) asks instead for a fraction eta of the local dynamical time 1 / omega, the
+// time scale of orbital motion, which the acceleration criterion misses: it is not invariant under a uniform field and
+// promises long steps wherever |a| is small, as in the centre of a cored bulge or cluster, though the orbits there are
+// short (Grudic and Hopkins 2020, MNRAS 495, 4306, who take omega^2 from the tidal tensor T = da/dx). Here omega^2 is
+// T's size along the body's path, read off its last step for free: the acceleration changed by da while the body
+// moved by dx, so omega^2 = |da| / |dx| (exact for a harmonic core; T v / |v| on a circular orbit, whose frequency it
+// gives). Without a last step (the first step, after a load, a rollback, reversed velocities or other steps) the
+// acceleration criterion with the same eta stands in; eta being a fraction of a dynamical time, that step is short.
 #include <gravlab/sim/HostDevice.hpp>
+#include <gravlab/sim/LevelChoice.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -27,12 +36,24 @@ struct TimeStepCriterion {
     double softening; ///< eps, the Plummer softening length
     double accuracy;  ///< eta
     std::uint32_t maxLevel;
-    bool symmetric = false; ///< LevelChoice::Symmetric (wantedSymmetricLevel), else the start's criterion alone
+    LevelChoice choice = LevelChoice::Start;
 };
 
 /// Ticks of one step of level: 2^(maxLevel - level).
 GRAVLAB_HOST_DEVICE std::uint32_t levelStepTicks(std::uint32_t level, std::uint32_t maxLevel) {
     return std::uint32_t{1} << (maxLevel - level);
+}
+
+/// The smallest level whose step's square is at most allowedSquared, at most criterion.maxLevel; found by halving the
+/// base step, which is exact in binary.
+GRAVLAB_HOST_DEVICE std::uint32_t levelOfSquaredStep(double allowedSquared, const TimeStepCriterion& criterion) {
+    double step = criterion.baseStep;
+    std::uint32_t level = 0;
+    while (level < criterion.maxLevel && step * step > allowedSquared) {
+        step *= 0.5;
+        ++level;
+    }
+    return level;
 }
 
 /// The level eta * sqrt(eps / |a|) asks for, a2 = |a|^2: 0 for a zero or non-finite acceleration (a non-finite one is
@@ -43,14 +64,7 @@ GRAVLAB_HOST_DEVICE std::uint32_t wantedTimeStepLevel(float ax, float ay, float 
     if (!(a2 > 0.0) || !(a2 < 1e300))
         return 0;
     // step^2 <= eta^2 eps / |a|, without taking the step's root.
-    const double allowedSquared = criterion.accuracy * criterion.accuracy * criterion.softening / std::sqrt(a2);
-    double step = criterion.baseStep;
-    std::uint32_t level = 0;
-    while (level < criterion.maxLevel && step * step > allowedSquared) {
-        step *= 0.5;
-        ++level;
-    }
-    return level;
+    return levelOfSquaredStep(criterion.accuracy * criterion.accuracy * criterion.softening / std::sqrt(a2), criterion);
 }
 
 /// How much longer than tau(start) the end's tau may count in the symmetric choice: an extrapolated |a| near zero
@@ -102,11 +116,42 @@ struct EarlierAcceleration {
     float interval = 0.0f;
 };
 
-/// The level criterion asks for, on either backend: the start's rule, or under criterion.symmetric the symmetric one
-/// with the slope (a - earlier) / interval (none without an earlier acceleration).
+/// The level of the tidal choice: the smallest whose step h satisfies h <= eta / omega, omega^2 = |da| / |dx|, where
+/// da = a - earlier is the change of the acceleration over the body's last step (earlier.interval long) and dx the
+/// distance it drifted meanwhile, (v - a interval / 2) interval: v is its velocity after that step's closing half-kick,
+/// which the subtraction undoes. With no last step, or one that neither moved the body nor changed its acceleration,
+/// the acceleration criterion (wantedTimeStepLevel) stands in; a changed acceleration of a body that did not move is
+/// a field changing in time, which no path length measures. 0 for a non-finite input, at most criterion.maxLevel.
+GRAVLAB_HOST_DEVICE std::uint32_t wantedTidalLevel(float ax, float ay, float az, const EarlierAcceleration& earlier,
+                                                   float vx, float vy, float vz, const TimeStepCriterion& criterion) {
+    if (!(earlier.interval > 0.0f))
+        return wantedTimeStepLevel(ax, ay, az, criterion);
+    const double interval = earlier.interval;
+    const double a[3] = {ax, ay, az}, before[3] = {earlier.x, earlier.y, earlier.z}, v[3] = {vx, vy, vz};
+    double change = 0.0, distance = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        const double da = a[k] - before[k];
+        const double dx = multiplyAddUnfused(-0.5 * interval, a[k], v[k]) * interval;
+        change = multiplyAddUnfused(da, da, change);
+        distance = multiplyAddUnfused(dx, dx, distance);
+    }
+    if (!(change < 1e300) || !(distance < 1e300))
+        return 0;
+    if (!(change > 0.0) || !(distance > 0.0))
+        return wantedTimeStepLevel(ax, ay, az, criterion);
+    // step^2 <= eta^2 / omega^2 = eta^2 |dx| / |da|.
+    return levelOfSquaredStep(criterion.accuracy * criterion.accuracy * std::sqrt(distance / change), criterion);
+}
+
+/// The level the criterion asks for, on either backend, for a body with acceleration a, velocity v (after its last
+/// closing half-kick) and the acceleration before its last evaluation (interval 0 when it has none): the start's rule,
+/// the symmetric one with the slope (a - earlier) / interval, or the tidal one.
 GRAVLAB_HOST_DEVICE std::uint32_t chosenTimeStepLevel(float ax, float ay, float az, const EarlierAcceleration& earlier,
+                                                      float vx, float vy, float vz,
                                                       const TimeStepCriterion& criterion) {
-    if (!criterion.symmetric)
+    if (criterion.choice == LevelChoice::Tidal)
+        return wantedTidalLevel(ax, ay, az, earlier, vx, vy, vz, criterion);
+    if (criterion.choice == LevelChoice::Start)
         return wantedTimeStepLevel(ax, ay, az, criterion);
     double slope[3] = {0.0, 0.0, 0.0};
     if (earlier.interval > 0.0f) {

@@ -1,8 +1,9 @@
 // The level kernels of the device's hierarchical steps against the host's level functions (TimeStepLevels.hpp, checked
-// by hand-worked cases in tests/sim/SymmetricLevelChoiceTest.cpp) on fresh random inputs: the symmetric choice must
-// give each body the very level the CPU gives it, which needs the kernel to read each body's remembered acceleration
-// through its load index and to round the extrapolation as the host does (no fused multiply-adds); and a sub-step's
-// opening pass must list and remember exactly the bodies about to be evaluated, with their step.
+// by hand-worked cases in tests/sim/SymmetricLevelChoiceTest.cpp and TidalLevelChoiceTest.cpp) on fresh random inputs:
+// the symmetric and tidal choices must give each body the very level the CPU gives it, which needs the kernel to read
+// each body's remembered acceleration through its load index and its velocity through its place, and to round as the
+// host does (no fused multiply-adds); and a sub-step's opening pass must list and remember exactly the bodies about to
+// be evaluated, with their step.
 #include "GpuTestSupport.hpp"
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/DeviceBuffer.hpp"
@@ -21,19 +22,22 @@ constexpr double kBaseStep = 0.01;
 
 struct LevelInputs {
     std::vector<float4> acceleration; ///< in body order
+    std::vector<float4> velocity;     ///< in body order
     std::vector<float4> earlier;      ///< in load order
     std::vector<std::uint32_t> loadOrder;
 };
 
 // |a| log-uniform over 1e-2 to 1e5, so that eta 0.03 and eps 0.02 spread the bodies over levels 0 to 8; the earlier
 // acceleration is a plus a change of up to its own size in each component, taken one level's step earlier, or absent
-// (interval 0) for a tenth of the bodies; load order a random permutation.
+// (interval 0) for a tenth of the bodies; velocities up to 10^3 per component, log-uniform, so the tidal choice's
+// omega^2 = |da| / |dx| spreads over the levels too; load order a random permutation.
 LevelInputs randomLevelInputs(std::mt19937_64& random) {
     std::uniform_real_distribution<double> logMagnitude(-2.0, 5.0);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
     std::uniform_int_distribution<std::uint32_t> level(0, kMaxLevel);
     LevelInputs in;
     in.acceleration.resize(kBodies);
+    in.velocity.resize(kBodies);
     in.earlier.resize(kBodies);
     in.loadOrder.resize(kBodies);
     std::iota(in.loadOrder.begin(), in.loadOrder.end(), 0u);
@@ -44,6 +48,9 @@ LevelInputs randomLevelInputs(std::mt19937_64& random) {
         for (float& component : a)
             component = float(magnitude * unit(random));
         in.acceleration[i] = make_float4(a[0], a[1], a[2], 1.0f);
+        const double speed = std::pow(10.0, logMagnitude(random) - 2.0);
+        in.velocity[i] = make_float4(float(speed * unit(random)), float(speed * unit(random)),
+                                     float(speed * unit(random)), 0.5f);
         const bool remembered = unit(random) > -0.8;
         const float interval = remembered ? float(kBaseStep / double(1u << level(random))) : 0.0f;
         in.earlier[in.loadOrder[i]] =
@@ -59,21 +66,24 @@ template <class T> DeviceBuffer<T> uploaded(const std::vector<T>& host, cudaStre
     return buffer;
 }
 
-TEST_F(CudaDeviceTest, SymmetricLevelsOnTheDeviceAreTheHostsForRandomBodies) {
+class LevelKernelGpu : public CudaDeviceTest, public testing::WithParamInterface<LevelChoice> {};
+
+TEST_P(LevelKernelGpu, LevelsOnTheDeviceAreTheHostsForRandomBodies) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     std::mt19937_64 random(seed);
     const LevelInputs in = randomLevelInputs(random);
-    const TimeStepCriterion criterion{kBaseStep, 0.02, 0.03, kMaxLevel, true};
+    const TimeStepCriterion criterion{kBaseStep, 0.02, 0.03, kMaxLevel, GetParam()};
     CudaStream stream;
     const DeviceBuffer<float4> acceleration = uploaded(in.acceleration, stream.get());
+    const DeviceBuffer<float4> velocity = uploaded(in.velocity, stream.get());
     const DeviceBuffer<float4> earlier = uploaded(in.earlier, stream.get());
     const DeviceBuffer<std::uint32_t> loadOrder = uploaded(in.loadOrder, stream.get());
     DeviceBuffer<std::uint8_t> levelOfLoad(kBodies);
     DeviceBuffer<unsigned> histogram(kDeviceTimeStepLevels);
     histogram.zero(stream.get());
-    launchAssignTimeStepLevels(acceleration.data(), loadOrder.data(), levelOfLoad.data(), kBodies, criterion,
-                               earlier.data(), histogram.data(), stream.get());
+    launchAssignTimeStepLevels(acceleration.data(), velocity.data(), loadOrder.data(), levelOfLoad.data(), kBodies,
+                               criterion, earlier.data(), histogram.data(), stream.get());
     std::vector<std::uint8_t> levels(kBodies);
     std::vector<unsigned> counts(kDeviceTimeStepLevels);
     levelOfLoad.download(levels, stream.get());
@@ -81,13 +91,15 @@ TEST_F(CudaDeviceTest, SymmetricLevelsOnTheDeviceAreTheHostsForRandomBodies) {
     stream.synchronize();
 
     TimeStepCriterion atStart = criterion;
-    atStart.symmetric = false;
+    atStart.choice = LevelChoice::Start;
     std::vector<unsigned> expectedCounts(kDeviceTimeStepLevels, 0);
     std::size_t differFromStart = 0;
     for (std::size_t i = 0; i < kBodies; ++i) {
         const float4 a = in.acceleration[i];
+        const float4 v = in.velocity[i];
         const float4 e = in.earlier[in.loadOrder[i]];
-        const std::uint32_t expected = chosenTimeStepLevel(a.x, a.y, a.z, {e.x, e.y, e.z, e.w}, criterion);
+        const std::uint32_t expected =
+            chosenTimeStepLevel(a.x, a.y, a.z, {e.x, e.y, e.z, e.w}, v.x, v.y, v.z, criterion);
         ASSERT_EQ(levels[in.loadOrder[i]], expected) << "body " << i;
         ++expectedCounts[expected];
         differFromStart += expected != wantedTimeStepLevel(a.x, a.y, a.z, atStart);
@@ -95,8 +107,13 @@ TEST_F(CudaDeviceTest, SymmetricLevelsOnTheDeviceAreTheHostsForRandomBodies) {
     EXPECT_EQ(counts, expectedCounts);
     EXPECT_GT(expectedCounts[0], 0u);
     EXPECT_GT(expectedCounts[kMaxLevel], 0u);
-    EXPECT_GT(differFromStart, kBodies / 10) << "the slopes should move many bodies off the start's level";
+    EXPECT_GT(differFromStart, kBodies / 10) << "the history should move many bodies off the start's level";
 }
+
+INSTANTIATE_TEST_SUITE_P(CudaDeviceTest, LevelKernelGpu, testing::Values(LevelChoice::Symmetric, LevelChoice::Tidal),
+                         [](const testing::TestParamInfo<LevelChoice>& choice) {
+                             return std::string(enumName(choice.param));
+                         });
 
 // The opening pass of a sub-step whose end evaluates levels 3 and deeper: it must list exactly those bodies (flags and
 // list), remember exactly their accelerations with their step, and clear the closing pass's histogram.

@@ -237,8 +237,8 @@ TEST(HierarchicalSteps, GalaxyCollisionWithResolvedCoresHoldsEnergyBetterThanFix
 }
 
 // ORB permutes the bodies at the last sub-step of each base step, between the drift and the closing kicks, which use
-// each body's level: the levels must follow their bodies, and under the symmetric choice so must each body's
-// remembered acceleration. The same run without ORB is the reference, matched by id; only the order of the float
+// each body's level: the levels must follow their bodies, and under the symmetric and tidal choices so must each
+// body's remembered acceleration. The same run without ORB is the reference, matched by id; only the order of the float
 // force sums differs (1e-7 relative per evaluation). A level left with the old order kicks a body by another body's
 // step, a velocity error of order |a| dt / 2 ~ 1e-2 here.
 class LevelsThroughOrb : public testing::TestWithParam<LevelChoice> {};
@@ -282,7 +282,7 @@ TEST_P(LevelsThroughOrb, FollowTheirBodies) {
 }
 
 INSTANTIATE_TEST_SUITE_P(HierarchicalSteps, LevelsThroughOrb,
-                         testing::Values(LevelChoice::Start, LevelChoice::Symmetric),
+                         testing::Values(LevelChoice::Start, LevelChoice::Symmetric, LevelChoice::Tidal),
                          [](const testing::TestParamInfo<LevelChoice>& choice) {
                              return std::string(enumName(choice.param));
                          });

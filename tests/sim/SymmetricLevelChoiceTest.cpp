@@ -20,7 +20,7 @@ namespace {
 // tau(a) = eta sqrt(eps / |a|) = 1 at |a| = 1 (eta = eps = 1); base step 4, so the start's criterion alone picks level
 // 2 (step 1). With the slope s the end's |a| is |1 + s h|, and h is allowed when h <= (1 + min(tau(end), 4)) / 2.
 TEST(SymmetricLevelChoice, LevelsOfCasesWorkedByHand) {
-    const TimeStepCriterion criterion{4.0, 1.0, 1.0, 8, true};
+    const TimeStepCriterion criterion{4.0, 1.0, 1.0, 8, LevelChoice::Symmetric};
     const auto level = [&](double slope) {
         const double slopes[3] = {slope, 0.0, 0.0};
         return wantedSymmetricLevel(1.0f, 0.0f, 0.0f, slopes, criterion);
@@ -59,7 +59,7 @@ TEST(SymmetricLevelChoice, TheStepperExtrapolatesWithTheSlopeOfTheLastTwoEvaluat
         for (const std::uint32_t k : active)
             accelerations.y[k] = float(accelerationAt(k));
     };
-    const TimeStepCriterion criterion{0.16, 0.01, 0.5, 8, true};
+    const TimeStepCriterion criterion{0.16, 0.01, 0.5, 8, LevelChoice::Symmetric};
     HierarchicalStepperCpu stepper;
     std::vector<PhaseTiming> times;
     stepper.step(bodies, accelerations, criterion, hooks, times);
@@ -69,7 +69,7 @@ TEST(SymmetricLevelChoice, TheStepperExtrapolatesWithTheSlopeOfTheLastTwoEvaluat
     for (std::size_t k = 0; k < 3; ++k)
         EXPECT_EQ(stepper.levels()[k], kExpected[k]) << "body " << k << ", a = " << accelerations.y[k];
     TimeStepCriterion atStart = criterion;
-    atStart.symmetric = false;
+    atStart.choice = LevelChoice::Start;
     EXPECT_EQ(wantedTimeStepLevel(0.0f, accelerations.y[2], 0.0f, atStart), 2u) << "the start's choice differs";
 }
 

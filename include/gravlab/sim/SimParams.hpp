@@ -10,6 +10,7 @@
 // so one time unit is about one crossing time. The initial conditions come from the scenario (scenario, bodyCount,
 // seed) or, when initialFile names one, from a snapshot file, whose bodies then set the body count.
 #include <gravlab/sim/EnumNames.hpp>
+#include <gravlab/sim/LevelChoice.hpp>
 #include <gravlab/sim/Precision.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/Snapshot.hpp>
@@ -56,20 +57,6 @@ template <> struct EnumNames<TimeStepMode> {
     static constexpr std::array entries{EnumName<TimeStepMode>{TimeStepMode::Fixed, "fixed", "one step for every body"},
                                         EnumName<TimeStepMode>{TimeStepMode::Hierarchical, "hierarchical",
                                                                "power-of-two steps per body from its acceleration"}};
-};
-
-/// Where a body's level is read from its acceleration (TimeStepLevels.hpp).
-enum class LevelChoice {
-    Start,     ///< at the step's start (GADGET's choice)
-    Symmetric, ///< averaged over the step's two ends, the end's extrapolated: time-symmetric
-};
-
-template <> struct EnumNames<LevelChoice> {
-    static constexpr std::string_view field = "level-choice";
-    static constexpr std::array entries{
-        EnumName<LevelChoice>{LevelChoice::Start, "start", "the criterion at the start of each step"},
-        EnumName<LevelChoice>{LevelChoice::Symmetric, "symmetric",
-                              "the criterion averaged over each step's two ends"}};
 };
 
 template <> struct EnumNames<BackendKind> {

@@ -159,7 +159,7 @@ void CudaBackend::step(const SimParams& params, int stepCount) {
             failBeforeBuild(0, nonFinite);
     }
     const bool hierarchical = params.timeSteps.mode == TimeStepMode::Hierarchical;
-    m_earlierAccelerationsCurrent &= hierarchical && params.timeSteps.levelChoice == LevelChoice::Symmetric;
+    m_earlierAccelerationsCurrent &= hierarchical && remembersAccelerations(params.timeSteps.levelChoice);
     m_lastTimeStepMode = params.timeSteps.mode;
     m_baseStepsInCall = m_subStepsInCall = m_forceEvaluationsInCall = m_surplusInCall = 0;
     for (int s = 0; s < stepCount; ++s) {

@@ -56,9 +56,8 @@ void CudaBackend::stepHierarchical(const ForceSettings& settings, const SimParam
     m_surplusBodies.resize(1);
     m_surplusBodies.zero(stream);
     const TimeStepCriterion criterion{params.timeStep, params.softeningLength, params.timeSteps.accuracy,
-                                      params.timeSteps.maxLevel,
-                                      params.timeSteps.levelChoice == LevelChoice::Symmetric};
-    float4* earlier = criterion.symmetric ? prepareEarlierAccelerations() : nullptr;
+                                      params.timeSteps.maxLevel, params.timeSteps.levelChoice};
+    float4* earlier = remembersAccelerations(criterion.choice) ? prepareEarlierAccelerations() : nullptr;
     unsigned* activeCounter = m_levelCounters.data() + kDeviceTimeStepLevels;
     const std::uint32_t maxLevel = criterion.maxLevel;
     const std::uint32_t ticks = levelStepTicks(0, maxLevel);
@@ -68,8 +67,8 @@ void CudaBackend::stepHierarchical(const ForceSettings& settings, const SimParam
         halfSteps.value[level] = float(0.5 * double(levelStepTicks(level, maxLevel)) * tickDuration);
 
     m_levelCounters.zero(stream);
-    launchAssignTimeStepLevels(m_bodies.acceleration.data(), m_bodies.loadOrder.data(), m_levelOfLoad.data(), count,
-                               criterion, earlier, m_levelCounters.data(), stream);
+    launchAssignTimeStepLevels(m_bodies.acceleration.data(), m_bodies.velocityColor.data(), m_bodies.loadOrder.data(),
+                               m_levelOfLoad.data(), count, criterion, earlier, m_levelCounters.data(), stream);
     readLevelHistogram();
     for (std::uint32_t tick = 0; tick < ticks;) {
         const std::uint32_t subStepTicks = levelStepTicks(deepestLevelIn(m_levelHistogram), maxLevel);

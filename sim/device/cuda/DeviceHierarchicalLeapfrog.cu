@@ -28,20 +28,22 @@ struct BlockHistogram {
     }
 };
 
-/// The level the body with acceleration a and load index load asks for, under criterion's choice (the CPU's rule).
-__device__ std::uint32_t wantedLevelOf(float4 a, std::uint32_t load, EarlierAccelerations earlier,
+/// The level the body with acceleration a, velocity v (after its closing half-kick) and load index load asks for, under
+/// criterion's choice (the CPU's rule).
+__device__ std::uint32_t wantedLevelOf(float4 a, float4 v, std::uint32_t load, EarlierAccelerations earlier,
                                        const TimeStepCriterion& criterion) {
     EarlierAcceleration before;
-    if (criterion.symmetric) {
+    if (remembersAccelerations(criterion.choice)) {
         const float4 e = earlier[load];
         before = {e.x, e.y, e.z, e.w};
     }
-    return chosenTimeStepLevel(a.x, a.y, a.z, before, criterion);
+    return chosenTimeStepLevel(a.x, a.y, a.z, before, v.x, v.y, v.z, criterion);
 }
 
 // Work per body: ~20 flops and a level loop of at most 16 steps (fp64 for the bound; the symmetric choice ~15 more
-// per level tried); 20 bytes read (36 symmetric), 1 written.
-__global__ void assignLevelsKernel(const float4* __restrict__ acceleration, const std::uint32_t* __restrict__ loadOrder,
+// per level tried, the tidal one ~25 once); 36 bytes read (52 with a history), 1 written.
+__global__ void assignLevelsKernel(const float4* __restrict__ acceleration, const float4* __restrict__ velocityColor,
+                                   const std::uint32_t* __restrict__ loadOrder,
                                    std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
                                    TimeStepCriterion criterion, EarlierAccelerations __restrict__ earlier,
                                    unsigned* __restrict__ histogram) {
@@ -51,7 +53,7 @@ __global__ void assignLevelsKernel(const float4* __restrict__ acceleration, cons
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < bodyCount) {
         const std::uint32_t load = loadOrder[i];
-        const std::uint32_t level = wantedLevelOf(acceleration[i], load, earlier, criterion);
+        const std::uint32_t level = wantedLevelOf(acceleration[i], velocityColor[i], load, earlier, criterion);
         levelOfLoad[load] = std::uint8_t(level);
         atomicAdd(&counts[level], 1u);
     }
@@ -75,7 +77,7 @@ __device__ void listTarget(unsigned i, bool valid, bool target, const SubStepTar
 }
 
 // Work per body: 6 FFMA; 53 bytes read (position, velocity, acceleration, load index, level), 32 written; with a
-// target list 5 more written, and under the symmetric choice 32 more moved per target.
+// target list 5 more written, and under the symmetric and tidal choices 32 more moved per target.
 __global__ void openingKicksAndDriftKernel(float4* __restrict__ positionMass, float4* __restrict__ velocityColor,
                                            const float4* __restrict__ acceleration,
                                            const std::uint32_t* __restrict__ loadOrder,
@@ -140,7 +142,7 @@ closingKicksAndLevelsKernel(const float4* __restrict__ positionMass, float4* __r
             v.y = fmaf(a.y, halfStep, v.y);
             v.z = fmaf(a.z, halfStep, v.z);
             velocityColor[i] = v;
-            level = nextTimeStepLevel(level, wantedLevelOf(a, load, earlier, criterion), tick, criterion.maxLevel);
+            level = nextTimeStepLevel(level, wantedLevelOf(a, v, load, earlier, criterion), tick, criterion.maxLevel);
             levelOfLoad[load] = std::uint8_t(level);
             if (nonFiniteCount != nullptr) {
                 const float4 p = positionMass[i];
@@ -179,21 +181,22 @@ void requireLevels(std::uint32_t maxLevel) {
 }
 
 void requireEarlier(const TimeStepCriterion& criterion, EarlierAccelerations earlier) {
-    if (criterion.symmetric && earlier == nullptr)
-        throw std::invalid_argument("hierarchical time steps on the device: the symmetric level choice needs the "
-                                    "bodies' earlier accelerations");
+    if (remembersAccelerations(criterion.choice) && earlier == nullptr)
+        throw std::invalid_argument("hierarchical time steps on the device: the " +
+                                    std::string(enumName(criterion.choice)) +
+                                    " level choice needs the bodies' earlier accelerations");
 }
 
 } // namespace
 
-void launchAssignTimeStepLevels(const float4* acceleration, const std::uint32_t* loadOrder, std::uint8_t* levelOfLoad,
-                                std::size_t bodyCount, const TimeStepCriterion& criterion, EarlierAccelerations earlier,
-                                unsigned* histogram, cudaStream_t stream) {
+void launchAssignTimeStepLevels(const float4* acceleration, const float4* velocityColor, const std::uint32_t* loadOrder,
+                                std::uint8_t* levelOfLoad, std::size_t bodyCount, const TimeStepCriterion& criterion,
+                                EarlierAccelerations earlier, unsigned* histogram, cudaStream_t stream) {
     requireLevels(criterion.maxLevel);
     requireEarlier(criterion, earlier);
     const LaunchSize size = launchSize1d(bodyCount, kThreads);
     assignLevelsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
-        acceleration, loadOrder, levelOfLoad, unsigned(bodyCount), criterion, earlier, histogram);
+        acceleration, velocityColor, loadOrder, levelOfLoad, unsigned(bodyCount), criterion, earlier, histogram);
     checkLaunch("assignLevelsKernel");
 }
 

@@ -12,8 +12,8 @@
 // step ends, which the evaluation takes) and the closing pass (kicks, new levels, histogram). Each clears the counter
 // the other appends to, so no memset or separate selection pass sits between them: at small N a sub-step's cost is
 // its launches and its one synchronisation, not its bytes.
-// The symmetric level choice's memory (each body's acceleration before its last evaluation, and the time between the
-// two) is one float4 per body in load order too, written by the opening pass for the bodies about to be evaluated:
+// The memory of the symmetric and tidal level choices (each body's acceleration before its last evaluation, and the
+// time between the two) is one float4 per body in load order too, written by the opening pass for the bodies about to be evaluated:
 // keyed by the body rather than its place, it needs no care at ORB's permutation, which may fall between the write
 // and the evaluation.
 #include "core/TimeStepLevels.hpp"
@@ -36,14 +36,14 @@ struct LevelHalfSteps {
 };
 
 /// Per body in load order: the acceleration before its last evaluation (x, y, z) and the time between the two (w; 0
-/// when there is none). Read by the symmetric level choice only; may be null under the start's choice.
+/// when there is none). Read by the symmetric and tidal level choices; may be null under the start's choice.
 using EarlierAccelerations = const float4*;
 
-/// levelOfLoad[loadOrder[i]] = wanted level of body i's acceleration (chosenTimeStepLevel); histogram[level] += 1
-/// (histogram zeroed first).
-void launchAssignTimeStepLevels(const float4* acceleration, const std::uint32_t* loadOrder, std::uint8_t* levelOfLoad,
-                                std::size_t bodyCount, const TimeStepCriterion& criterion, EarlierAccelerations earlier,
-                                unsigned* histogram, cudaStream_t stream);
+/// levelOfLoad[loadOrder[i]] = wanted level of body i's acceleration and velocity (chosenTimeStepLevel);
+/// histogram[level] += 1 (histogram zeroed first).
+void launchAssignTimeStepLevels(const float4* acceleration, const float4* velocityColor, const std::uint32_t* loadOrder,
+                                std::uint8_t* levelOfLoad, std::size_t bodyCount, const TimeStepCriterion& criterion,
+                                EarlierAccelerations earlier, unsigned* histogram, cudaStream_t stream);
 
 /// The bodies evaluated at a sub-step's end (levels from shallowestActive down), and what the opening pass prepares
 /// for that evaluation and for the closing pass.
@@ -54,8 +54,8 @@ struct SubStepTargets {
     std::uint8_t* isTarget;
     std::uint32_t* activeList;
     unsigned* activeCount;
-    /// Symmetric choice: earlier[loadOrder[i]] = (acceleration, 2 * halfSteps[level]) of every evaluated body; null
-    /// under the start's choice.
+    /// Symmetric and tidal choices: earlier[loadOrder[i]] = (acceleration, 2 * halfSteps[level]) of every evaluated
+    /// body; null under the start's choice.
     float4* earlier;
     /// The closing pass's level histogram, set to zero.
     unsigned* histogramToClear;
