@@ -71,13 +71,15 @@ void addSimulationOptions(CLI::App& app, SimParams& params, RawOptions& raw) {
         ->type_name("NAME")
         ->default_str(std::string(toString(defaults.timeSteps.mode)));
     addNumberOption(app, kTimeStepAccuracyRange, NumberKind::Real, params.timeSteps.accuracy,
-                    "hierarchical steps: a body's step is at most eta sqrt(softening / |a|)");
+                    "hierarchical steps: a body's step is at most eta sqrt(softening / |a|), or under "
+                    "--level-choice tidal eta times its dynamical time (0.02 to 0.05 there)");
     addNumberOption(app, kMaxTimeStepLevelRange, NumberKind::Whole, params.timeSteps.maxLevel,
                     "hierarchical steps: the deepest level, whose step is dt / 2^level");
     app.add_option("--level-choice", raw.levelChoice,
-                   "hierarchical steps: where a body's level is read: start (the criterion at each step's start) or "
+                   "hierarchical steps: how a body's level is chosen: start (the criterion at each step's start), "
                    "symmetric (averaged over each step's two ends, the end's acceleration extrapolated: less energy "
-                   "drift for the same cost; CPU backend only so far)")
+                   "drift for the same cost) or tidal (a fraction eta of the body's dynamical time, from how its "
+                   "acceleration changed over its last step: short steps in dense cores, long ones in smooth fields)")
         ->type_name("NAME")
         ->default_str(std::string(enumName(defaults.timeSteps.levelChoice)));
     addNumberOption(app, kSofteningRange, NumberKind::Real, params.softeningLength,

@@ -199,8 +199,9 @@ const std::array kKeywords{
             },
             [](const SimParams& p) -> py::object { return py::int_(p.timeSteps.maxLevel); }},
     Keyword{"level_choice", KeywordScope::Stepping, "str", nullptr,
-            "'start' (a body's level from its acceleration at each step's start) or 'symmetric' (averaged over each "
-            "step's two ends: less energy drift for the same cost)",
+            "'start' (a body's level from its acceleration at each step's start), 'symmetric' (averaged over each "
+            "step's two ends: less energy drift for the same cost) or 'tidal' (eta times the body's dynamical time, "
+            "from how its acceleration changed over its last step)",
             [](SimParams& p, py::handle v) {
                 p.timeSteps.levelChoice = parseEnumName<LevelChoice>(textValue(v, "level_choice"));
             },

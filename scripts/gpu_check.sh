@@ -9,7 +9,7 @@
 # bodies per format (bench --io); 1080p output of 1M bodies as PNG frames and, when ffmpeg is on PATH, as an MP4
 # checked with ffprobe, each with its stepping time stated apart. Then the portable solvers: the OpenGL compute
 # backend's tests on NVIDIA's driver through EGL and its direct sum against CUDA's, and the CPU solvers' scaling over
-# the machine's cores. Last, energy error against cost for fixed and hierarchical time steps, under both level choices.
+# the machine's cores. Last, energy error against cost for fixed and hierarchical time steps, under each level choice.
 #
 # Usage (from the repository root, with an existing CUDA build):
 #   scripts/gpu_check.sh OUTDIR [BUILD_DIR]        BUILD_DIR defaults to build-gpu
@@ -181,6 +181,10 @@ step timesteps "$gravlab" timesteps-bench --backend cuda --solver tree --bodies 
 # The symmetric level choice's hierarchical runs through the collapse, where it gains most (docs/PERFORMANCE.md).
 step timesteps-symmetric "$gravlab" timesteps-bench --backend cuda --solver tree --bodies 65536 --scenarios cold-sphere \
     --fixed-steps 0.01 --level-choice symmetric --energy-samples 8 --json
+# The tidal level choice on the 65,536-body collision, against fixed steps (docs/PERFORMANCE.md).
+step timesteps-tidal "$gravlab" timesteps-bench --backend cuda --solver direct --bodies 65536 --scenarios \
+    galaxy-collision --fixed-steps 0.02,0.01,0.005,0.0025 --hierarchical-runs 0.04:0.06,0.04:0.04,0.04:0.03,0.04:0.02 \
+    --level-choice tidal --energy-samples 16 --json
 step orb-steps orb_steps
 
 # field NAME LINE: a value of gravlab bench's flat JSON.

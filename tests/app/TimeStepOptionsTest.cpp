@@ -84,9 +84,10 @@ TEST(TimeStepOptions, BenchCommandTakesRunsFromTheCommandLine) {
     EXPECT_EQ(outcome.timeStepBench->hierarchicalRuns[1].baseStep, 0.005);
     EXPECT_EQ(outcome.timeStepBench->hierarchicalRuns[1].accuracy, 0.15);
     EXPECT_EQ(outcome.timeStepBench->levelChoices, (std::vector<LevelChoice>{LevelChoice::Start})) << "the default";
-    const CommandLineOutcome both = parse({"timesteps-bench", "--level-choice", "start,symmetric"});
-    ASSERT_TRUE(both.timeStepBench.has_value()) << both.message;
-    EXPECT_EQ(both.timeStepBench->levelChoices, (std::vector<LevelChoice>{LevelChoice::Start, LevelChoice::Symmetric}));
+    const CommandLineOutcome all = parse({"timesteps-bench", "--level-choice", "start,symmetric,tidal"});
+    ASSERT_TRUE(all.timeStepBench.has_value()) << all.message;
+    EXPECT_EQ(all.timeStepBench->levelChoices,
+              (std::vector<LevelChoice>{LevelChoice::Start, LevelChoice::Symmetric, LevelChoice::Tidal}));
     for (const auto& [flag, value, named] :
          std::vector<std::tuple<std::string, std::string, std::string>>{{"--hierarchical-runs", "0.01", "base-dt:eta"},
                                                                         {"--hierarchical-runs", "0.01:20", "eta = 20"},

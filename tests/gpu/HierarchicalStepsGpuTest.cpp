@@ -89,15 +89,22 @@ TEST_P(HierarchicalChoiceGpu, StepsMatchTheCpuBackendForEverySolver) {
         const TimeStepStatistics cpuLevels = cpu.timeStepStatistics();
         const TimeStepStatistics gpuLevels = gpu.timeStepStatistics();
         ASSERT_GE(cpuLevels.bodiesPerLevel.size(), 3u) << "the test needs several levels in use";
-        ASSERT_EQ(gpuLevels.bodiesPerLevel.size(), cpuLevels.bodiesPerLevel.size());
-        std::uint64_t moved = 0;
-        for (std::size_t level = 0; level < cpuLevels.bodiesPerLevel.size(); ++level)
-            moved += std::uint64_t(std::abs(std::int64_t(gpuLevels.bodiesPerLevel[level]) -
-                                            std::int64_t(cpuLevels.bodiesPerLevel[level])));
-        EXPECT_LE(moved, solver == "tree" ? 20u : 4u);
-        EXPECT_NEAR(gpuLevels.forceEvaluationsPerStep, cpuLevels.forceEvaluationsPerStep,
-                    0.02 * cpuLevels.forceEvaluationsPerStep);
         const bool tree = solver == "tree";
+        // The tidal choice divides a change of the acceleration over one step by the distance moved: with the tree
+        // that change carries both devices' ~1e-3 force errors, which differ, amplified by 1 / (omega h) ~ 1 / eta, so
+        // a tree body's level is the devices' to disagree on (measured on the H200: 146 of 1,000 bodies); its
+        // trajectories must still agree, below.
+        const bool levelsComparable = !(tree && GetParam() == LevelChoice::Tidal);
+        if (levelsComparable) {
+            ASSERT_EQ(gpuLevels.bodiesPerLevel.size(), cpuLevels.bodiesPerLevel.size());
+            std::uint64_t moved = 0;
+            for (std::size_t level = 0; level < cpuLevels.bodiesPerLevel.size(); ++level)
+                moved += std::uint64_t(std::abs(std::int64_t(gpuLevels.bodiesPerLevel[level]) -
+                                                std::int64_t(cpuLevels.bodiesPerLevel[level])));
+            EXPECT_LE(moved, tree ? 20u : 4u);
+            EXPECT_NEAR(gpuLevels.forceEvaluationsPerStep, cpuLevels.forceEvaluationsPerStep,
+                        0.02 * cpuLevels.forceEvaluationsPerStep);
+        }
         if (!tree) { // a tree body at a boundary of the deepest level may halve or double the sub-steps
             EXPECT_EQ(gpuLevels.subStepsPerStep, cpuLevels.subStepsPerStep);
             EXPECT_EQ(gpuLevels.wastedForceEvaluationsPerStep, 0.0);
@@ -208,11 +215,13 @@ TEST_F(CudaDeviceTest, LevelColoursMatchTheHistogram) {
 
 // The e = 0.9 binary over two orbits: the energy errors of the two devices' hierarchical runs are alike (both resolve
 // the periapsis with the same levels; fp32 rounding differs): within a factor 2 of each other, and both far below
-// the 0.4 a fixed step of the base dt loses (tests/sim: 1e-3 at this eta), under either level choice.
+// the 0.4 a fixed step of the base dt loses (tests/sim: 1e-3 at this eta), under each level choice. The tidal
+// choice's eta is a fraction of a dynamical time: 0.025 costs it what 0.1 costs the others (timesteps-bench on the
+// CPU: 2,250 evaluations and 1.5e-3; at 0.1 it loses 2.5e-2).
 TEST_P(HierarchicalChoiceGpu, EccentricBinaryEnergyMatchesTheCpuHierarchicalRun) {
     constexpr double kPeriod = 2 * std::numbers::pi;
     const Bodies start = generateScenario("kepler-binary", 2, 1, {{"eccentricity", 0.9}, {"period", kPeriod}});
-    SimParams params = hierarchical("direct", 0.1, 8, GetParam());
+    SimParams params = hierarchical("direct", GetParam() == LevelChoice::Tidal ? 0.025 : 0.1, 8, GetParam());
     params.softeningLength = 1e-3;
     params.timeStep = kPeriod / 128;
     const auto largestError = [&](SimulationBackend& backend) {

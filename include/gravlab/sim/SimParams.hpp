@@ -97,15 +97,17 @@ struct OrbParams {
 struct TimeStepParams {
     TimeStepMode mode = TimeStepMode::Fixed;
     /// eta of the criterion, dimensionless; range (0, 10]. 0.2 asks what GADGET's ErrTolIntAccuracy = 0.025 asks of
-    /// its sqrt(2 eta eps / |a|) (sqrt(2 * 0.025) = 0.22); smaller is more accurate and costs more sub-steps.
+    /// its sqrt(2 eta eps / |a|) (sqrt(2 * 0.025) = 0.22); smaller is more accurate and costs more sub-steps. Under
+    /// LevelChoice::Tidal it is the fraction of a body's dynamical time 1 / omega that its step may take: 0.02 to 0.05.
     double accuracy = 0.2;
     /// Deepest level, so the smallest step is timeStep / 2^maxLevel; range [0, 16]. 0 makes hierarchical steps the
     /// fixed step.
     std::uint32_t maxLevel = 8;
-    /// Start, or Symmetric: a step h is allowed when h <= (tau(t) + tau(t + h)) / 2, with tau = accuracy *
-    /// sqrt(softeningLength / |a|) and the end's acceleration extrapolated from the body's last two evaluations. Its
-    /// energy error oscillates instead of drifting: measured lower on the collapse and the collision at equal cost,
-    /// unchanged on the binary (docs/PERFORMANCE.md). The CUDA backend has Start only.
+    /// Start; Symmetric: a step h is allowed when h <= (tau(t) + tau(t + h)) / 2, with tau = accuracy *
+    /// sqrt(softeningLength / |a|) and the end's acceleration extrapolated from the body's last two evaluations, so
+    /// the energy error oscillates instead of drifting; or Tidal: h <= accuracy / omega, omega^2 = |da| / |dx| over the
+    /// body's last step, its dynamical time rather than its acceleration (TimeStepLevels.hpp). Measured against fixed
+    /// steps of equal cost in docs/PERFORMANCE.md. Both backends.
     LevelChoice levelChoice = LevelChoice::Start;
     bool operator==(const TimeStepParams&) const = default;
 };
