@@ -22,6 +22,9 @@
 // moved by dx, so omega^2 = |da| / |dx| (exact for a harmonic core; T v / |v| on a circular orbit, whose frequency it
 // gives). Without a last step (the first step, after a load, a rollback, reversed velocities or other steps) the
 // acceleration criterion with the same eta stands in; eta being a fraction of a dynamical time, that step is short.
+// Two limits: dx is taken in the simulation's frame, so a system moving fast through it shows a lower omega than in
+// its own frame; and a history one step old comes too late where the density jumps everywhere at once, as through a
+// cold collapse's bounce, where the start's choice does better (measured, docs/PERFORMANCE.md).
 #include <gravlab/sim/HostDevice.hpp>
 #include <gravlab/sim/LevelChoice.hpp>
 
@@ -110,7 +113,7 @@ GRAVLAB_HOST_DEVICE std::uint32_t wantedSymmetricLevel(float ax, float ay, float
 }
 
 /// A body's acceleration before its last evaluation and the time between the two, from which the symmetric choice
-/// takes its slope; interval 0 when there is none (after a load, a rollback, reversed velocities or other steps).
+/// takes its slope and the tidal one its change of acceleration; interval 0 when there is none (after a load, a rollback, reversed velocities or other steps).
 struct EarlierAcceleration {
     float x = 0.0f, y = 0.0f, z = 0.0f;
     float interval = 0.0f;
@@ -119,8 +122,8 @@ struct EarlierAcceleration {
 /// The level of the tidal choice: the smallest whose step h satisfies h <= eta / omega, omega^2 = |da| / |dx|, where
 /// da = a - earlier is the change of the acceleration over the body's last step (earlier.interval long) and dx the
 /// distance it drifted meanwhile, (v - a interval / 2) interval: v is its velocity after that step's closing half-kick,
-/// which the subtraction undoes. With no last step, or one that neither moved the body nor changed its acceleration,
-/// the acceleration criterion (wantedTimeStepLevel) stands in; a changed acceleration of a body that did not move is
+/// which the subtraction undoes. With no last step, or one that did not move the body or did not change its
+/// acceleration, the acceleration criterion (wantedTimeStepLevel) stands in; a changed acceleration of a body that did not move is
 /// a field changing in time, which no path length measures. 0 for a non-finite input, at most criterion.maxLevel.
 GRAVLAB_HOST_DEVICE std::uint32_t wantedTidalLevel(float ax, float ay, float az, const EarlierAcceleration& earlier,
                                                    float vx, float vy, float vz, const TimeStepCriterion& criterion) {
