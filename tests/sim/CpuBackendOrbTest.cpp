@@ -121,16 +121,24 @@ OrbImbalance imbalanceAfterSteps(OrbBalance balance, std::uint64_t seed) {
 TEST(CpuBackendOrb, WorkBalanceEvensOutTheTreeWalkAtTheCostOfMemoryBalance) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
-    const OrbImbalance byCount = imbalanceAfterSteps(OrbBalance::Count, seed);
-    const OrbImbalance byWork = imbalanceAfterSteps(OrbBalance::Work, seed);
     // A Plummer core's bodies open more cells than its halo's, so equal counts mean unequal work, and equal work
     // unequal counts. The weights of the step after a re-partition differ from those it balanced: a body's weight is
-    // its walk group's list length, and the groups are packed anew every step, so the work excess left by work balance
-    // is 0.2 to 0.75 of count balance's (30 seeds; median 0.4). A bound of 0.9 fails a balance that ignored the work.
-    EXPECT_LE(byCount.memory, 1.0 + 16.0 / 4000.0);
-    EXPECT_GT(byCount.work, 1.1);
-    EXPECT_LT(byWork.work - 1.0, 0.9 * (byCount.work - 1.0));
-    EXPECT_GT(byWork.memory, 1.1);
+    // its walk group's list length, and the groups are packed anew every step, so one sphere's excesses scatter: over
+    // 400 seeds count balance left a work excess below 0.1 on 6, and on one work balance left 0.94 of count's. Three
+    // spheres summed compare the balances rather than one sphere's luck (their ratio lies between the single ones'),
+    // and a bound of 0.9 on it still fails a balance that ignored the work.
+    double countWorkExcess = 0, workWorkExcess = 0, workMemoryExcess = 0;
+    for (std::uint64_t sphere = 0; sphere < 3; ++sphere) {
+        const OrbImbalance byCount = imbalanceAfterSteps(OrbBalance::Count, seed + sphere);
+        const OrbImbalance byWork = imbalanceAfterSteps(OrbBalance::Work, seed + sphere);
+        EXPECT_LE(byCount.memory, 1.0 + 16.0 / 4000.0) << "sphere " << sphere;
+        countWorkExcess += byCount.work - 1.0;
+        workWorkExcess += byWork.work - 1.0;
+        workMemoryExcess += byWork.memory - 1.0;
+    }
+    EXPECT_GT(countWorkExcess, 3 * 0.1);
+    EXPECT_LT(workWorkExcess, 0.9 * countWorkExcess);
+    EXPECT_GT(workMemoryExcess, 3 * 0.1);
 }
 
 } // namespace
