@@ -253,7 +253,7 @@ void CpuBackend::updateOrbDomains(const SimParams& params) {
 
 void CpuBackend::reverseVelocities() {
     // Positions and the body order stay as they are, so the cached accelerations, the octree and the domains still
-    // describe this state; the accelerations' slopes (the symmetric level choice) point the other way now.
+    // describe this state; the remembered accelerations (symmetric and tidal level choices) belong to the other way.
     m_hierarchical.forgetHistory();
     for (std::vector<float>* velocity :
          {&m_bodies.vx, &m_bodies.vy, &m_bodies.vz, &m_bodies.vxLow, &m_bodies.vyLow, &m_bodies.vzLow})

@@ -181,7 +181,7 @@ private:
     unsigned evaluateActive(const ForceSettings& settings, std::size_t activeCount);
     /// The device histogram of levels, after the stream's work so far (waits for it).
     void readLevelHistogram();
-    /// m_earlierAccelerations for a symmetric base step: kept when they describe the state, else cleared (no slopes).
+    /// m_earlierAccelerations for a symmetric or tidal base step: kept when they describe the state, else cleared.
     float4* prepareEarlierAccelerations();
     /// Whether m_levelOfLoad describes the state (a hierarchical step was the last change).
     bool levelsCurrent() const;
@@ -240,9 +240,9 @@ private:
     DeviceBuffer<unsigned> m_levelCounters;           ///< bodies per level (17), then the active count
     DeviceBuffer<unsigned long long> m_surplusBodies; ///< tree groups' inactive bodies walked in this call
     std::vector<unsigned> m_levelHistogram;           ///< host copy of the device histogram
-    /// The symmetric level choice's memory (DeviceHierarchicalLeapfrog.hpp; 16 bytes per body, allocated on its first
-    /// use) and whether it describes the state: dropped by a load, a rollback, reversed velocities and any step not
-    /// taken under that choice.
+    /// The memory of the symmetric and tidal level choices (DeviceHierarchicalLeapfrog.hpp; 16 bytes per body,
+    /// allocated on its first use) and whether it describes the state: dropped by a load, a rollback, reversed
+    /// velocities and any step taken under neither choice.
     DeviceBuffer<float4> m_earlierAccelerations;
     bool m_earlierAccelerationsCurrent = false;
     TimeStepMode m_lastTimeStepMode = TimeStepMode::Fixed;

@@ -7,8 +7,8 @@
 // evaluation. The last sub-step of a base step has every body active: ORB runs before its forces (work weights scaled
 // by 2^level first), the evaluation is the ordinary full one, and its closing kick counts non-finite bodies as the
 // fixed step's does, so rollback works unchanged. Each sub-step's opening pass also lists the bodies its evaluation
-// takes (from the histogram the host already holds) and, under the symmetric level choice, leaves their acceleration
-// and step in m_earlierAccelerations, which the next level choices read.
+// takes (from the histogram the host already holds) and, under the symmetric and tidal level choices, leaves their
+// acceleration and step in m_earlierAccelerations, which the next level choices read.
 #include "device/cuda/CudaBackend.hpp"
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/DeviceHierarchicalLeapfrog.hpp"
