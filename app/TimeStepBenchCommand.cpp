@@ -108,7 +108,7 @@ void printRow(const TimeStepRun& run, std::ostream& out) {
     const bool hierarchical = run.timeSteps.mode == TimeStepMode::Hierarchical;
     out << std::left << std::setw(18) << run.scenario << std::right << std::setw(7) << run.bodyCount << std::setw(14)
         << (hierarchical && run.timeSteps.levelChoice != LevelChoice::Start ? enumName(run.timeSteps.levelChoice)
-                                                                           : toString(run.timeSteps.mode))
+                                                                            : toString(run.timeSteps.mode))
         << std::setw(11) << std::setprecision(4) << run.timeStep << std::setw(7);
     if (hierarchical)
         out << run.timeSteps.accuracy;

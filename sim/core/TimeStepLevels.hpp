@@ -113,7 +113,8 @@ GRAVLAB_HOST_DEVICE std::uint32_t wantedSymmetricLevel(float ax, float ay, float
 }
 
 /// A body's acceleration before its last evaluation and the time between the two, from which the symmetric choice
-/// takes its slope and the tidal one its change of acceleration; interval 0 when there is none (after a load, a rollback, reversed velocities or other steps).
+/// takes its slope and the tidal one its change of acceleration; interval 0 when there is none (after a load, a
+/// rollback, reversed velocities or other steps).
 struct EarlierAcceleration {
     float x = 0.0f, y = 0.0f, z = 0.0f;
     float interval = 0.0f;
@@ -123,8 +124,9 @@ struct EarlierAcceleration {
 /// da = a - earlier is the change of the acceleration over the body's last step (earlier.interval long) and dx the
 /// distance it drifted meanwhile, (v - a interval / 2) interval: v is its velocity after that step's closing half-kick,
 /// which the subtraction undoes. With no last step, or one that did not move the body or did not change its
-/// acceleration, the acceleration criterion (wantedTimeStepLevel) stands in; a changed acceleration of a body that did not move is
-/// a field changing in time, which no path length measures. 0 for a non-finite input, at most criterion.maxLevel.
+/// acceleration, the acceleration criterion (wantedTimeStepLevel) stands in; a changed acceleration of a body that did
+/// not move is a field changing in time, which no path length measures. 0 for a non-finite input, at most
+/// criterion.maxLevel.
 GRAVLAB_HOST_DEVICE std::uint32_t wantedTidalLevel(float ax, float ay, float az, const EarlierAcceleration& earlier,
                                                    float vx, float vy, float vz, const TimeStepCriterion& criterion) {
     if (!(earlier.interval > 0.0f))

@@ -64,15 +64,16 @@ double worstRelativeChange(const Bodies& a, const Bodies& b, bool velocities) {
 class HierarchicalChoiceGpu : public CudaDeviceTest, public testing::WithParamInterface<LevelChoice> {};
 
 // Two base steps of a Plummer sphere whose bodies spread over about five levels, for each level choice (the second
-// base step's symmetric and tidal levels read the history the first one's evaluations left). The states agree as the fixed steps'
-// do (CudaBackendTest.FewStepsMatchCpuBackendState: fp32 force differences of 1e-6 of the magnitude sums, times the
-// steps): 1e-6 relative in position and 5e-6 in velocity for the direct sums, and the tree's walks differ between
-// the devices by its ~1e-3 force error times dt = 0.01 per base step: 5e-5 in velocity, 1e-5 in position. A body on
-// another level (a kick of twice or half its step) moves its velocity by ~|a| dt / 4, far above these bounds. Levels
-// come from accelerations that differ by ~1e-6 (direct) or ~1e-3 (tree) relative, so at most a few bodies sitting at a
-// level boundary may differ, which the histogram tolerance allows. Under the symmetric and tidal choices a tree body's
-// level also reads its history, a difference of two tree forces each ~1e-3 off, so a deep body (a short step, a small kick) may
-// change level within the step on one device only: measured once, 7e-5 in velocity; the tree's bound there is 2e-4.
+// base step's symmetric and tidal levels read the history the first one's evaluations left). The states agree as the
+// fixed steps' do (CudaBackendTest.FewStepsMatchCpuBackendState: fp32 force differences of 1e-6 of the magnitude sums,
+// times the steps): 1e-6 relative in position and 5e-6 in velocity for the direct sums, and the tree's walks differ
+// between the devices by its ~1e-3 force error times dt = 0.01 per base step: 5e-5 in velocity, 1e-5 in position. A
+// body on another level (a kick of twice or half its step) moves its velocity by ~|a| dt / 4, far above these bounds.
+// Levels come from accelerations that differ by ~1e-6 (direct) or ~1e-3 (tree) relative, so at most a few bodies
+// sitting at a level boundary may differ, which the histogram tolerance allows. Under the symmetric and tidal choices a
+// tree body's level also reads its history, a difference of two tree forces each ~1e-3 off, so a deep body (a short
+// step, a small kick) may change level within the step on one device only: measured once, 7e-5 in velocity; the tree's
+// bound there is 2e-4.
 TEST_P(HierarchicalChoiceGpu, StepsMatchTheCpuBackendForEverySolver) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));

@@ -49,8 +49,8 @@ LevelInputs randomLevelInputs(std::mt19937_64& random) {
             component = float(magnitude * unit(random));
         in.acceleration[i] = make_float4(a[0], a[1], a[2], 1.0f);
         const double speed = std::pow(10.0, logMagnitude(random) - 2.0);
-        in.velocity[i] = make_float4(float(speed * unit(random)), float(speed * unit(random)),
-                                     float(speed * unit(random)), 0.5f);
+        in.velocity[i] =
+            make_float4(float(speed * unit(random)), float(speed * unit(random)), float(speed * unit(random)), 0.5f);
         const bool remembered = unit(random) > -0.8;
         const float interval = remembered ? float(kBaseStep / double(1u << level(random))) : 0.0f;
         in.earlier[in.loadOrder[i]] =

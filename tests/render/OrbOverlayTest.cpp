@@ -110,8 +110,8 @@ TEST_F(OrbOverlay, EachDomainsEdgesAreLitInItsPaletteColourAndNothingElsewhere) 
         // Opaque lines over black: the palette colour itself, up to 8-bit rounding (2 of 255).
         for (int channel = 0; channel < 3; ++channel)
             ASSERT_NEAR(rgb[channel], expected[channel], 2.5f)
-                << "domain " << leafDomains[sample.leaf] << " channel " << channel << " near pixel ("
-                << sample.pixel.x << ", " << sample.pixel.y << ")";
+                << "domain " << leafDomains[sample.leaf] << " channel " << channel << " near pixel (" << sample.pixel.x
+                << ", " << sample.pixel.y << ")";
     }
 
     int darkChecked = 0;

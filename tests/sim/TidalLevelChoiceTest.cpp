@@ -48,8 +48,7 @@ TEST(TidalLevelChoice, LevelsOfCasesWorkedByHand) {
     EXPECT_EQ(wantedTimeStepLevel(kField - 0.5f, 0.0f, 0.0f, atStart), 8u) << "and the field moves it";
 
     // Where the last step tells no path length, the acceleration criterion stands in.
-    EXPECT_EQ(wantedTidalLevel(-0.5f, 0.0f, 0.0f, {}, kickedSpeed(-0.5f), 0.0f, 0.0f, criterion), 4u)
-        << "no last step";
+    EXPECT_EQ(wantedTidalLevel(-0.5f, 0.0f, 0.0f, {}, kickedSpeed(-0.5f), 0.0f, 0.0f, criterion), 4u) << "no last step";
     EXPECT_EQ(level(0.0f, -0.5f, -0.5f * 0.5f * kInterval), 4u) << "a body that did not move";
     EXPECT_EQ(level(-0.5f, -0.5f, kickedSpeed(-0.5f)), 4u) << "an acceleration that did not change";
     // The bound is the same for the velocity's direction and the change's: a change across the path counts too.

@@ -43,10 +43,9 @@ __device__ std::uint32_t wantedLevelOf(float4 a, float4 v, std::uint32_t load, E
 // Work per body: ~20 flops and a level loop of at most 16 steps (fp64 for the bound; the symmetric choice ~15 more
 // per level tried, the tidal one ~25 once); 36 bytes read (52 with a history), 1 written.
 __global__ void assignLevelsKernel(const float4* __restrict__ acceleration, const float4* __restrict__ velocityColor,
-                                   const std::uint32_t* __restrict__ loadOrder,
-                                   std::uint8_t* __restrict__ levelOfLoad, unsigned bodyCount,
-                                   TimeStepCriterion criterion, EarlierAccelerations __restrict__ earlier,
-                                   unsigned* __restrict__ histogram) {
+                                   const std::uint32_t* __restrict__ loadOrder, std::uint8_t* __restrict__ levelOfLoad,
+                                   unsigned bodyCount, TimeStepCriterion criterion,
+                                   EarlierAccelerations __restrict__ earlier, unsigned* __restrict__ histogram) {
     __shared__ unsigned counts[kDeviceTimeStepLevels];
     BlockHistogram block{counts};
     block.clear();

@@ -13,9 +13,9 @@
 // the other appends to, so no memset or separate selection pass sits between them: at small N a sub-step's cost is
 // its launches and its one synchronisation, not its bytes.
 // The memory of the symmetric and tidal level choices (each body's acceleration before its last evaluation, and the
-// time between the two) is one float4 per body in load order too, written by the opening pass for the bodies about to be evaluated:
-// keyed by the body rather than its place, it needs no care at ORB's permutation, which may fall between the write
-// and the evaluation.
+// time between the two) is one float4 per body in load order too, written by the opening pass for the bodies about to
+// be evaluated: keyed by the body rather than its place, it needs no care at ORB's permutation, which may fall between
+// the write and the evaluation.
 #include "core/TimeStepLevels.hpp"
 
 #include <gravlab/sim/Bodies.hpp>
