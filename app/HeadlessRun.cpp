@@ -305,6 +305,18 @@ float fitStillCamera(const Simulation& simulation, FramePipeline& pipeline, cons
     return aspect;
 }
 
+/// Brings the run to frame's state and returns the seconds that took: no step before frame 0, but its snapshot is
+/// due, also in a run of one frame; a later frame takes its steps, and the comparison follows.
+double stepToFrame(std::size_t frame, SessionController& session, const Simulation& simulation,
+                   std::optional<ComparisonView>& comparison) {
+    if (frame == 0)
+        return timedAdvance([&] { return session.stepSimulation(0); });
+    const double seconds = timedAdvance([&] { return session.advanceFrame(); });
+    if (comparison)
+        comparison->follow(simulation, session.colorMode());
+    return seconds;
+}
+
 } // namespace
 
 void renderFramesHeadless(const HeadlessContext& context, Simulation& simulation, const HeadlessSettings& settings,
@@ -347,13 +359,8 @@ void renderFramesHeadless(const HeadlessContext& context, Simulation& simulation
     for (std::size_t frame = 0; frame < frameCount; ++frame) {
         try {
             bool viewChecked = false;
-            if (frame == 0) {
-                // No step before frame 0, but its snapshot is due, also in a run of one frame.
-                stepSeconds += timedAdvance([&] { return session.stepSimulation(0); });
-            } else {
-                stepSeconds += timedAdvance([&] { return session.advanceFrame(); });
-                if (comparison)
-                    comparison->follow(simulation, session.colorMode());
+            stepSeconds += stepToFrame(frame, session, simulation, comparison);
+            if (frame > 0) {
                 // Free on the host-copy path; on the interop path a copy now and then (and below, for a dark frame).
                 const auto freeVertices = pipeline.hostVerticesIfFree();
                 if (settings.cameraFollowsBodies && (freeVertices || frame % kInteropCheckInterval == 0)) {
