@@ -73,7 +73,10 @@ class HierarchicalChoiceGpu : public CudaDeviceTest, public testing::WithParamIn
 // sitting at a level boundary may differ, which the histogram tolerance allows. Under the symmetric and tidal choices a
 // tree body's level also reads its history, a difference of two tree forces each ~1e-3 off, so a deep body (a short
 // step, a small kick) may change level within the step on one device only: measured once, 7e-5 in velocity; the tree's
-// bound there is 2e-4.
+// bound there is 2e-4. The tidal choice lets the devices' tree levels disagree on about one body in seven (below), so
+// those bodies end the base step with the truncation errors of different step lengths: measured 9e-5 and 2.2e-4 in
+// velocity on two seeds; its bound is 1e-3, still below the 5e-3 that separates the tidal run from the start choice's
+// on the CPU, checked below.
 TEST_P(HierarchicalChoiceGpu, StepsMatchTheCpuBackendForEverySolver) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
@@ -119,7 +122,9 @@ TEST_P(HierarchicalChoiceGpu, StepsMatchTheCpuBackendForEverySolver) {
                   << gpuLevels.forceEvaluationsPerStep << " evaluations per step ("
                   << gpuLevels.wastedForceEvaluationsPerStep << " surplus)\n";
         EXPECT_LE(worstPosition, tree ? 1e-5 : 1e-6);
-        EXPECT_LE(worstVelocity, tree ? (GetParam() != LevelChoice::Start ? 2e-4 : 5e-5) : 5e-6);
+        const double treeVelocityBound =
+            GetParam() == LevelChoice::Tidal ? 1e-3 : GetParam() == LevelChoice::Symmetric ? 2e-4 : 5e-5;
+        EXPECT_LE(worstVelocity, tree ? treeVelocityBound : 5e-6);
         if (GetParam() == LevelChoice::Symmetric && !tree) {
             // The comparison must be able to tell the choices apart: the CPU's start choice lies far further from
             // its symmetric run than the GPU's symmetric run does (measured 6e-5 against 2e-7), so a GPU that ignored

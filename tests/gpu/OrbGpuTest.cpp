@@ -269,6 +269,93 @@ TEST_F(OrbGpuTest, MatchesCpuOnTieHeavyLattice) {
         expectSameAsCpu(bodies, domains);
 }
 
+/// 400,000 bodies: 98 tiles in the root cell, so a tile's look-back for the counts of the tiles before it spans up to
+/// four windows of 32, and most splits hold tens of tiles; cells, leaves and the work bound as on the small inputs.
+TEST_F(OrbGpuTest, MatchesCpuWithManyTilesPerCell) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = randomBall(400000, random);
+    for (std::uint32_t domains : {3u, 64u})
+        expectSameAsCpu(bodies, domains, OrbCutFinder::RadixSelect);
+    std::uniform_real_distribution<float> weight(0.0f, 10.0f);
+    std::vector<float> weights(bodies.size());
+    for (float& w : weights)
+        w = weight(random);
+    expectWorkBalanced(bodies, weights, 64, OrbCutFinder::RadixSelect);
+}
+
+/// One OrbGpu rebuilding the same device bodies again and again, under both balances and several domain counts, in
+/// single and double precision: each build gathers every body array into the buffer another array left, and the
+/// buffers change owners afterwards, so over the builds every array passes through every buffer (and every cached
+/// graph runs). After each build every body must still be whole (all its arrays, low parts and id together, traced
+/// by its original index in acceleration.x) and the count-balanced cells must be OrbCpu's.
+TEST_F(OrbGpuTest, RepeatedBuildsKeepEveryBodyWhole) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    for (const bool doublePrecision : {false, true}) {
+        SCOPED_TRACE(doublePrecision ? "double precision" : "single precision");
+        Bodies input = randomBall(20000, random);
+        std::uniform_real_distribution<float> small(-1e-8f, 1e-8f);
+        for (std::size_t i = 0; i < input.size(); ++i) {
+            input.id[i] = 1000000 + 7 * i;
+            if (doublePrecision)
+                for (std::vector<float>* low : lowPartArrays(input))
+                    low->push_back(small(random));
+        }
+        std::vector<float> weights(input.size());
+        for (float& w : weights)
+            w = 1.0f + float(random() % 100);
+        CudaStream stream;
+        DeviceBodies device;
+        uploadBodies(input, device, stream.get());
+        uploadIndexAndWeights(device, weights, stream.get());
+        OrbGpu gpu;
+        const std::uint32_t domainCounts[] = {7, 64, 7, 3};
+        for (int build = 0; build < 10; ++build) {
+            const std::uint32_t domains = domainCounts[build % 4];
+            const OrbBalance balance = build % 3 == 2 ? OrbBalance::Work : OrbBalance::Count;
+            SCOPED_TRACE("build " + std::to_string(build) + ", np = " + std::to_string(domains));
+            gpu.build(device, domains, balance, stream.get());
+            Bodies moved;
+            downloadBodies(device, moved, stream.get());
+            const std::vector<float4> acceleration = downloadAcceleration(device, stream.get());
+            ASSERT_EQ(moved.hasLowParts(), doublePrecision);
+            std::vector<bool> seen(input.size(), false);
+            for (std::size_t j = 0; j < input.size(); ++j) {
+                const std::size_t origin = std::size_t(acceleration[j].x);
+                ASSERT_LT(origin, input.size()) << "position " << j;
+                ASSERT_FALSE(seen[origin]) << "body " << origin << " appears twice";
+                seen[origin] = true;
+                ASSERT_EQ(moved.x[j], input.x[origin]);
+                ASSERT_EQ(moved.z[j], input.z[origin]);
+                ASSERT_EQ(moved.vy[j], input.vy[origin]);
+                ASSERT_EQ(moved.mass[j], input.mass[origin]);
+                ASSERT_EQ(moved.colorKey[j], input.colorKey[origin]);
+                ASSERT_EQ(moved.id[j], input.id[origin]);
+                ASSERT_EQ(acceleration[j].w, weights[origin]);
+                if (doublePrecision) {
+                    ASSERT_EQ(moved.xLow[j], input.xLow[origin]);
+                    ASSERT_EQ(moved.vzLow[j], input.vzLow[origin]);
+                }
+            }
+            if (balance == OrbBalance::Count) {
+                Bodies cpuBodies = input;
+                OrbCpu cpu;
+                cpu.build(cpuBodies, domains);
+                const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
+                ASSERT_EQ(cells.size(), cpu.cells().size());
+                for (std::size_t c = 0; c < cells.size(); ++c) {
+                    EXPECT_EQ(cells[c].end, cpu.cells()[c].end) << "cell " << c;
+                    EXPECT_EQ(cells[c].upper[0], cpu.cells()[c].upper[0]) << "cell " << c;
+                    EXPECT_EQ(cells[c].lower[1], cpu.cells()[c].lower[1]) << "cell " << c;
+                }
+            }
+        }
+    }
+}
+
 TEST_F(OrbGpuTest, RefusesMoreDomainsThanBodies) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));

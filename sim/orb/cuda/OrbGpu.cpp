@@ -79,7 +79,13 @@ void OrbGpu::reserve(std::size_t bodyCount, bool weights) {
         m_tileCounts.resize(tiles);
         m_tileOffsets.resize(tiles);
         m_tileExtremes.resize(tiles);
+        m_tileAggregate.resize(tiles);
+        m_tileInclusive.resize(tiles);
     }
+    m_lookBackStride = tiles + 1;
+    const std::size_t lookBackWords = (m_levelSplitBegin.size() - 1) * m_lookBackStride;
+    if (m_lookBack.size() < lookBackWords)
+        m_lookBack.resize(lookBackWords);
     if (weights && m_tileEqualWeight.size() < tiles)
         m_tileEqualWeight.resize(tiles);
     const std::size_t bins = std::size_t(m_widestMultiTileLevel) * kOrbRadixBins;
@@ -114,6 +120,8 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     level.tileCounts = m_tileCounts.data();
     level.tileOffsets = m_tileOffsets.data();
     level.tileExtremes = m_tileExtremes.data();
+    level.tileAggregate = m_tileAggregate.data();
+    level.tileInclusive = m_tileInclusive.data();
     level.tileEqualWeight = m_tileEqualWeight.data();
     level.binCounts = m_binCounts.data();
     level.binWeights = m_binWeights.data();
@@ -121,6 +129,11 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     level.domainCount = domainCount;
     level.workBalance = workBalance;
     CUDA_CHECK(cudaMemsetAsync(m_cellWeightBefore.data(), 0, sizeof(std::uint64_t), stream));
+    const std::size_t splitLevels = m_levelSplitBegin.size() - 1;
+    if (splitLevels > 0)
+        CUDA_CHECK(cudaMemsetAsync(m_lookBack.data(), 0, splitLevels * m_lookBackStride * sizeof(std::uint32_t), stream));
+    // Count balance with radix select resolves every split in its selection: no count pass.
+    const bool countPass = workBalance || m_cutFinder != OrbCutFinder::RadixSelect;
     int side = 0;
     if (m_levelSplitBegin.size() == 1) { // one domain: only the root box
         launchOrbLayoutLevel(level, true, m_cutFinder, stream);
@@ -134,9 +147,12 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
                                                                         (kOrbTileBodies - 1)) / kOrbTileBodies);
         level.from = records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
+        level.tileTicket = m_lookBack.data() + depth * m_lookBackStride;
+        level.tileStatus = level.tileTicket + 1;
         launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
         launchOrbFindPivots(level, m_cutFinder, stream);
-        launchOrbCountAndCut(level, stream);
+        if (countPass)
+            launchOrbCountAndCut(level, stream);
         launchOrbScatter(level, stream);
         side = 1 - side;
     }
@@ -182,6 +198,9 @@ OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uin
     add(m_tileCounts.data(), m_tileCounts.size());
     add(m_tileOffsets.data(), m_tileOffsets.size());
     add(m_tileExtremes.data(), m_tileExtremes.size());
+    add(m_tileAggregate.data(), m_tileAggregate.size());
+    add(m_tileInclusive.data(), m_tileInclusive.size());
+    add(m_lookBack.data(), m_lookBack.size());
     add(m_tileEqualWeight.data(), m_tileEqualWeight.size());
     add(m_binCounts.data(), m_binCounts.size());
     add(m_binWeights.data(), m_binWeights.size());
@@ -192,17 +211,25 @@ void OrbGpu::launchSequence(const GraphKey& key, const std::function<void(cudaSt
                             cudaStream_t stream) {
 #if defined(GRAVLAB_CUDA_SYNC_CHECKS)
     (void)key;
+    m_buildStart.record(stream);
     enqueue(stream); // synchronising checks cannot be captured
 #else
-    if (m_graph.empty() || !(key == m_graphKey)) {
-        m_graphKey = GraphKey{};
+    auto cached = std::find_if(m_graphs.begin(), m_graphs.end(), [&](const auto& entry) { return entry.first == key; });
+    if (cached == m_graphs.end()) {
+        if (m_graphs.size() == kCachedGraphs)
+            m_graphs.pop_back(); // the least recently used
         if (!m_captureStream)
             m_captureStream.emplace();
-        m_graph.capture(m_captureStream->get(), enqueue);
-        m_graphKey = key;
+        CudaGraph graph;
+        graph.capture(m_captureStream->get(), enqueue);
+        m_graphs.emplace(m_graphs.begin(), key, std::move(graph));
+    } else if (cached != m_graphs.begin()) {
+        std::rotate(m_graphs.begin(), cached, cached + 1);
     }
-    m_graph.launch(stream);
+    m_buildStart.record(stream); // after any capture: the build's device time leaves the host's capture out
+    m_graphs.front().second.launch(stream);
 #endif
+    m_buildStop.record(stream);
 }
 
 void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance balance, cudaStream_t stream) {
@@ -227,21 +254,23 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
         if (partitionLevels(bodyCount, domainCount, workBalance, captured) != side)
             throw std::logic_error("ORB: the final records are not in the buffer the layout predicts");
         if (domainCount > 1) {
-            // The other record buffer is free now: 16 bytes per body, one body array at a time.
-            float4* scratch = m_recordBuffers[1 - side].data();
+            // The other record buffer is free now (16 bytes per body): each body array is gathered into the buffer
+            // freed before it, and the buffers change owners afterwards (rotateGathered), with no copy back.
+            float4* free = m_recordBuffers[1 - side].data();
             for (DeviceBuffer<float4>* array : bodies.reorderedArrays()) {
-                launchOrbGather(array->data(), m_finalOrder, scratch, bodyCount, m_state.data(), captured);
-                launchOrbCopyBack(scratch, array->data(), bodyCount, m_state.data(), captured);
+                launchOrbGather(array->data(), m_finalOrder, free, bodyCount, m_state.data(), captured);
+                free = array->data();
             }
-            auto* orderScratch = reinterpret_cast<std::uint32_t*>(scratch);
+            auto* orderScratch = reinterpret_cast<std::uint32_t*>(free);
             launchOrbGather(bodies.loadOrder.data(), m_finalOrder, orderScratch, bodyCount, m_state.data(), captured);
             launchOrbCopyBack(orderScratch, bodies.loadOrder.data(), bodyCount, m_state.data(), captured);
         }
     };
-    m_buildStart.record(stream);
     launchSequence(key, enqueue, stream);
-    m_buildStop.record(stream);
-    checkState(stream, workBalance);
+    checkState(stream, workBalance); // throws before the rotation: the device left the bodies untouched
+    if (domainCount > 1)
+        for (DeviceBuffer<float4>* array : bodies.reorderedArrays())
+            std::swap(*array, m_recordBuffers[1 - side]);
 }
 
 void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std::uint32_t domainCount,
@@ -260,9 +289,7 @@ void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std
         if (domainCount > 1)
             launchOrbCopyPositions(records(side, count), x, y, z, bodyCount, m_state.data(), captured);
     };
-    m_buildStart.record(stream);
     launchSequence(key, enqueue, stream);
-    m_buildStop.record(stream);
     checkState(stream, false);
 }
 
@@ -307,8 +334,11 @@ double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder
     const bool work = balance == OrbBalance::Work;
     const double keyPasses = finder == OrbCutFinder::RadixSelect ? double(kOrbRadixPasses) : 32;
     const double extract = (positionsOnly ? 12 : 16) + 16 + (work ? 16 + 4 + 4 : 0);
-    const double level = keyPasses * (4 + (work ? 4 : 0)) + 4 + (work ? 4 : 0) + 32 + (work ? 8 : 0);
-    const double finish = positionsOnly ? 12 + 12 : 3 * (4 + 16 + 16 + 16 + 16);
+    // The count pass runs under bisection; radix select resolves its splits without it (work balance: nearly all).
+    const double countPass = finder == OrbCutFinder::Bisection ? 4 + (work ? 4 : 0) : 0;
+    const double level = keyPasses * (4 + (work ? 4 : 0)) + countPass + 32 + (work ? 8 : 0);
+    // Each float4 array gathered (index, random read, write); the load order gathered and copied back.
+    const double finish = positionsOnly ? 12 + 12 : 3 * (4 + 16 + 16) + (4 + 4 + 4) + (4 + 4);
     return extract + double(splitLevels) * level + finish;
 }
 

@@ -183,6 +183,15 @@ __device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinde
     split.split = cell.begin;
     split.roundCount = 0;
     split.roundWeight = 0;
+    split.lessCount = 0;
+    split.equalCount = 0;
+    split.equalWeight = 0;
+    split.leftTieWeight = 0;
+    split.resolved = 0;
+    if (finder == OrbCutFinder::RadixSelect && split.done != 0 && !weighted(level)) {
+        split.equalCount = cell.end - cell.begin; // every key is the pivot
+        resolveTies(split, false);
+    }
     if (cell.end > cell.begin)
         return true;
     writeChildren(level, split, cell.lower[axis], cell.begin, 0);

@@ -8,9 +8,11 @@
 //   bounding box, non-finite positions and invalid weights on the way. Levels partition only these records, between
 //   two buffers (ping-pong, 32 bytes per body), and at the end each of the three float4 body arrays (positionMass,
 //   velocityColor, acceleration: the acceleration is kept between steps, KDK; in double precision also their low
-//   parts, DeviceBodies::reorderedArrays) is gathered once through the final
-//   index into the free buffer and copied back. The positions-only build (buildPositions) partitions the records the
-//   same way and copies the final coordinates back into the caller's three arrays.
+//   parts, DeviceBodies::reorderedArrays) is gathered once through the final index into the buffer freed before it
+//   (first the free record buffer, then the array gathered last); afterwards the buffers change owners on the host
+//   (as in migration), so no array is copied back (that copy was 30 of 460 us at 2^20 bodies). The positions-only
+//   build (buildPositions) partitions the records the same way and copies the final coordinates back into the
+//   caller's three arrays.
 //   Tiles: each level is laid out on the device (one block scans the level's cells) into tiles of kOrbTileBodies
 //   bodies, each inside exactly one cell, so that work balance, whose ranges depend on the data, needs no host
 //   round trip. Every level kernel runs one block per tile. Cells that are already leaves are not touched, except at
@@ -31,23 +33,32 @@
 //   atomics, so cuts are deterministic; the pivot is the key of the first body (in key order) whose cumulative weight
 //   exceeds the cell's share of the global target W (f + l) / np. If every weight is 0, work balance falls back to
 //   count balance (same cells as OrbCpu's count balance).
-//   Partition, per tile: the bodies below and equal to the pivot (a count kernel); the last tile of each cell scans the
-//   cell's tile counts, decides how many ties go left (count balance: k - below; work balance: while the middle of
-//   the tie's weight lies below the remaining target, in index order, which reads only the one tile where that rule
-//   flips), and writes the cut (the midpoint of the largest left and smallest right key, rounded once, as OrbCpu) and
-//   the children. The scatter kernel recomputes each body's side and ranks it inside its tile by warp ballots, so
-//   left bodies keep their order, then right ones: no per-body flag or prefix array. Ties go left in index order, so
-//   under count balance the cells and each leaf's bodies equal OrbCpu's exactly, also with many bodies on a cut plane.
+//   Ties: radix select also counts the bodies below the pivot (the bins below the chosen ones) and equal to it (the
+//   last digit's bin, with its weight), which decides how many ties go left (count balance: k - below; work balance:
+//   while the middle of the tie's weight lies below the remaining target, in index order) whenever that needs no
+//   order: always under count balance, and under work balance with no tie, one tie or no target left. Such a split
+//   is resolved, and its left child's size is known before anything moves.
+//   Scatter, per tile: each body's side, ranked inside its tile by warp ballots, so left bodies keep their order, then
+//   right ones: no per-body flag or prefix array. A resolved split's tiles find the counts of the cell's earlier tiles
+//   by decoupled look-back (Merrill and Garland's single-pass scan, tiles numbered by a ticket in launch order), fold
+//   their extreme keys into the split, and the cell's last tile writes the cut (the midpoint of the largest left and
+//   smallest right key, rounded once, as OrbCpu) and the children. Unresolved splits (bisection; several ties under
+//   work balance) take a count pass first: per tile the bodies below and equal to the pivot; the cell's last tile
+//   scans the tile counts, decides the ties (reading only the one tile where the work rule flips) and writes the cut
+//   and children; the scatter then reads its offsets. Replacing the count pass by the look-back saved 3 to 4% at 2^20
+//   and 2^27 bodies (H200). Ties go left in index order, so under count balance the cells and each leaf's bodies
+//   equal OrbCpu's exactly, also with many bodies on a cut plane.
 //   Work balance is not bit-identical to OrbCpu (fixed point), but keeps its guarantee: every domain boundary is
 //   within half the largest body weight of its target, so every leaf weight is within one largest weight of W / np.
 //   No host wait inside the build: the non-finite and weight checks are read after all work is enqueued; when they
 //   fail the final gather and copy are skipped on the device, so the bodies are left untouched, and build() throws.
-//   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance), 32 bytes
-//   per tile, 8 KiB (24 KiB under work balance) of radix bins per cell of more than one tile, O(np) cells.
-//   One graph: the launch sequence (about 55 kernels and memsets at 2^20 bodies / 64 domains, each latency-bound
-//   there) depends only on N, np, the balance, the finder and the buffers, so it is captured once into a CUDA graph
-//   (on a private stream) and replayed while that key is unchanged; any change, a buffer reallocation included,
-//   captures it again. The layout upload happens before, the input check's download and wait after the graph.
+//   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance), 48 bytes
+//   per tile and 4 per tile and level (look-back), 8 KiB (24 KiB under work balance) of radix bins per cell of more than one tile, O(np) cells.
+//   Cached graphs: the launch sequence (about 40 kernels and memsets at 2^20 bodies / 64 domains, each latency-bound
+//   there) depends only on N, np, the balance, the finder and the buffers, so it is captured into a CUDA graph (on a
+//   private stream) and replayed while that key recurs; the gather's rotation cycles through a few buffer sets, so
+//   the last few graphs are kept. The layout upload happens before, the input check's download and wait after the
+//   graph.
 //   Tiles of 4096 bodies measured faster than 2048 at 2^27 and 2^30 bodies (fewer same-address atomics per cell, which
 //   serialise in L2) and equal at 2^20. Cost (ncu, 2^24 bodies / 4096 domains, 8-bit digits): radix passes 41%,
 //   issue-bound (SM throughput 62-72%, DRAM 19-36%, 50% occupancy at 64 registers), hence fewer, wider passes;
@@ -68,6 +79,7 @@
 #include <cuda_runtime_api.h>
 #include <functional>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace gravlab {
@@ -119,8 +131,9 @@ public:
     OrbImbalance imbalance(cudaStream_t stream) const;
 
     /// Bytes the build reads and writes per body in the model used to quote an effective bandwidth: extraction,
-    /// per level 3 radix passes (32 bisection rounds) of 4-byte keys, the 4-byte count pass and the 32-byte scatter,
-    /// then the gather of three float4 arrays (or the positions' copy back); weights add their own bytes.
+    /// per level 3 radix passes (32 bisection rounds and the 4-byte count pass) of 4-byte keys and the 32-byte
+    /// scatter, then the gather of three float4 arrays and the load order (or the positions' copy back); weights add
+    /// their own bytes.
     static double modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder, OrbBalance balance,
                                        bool positionsOnly);
 
@@ -136,14 +149,18 @@ private:
     struct GraphKey {
         bool positionsOnly = false, workBalance = false;
         std::uint32_t bodyCount = 0, domainCount = 0;
-        std::array<const void*, 21> buffers{};
-        std::array<std::size_t, 21> sizes{};
+        std::array<const void*, 24> buffers{};
+        std::array<std::size_t, 24> sizes{};
         bool operator==(const GraphKey&) const = default;
     };
     GraphKey graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount, std::uint32_t domainCount,
                       std::array<const void*, 7> arrays) const;
-    /// Replays the graph captured for key, capturing enqueue first when the key changed.
+    /// Replays the graph captured for key, capturing enqueue first when no cached graph has that key; records the
+    /// build's start and stop events around the replay.
     void launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream);
+    /// Graphs kept: the gather's buffer rotation cycles the body arrays through 4 sets of buffers (7 in double
+    /// precision), each its own graph.
+    static constexpr std::size_t kCachedGraphs = 8;
     /// The record buffer that holds the final records: one swap per level that splits.
     int finalSide() const { return int((m_levelSplitBegin.size() - 1) % 2); }
 
@@ -160,7 +177,9 @@ private:
     DeviceBuffer<OrbBuildState> m_state;
     DeviceBuffer<float4> m_recordBuffers[2];       ///< x, y, z, index as four float arrays each; gather scratch
     DeviceBuffer<float> m_weightBuffers[2];
-    DeviceBuffer<uint2> m_tileCounts, m_tileOffsets, m_tileExtremes;
+    DeviceBuffer<uint2> m_tileCounts, m_tileOffsets, m_tileExtremes, m_tileAggregate, m_tileInclusive;
+    DeviceBuffer<std::uint32_t> m_lookBack; ///< per level: the scatter's tile ticket, then one state per tile
+    std::size_t m_lookBackStride = 0;       ///< words of m_lookBack per level
     DeviceBuffer<std::uint64_t> m_tileEqualWeight;
     DeviceBuffer<std::uint32_t> m_binCounts;
     DeviceBuffer<std::uint64_t> m_binWeights;
@@ -168,8 +187,7 @@ private:
     const std::uint32_t* m_finalOrder = nullptr;
     CudaEvent m_buildStart, m_buildStop;
     std::optional<CudaStream> m_captureStream;
-    CudaGraph m_graph;
-    GraphKey m_graphKey;
+    std::vector<std::pair<GraphKey, CudaGraph>> m_graphs; ///< most recently used first
 };
 
 } // namespace gravlab

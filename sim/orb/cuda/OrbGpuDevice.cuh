@@ -121,6 +121,25 @@ __device__ __forceinline__ bool lastTileOfSplit(OrbSplit& split) {
     return isLast;
 }
 
+/// Once the pivot is found by radix select, with lessCount, equalCount and (work balance) equalWeight and the target
+/// left over: decides how many ties go left when the selection alone can, so that the scatter finds its offsets and
+/// places the cut without a count pass. Count balance always can (the rank left over); work balance can when there is
+/// no tie, one tie, or no target left (ties go left in index order while the middle of their weight lies below the
+/// target, which needs the ties' weights in index order only when there are several).
+__device__ __forceinline__ void resolveTies(OrbSplit& split, bool useWeights) {
+    std::uint32_t tiesLeft = 0;
+    if (!useWeights)
+        tiesLeft = min(split.rank, split.equalCount);
+    else if (split.equalCount == 1 && split.target > 0)
+        tiesLeft = split.equalWeight < 2 * split.target ? 1u : 0u;
+    else if (split.equalCount > 1 && split.target > 0)
+        return;
+    split.tiesLeft = tiesLeft;
+    split.leftTieWeight = tiesLeft == split.equalCount ? split.equalWeight : 0;
+    split.split = split.begin + split.lessCount + tiesLeft;
+    split.resolved = 1;
+}
+
 /// Writes the two children of a split cell: boxes cut at `cut` along the axis, body ranges split at `split`, and
 /// under work balance the weight before each child.
 __device__ __forceinline__ void writeChildren(const OrbLevel& level, const OrbSplit& split, float cut,

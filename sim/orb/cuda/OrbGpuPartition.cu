@@ -176,10 +176,11 @@ __device__ __forceinline__ std::uint32_t tiesGoingLeft(const OrbLevel& level, co
     return tiesLeft;
 }
 
-/// Thread 0, once the ties are decided: places the cut, records the split and writes the children.
+/// One thread, once the ties are decided: places the cut, records the split and writes the children (leftWeight: the
+/// weight of the ties that go left).
 __device__ __forceinline__ void placeCut(const OrbLevel& level, OrbSplit& split, std::uint32_t lessCount,
-                                         std::uint32_t equalCount, std::uint32_t tiesLeft, const SplitTotals& totals,
-                                         const std::uint64_t& leftWeight) {
+                                         std::uint32_t equalCount, std::uint32_t tiesLeft, std::uint32_t maxLessKey,
+                                         std::uint32_t minGreaterKey, std::uint64_t leftWeight) {
     const OrbCell& parent = level.cells[split.cell];
     const std::uint32_t leftCount = lessCount + tiesLeft;
     float cut;
@@ -189,12 +190,12 @@ __device__ __forceinline__ void placeCut(const OrbLevel& level, OrbSplit& split,
         cut = parent.upper[split.axis];
     } else {
         // The midpoint of the largest key on the left and the smallest on the right, rounded once, as in OrbCpu.
-        const std::uint32_t leftKey = tiesLeft > 0 ? split.pivot : totals.maxLessKey;
-        const std::uint32_t rightKey = tiesLeft < equalCount ? split.pivot : totals.minGreaterKey;
+        const std::uint32_t leftKey = tiesLeft > 0 ? split.pivot : maxLessKey;
+        const std::uint32_t rightKey = tiesLeft < equalCount ? split.pivot : minGreaterKey;
         cut = float(0.5 * (double(keyToFloat(leftKey)) + double(keyToFloat(rightKey))));
     }
-    split.maxLessKey = totals.maxLessKey;
-    split.minGreaterKey = totals.minGreaterKey;
+    split.maxLessKey = maxLessKey;
+    split.minGreaterKey = minGreaterKey;
     split.tiesLeft = tiesLeft;
     split.split = split.begin + leftCount;
     writeChildren(level, split, cut, split.begin + leftCount, split.lessWeight + leftWeight);
@@ -221,7 +222,7 @@ __device__ void finishSplit(const OrbLevel& level, OrbSplit& split) {
         tiesGoingLeft(level, split, useWeights, lessCount, equalCount, weightCarry, totals, leftWeight);
     if (threadIdx.x != 0)
         return;
-    placeCut(level, split, lessCount, equalCount, tiesLeft, totals, leftWeight);
+    placeCut(level, split, lessCount, equalCount, tiesLeft, maxLessKey, minGreaterKey, leftWeight);
 }
 
 // Per body: 4 bytes read (+ 4 of weight under work balance); per tile 16 (+ 8) bytes written and one atomic; the last
@@ -234,7 +235,7 @@ __global__ void orbCountKernel(OrbLevel level) {
     if (splitIndex < 0)
         return;
     OrbSplit& split = level.splits[splitIndex];
-    if (split.copyOnly != 0)
+    if (split.copyOnly != 0 || split.resolved != 0)
         return;
     const bool useWeights = weighted(level);
     const int exponent = level.state->weightExponent;
@@ -288,16 +289,74 @@ __global__ void orbCountKernel(OrbLevel level) {
         finishSplit(level, split);
 }
 
+/// Look-back states of a tile of a resolved split: nothing yet, its own counts, or its counts with all earlier tiles'.
+enum TileState : std::uint32_t { kTileNothing = 0, kTileAggregate = 1, kTileInclusive = 2 };
+
+__device__ __forceinline__ void publishTile(std::uint32_t* status, uint2* values, std::uint32_t tile, uint2 counts,
+                                            TileState state) {
+    __stcg(&values[tile], counts);
+    __threadfence(); // the counts are visible before the state that announces them
+    atomicExch(&status[tile], std::uint32_t(state));
+}
+
+/// Warp 0 of a tile of a resolved split: the (below, equal) counts of the cell's tiles before this one, by decoupled
+/// look-back (Merrill and Garland's single-pass scan): the tile announces its own counts, then each lane reads one
+/// earlier tile, 32 at a time, adding their counts until the nearest tile that already knows its inclusive prefix; then
+/// it announces its own inclusive prefix. Tiles take their numbers in launch order (a ticket), so every tile waited on
+/// is already running. Valid in every lane of warp 0.
+__device__ uint2 lookBack(const OrbLevel& level, const OrbSplit& split, std::uint32_t tile, uint2 aggregate) {
+    const std::uint32_t lane = threadIdx.x & 31;
+    const std::uint32_t local = tile - split.tileBegin;
+    uint2 before = make_uint2(0, 0);
+    if (local > 0) {
+        if (lane == 0)
+            publishTile(level.tileStatus, level.tileAggregate, tile, aggregate, kTileAggregate);
+        for (std::int64_t nearest = std::int64_t(local) - 1;; nearest -= 32) {
+            const std::int64_t earlier = nearest - std::int64_t(lane);
+            std::uint32_t state = kTileInclusive; // before the cell's first tile: an inclusive prefix of 0
+            uint2 counts = make_uint2(0, 0);
+            if (earlier >= 0) {
+                const std::uint32_t other = split.tileBegin + std::uint32_t(earlier);
+                do
+                    state = atomicAdd(&level.tileStatus[other], 0u);
+                while (state == kTileNothing);
+                __threadfence(); // the counts are read after the state that announced them
+                counts = __ldcg(state == kTileInclusive ? &level.tileInclusive[other] : &level.tileAggregate[other]);
+            }
+            const unsigned inclusive = __ballot_sync(kFullWarp, state == kTileInclusive);
+            const std::uint32_t last = inclusive != 0 ? std::uint32_t(__ffs(inclusive) - 1) : 31u;
+            before.x += warpSum(lane <= last ? counts.x : 0u);
+            before.y += warpSum(lane <= last ? counts.y : 0u);
+            if (inclusive != 0)
+                break;
+        }
+    }
+    if (lane == 0)
+        publishTile(level.tileStatus, level.tileInclusive, tile,
+                    make_uint2(before.x + aggregate.x, before.y + aggregate.y), kTileInclusive);
+    return before;
+}
+
 // Per body: 16 bytes read and 16 written (+ 4 and 4 of weight under work balance). Each warp ranks its 256 bodies by
 // ballots, row by row, so the stable order needs no per-body flag or prefix array. All records are loaded before any
 // is stored: the buffers could alias as far as the compiler knows, so interleaving would serialise every load.
-__global__ void orbScatterKernel(OrbLevel level) {
-    __shared__ std::uint32_t warpLess[kWarpsPerTile], warpEqual[kWarpsPerTile];
-    const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
+// A resolved split's tiles find their offsets by look-back and fold their extreme keys into the split; its last tile
+// places the cut. Other splits read the offsets the count pass wrote. Two blocks per multiprocessor: at 2^20 bodies
+// the level's 256 tiles then run in one wave.
+__global__ void __launch_bounds__(kOrbTileThreads, 2) orbScatterKernel(OrbLevel level) {
+    __shared__ std::uint32_t warpLess[kWarpsPerTile], warpEqual[kWarpsPerTile], warpMaxLess[kWarpsPerTile],
+        warpMinGreater[kWarpsPerTile];
+    __shared__ std::uint32_t ticket;
+    __shared__ uint2 tileBefore;
+    if (threadIdx.x == 0)
+        ticket = atomicAdd(level.tileTicket, 1u);
+    __syncthreads();
+    const std::uint32_t tileIndex = ticket;
+    const int splitIndex = findSplit(level.splits, level.splitCount, tileIndex);
     if (splitIndex < 0)
         return;
-    const OrbSplit& split = level.splits[splitIndex];
-    const Tile tile = tileOf(split, blockIdx.x);
+    OrbSplit& split = level.splits[splitIndex];
+    const Tile tile = tileOf(split, tileIndex);
     const OrbRecords from = level.from, to = level.to;
     float coordinates[3][kRowsPerWarp], weights[kRowsPerWarp];
     std::uint32_t indices[kRowsPerWarp];
@@ -322,9 +381,10 @@ __global__ void orbScatterKernel(OrbLevel level) {
                 store(row, tile.body(row));
         return;
     }
-    const std::uint32_t pivot = split.pivot, tiesLeft = split.tiesLeft;
+    const bool resolved = split.resolved != 0;
+    const std::uint32_t pivot = split.pivot, tiesLeft = split.tiesLeft, splitBody = split.split;
     unsigned lessMask[kRowsPerWarp], equalMask[kRowsPerWarp];
-    std::uint32_t less = 0, equal = 0;
+    std::uint32_t less = 0, equal = 0, maxLess = 0, minGreater = ~0u;
     for (int row = 0; row < kRowsPerWarp; ++row) {
         const bool valid = tile.body(row) < tile.last;
         const float along = split.axis == 0 ? coordinates[0][row] : split.axis == 1 ? coordinates[1][row]
@@ -334,15 +394,39 @@ __global__ void orbScatterKernel(OrbLevel level) {
         equalMask[row] = __ballot_sync(kFullWarp, valid && key == pivot);
         less += __popc(lessMask[row]);
         equal += __popc(equalMask[row]);
+        if (valid && key < pivot)
+            maxLess = max(maxLess, key);
+        if (valid && key > pivot)
+            minGreater = min(minGreater, key);
     }
     const int warp = int(threadIdx.x / 32);
+    if (resolved) {
+        maxLess = warpMax(maxLess);
+        minGreater = warpMin(minGreater);
+    }
     if ((threadIdx.x & 31) == 0) {
         warpLess[warp] = less;
         warpEqual[warp] = equal;
+        warpMaxLess[warp] = maxLess;
+        warpMinGreater[warp] = minGreater;
     }
     __syncthreads();
-    const uint2 offsets = level.tileOffsets[blockIdx.x];
-    std::uint32_t lessBefore = offsets.x, equalBefore = offsets.y;
+    if (resolved) {
+        if (warp == 0) {
+            uint2 aggregate = make_uint2(0, 0);
+            for (int w = 0; w < kWarpsPerTile; ++w) {
+                aggregate.x += warpLess[w];
+                aggregate.y += warpEqual[w];
+            }
+            const uint2 before = lookBack(level, split, tileIndex, aggregate);
+            if (threadIdx.x == 0)
+                tileBefore = before;
+        }
+    } else if (threadIdx.x == 0) {
+        tileBefore = level.tileOffsets[tileIndex];
+    }
+    __syncthreads();
+    std::uint32_t lessBefore = tileBefore.x, equalBefore = tileBefore.y;
     for (int w = 0; w < warp; ++w) {
         lessBefore += warpLess[w];
         equalBefore += warpEqual[w];
@@ -356,12 +440,26 @@ __global__ void orbScatterKernel(OrbLevel level) {
             const std::uint32_t leftBefore = lessRank + min(equalRank, tiesLeft);
             const bool left = (lessMask[row] & bit) != 0 || ((equalMask[row] & bit) != 0 && equalRank < tiesLeft);
             const std::uint64_t inCell = i - split.begin;
-            store(row, left ? std::uint64_t(split.begin) + leftBefore
-                            : std::uint64_t(split.split) + inCell - leftBefore);
+            store(row, left ? std::uint64_t(split.begin) + leftBefore : std::uint64_t(splitBody) + inCell - leftBefore);
         }
         lessBefore += __popc(lessMask[row]);
         equalBefore += __popc(equalMask[row]);
     }
+    if (!resolved)
+        return;
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < kWarpsPerTile; ++w) {
+            maxLess = max(maxLess, warpMaxLess[w]);
+            minGreater = min(minGreater, warpMinGreater[w]);
+        }
+        if (maxLess > 0)
+            atomicMax(&split.maxLessKey, maxLess);
+        if (minGreater != ~0u)
+            atomicMin(&split.minGreaterKey, minGreater);
+    }
+    if (lastTileOfSplit(split) && threadIdx.x == 0)
+        placeCut(level, split, split.lessCount, split.equalCount, min(tiesLeft, split.equalCount),
+                 __ldcg(&split.maxLessKey), __ldcg(&split.minGreaterKey), split.leftTieWeight);
 }
 
 } // namespace

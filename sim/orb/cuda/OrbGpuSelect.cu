@@ -70,8 +70,8 @@ __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBins
         count += counts[k];
         weight += weights[k];
     }
-    std::uint32_t countBefore;
-    CountScan(storage.count).ExclusiveSum(count, countBefore);
+    std::uint32_t countBefore, totalCount;
+    CountScan(storage.count).ExclusiveSum(count, countBefore, totalCount);
     __syncthreads();
     std::uint64_t weightBefore = 0, totalWeight = 0;
     if (useWeights)
@@ -88,8 +88,13 @@ __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBins
             split.rank = rank - countBefore;
             split.target = target - weightBefore;
             split.lessWeight += weightBefore;
-            if (shift == 0)
+            split.lessCount += countBefore;
+            if (shift == 0) { // the last digit: the bin holds exactly the bodies equal to the pivot
                 split.done = 1;
+                split.equalCount = counts[k];
+                split.equalWeight = weights[k];
+                resolveTies(split, useWeights);
+            }
         }
         countBefore += counts[k];
         weightBefore += weights[k];
@@ -99,7 +104,9 @@ __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBins
         split.pivot = ~0u;
         split.target = target - totalWeight;
         split.lessWeight += totalWeight;
+        split.lessCount += totalCount;
         split.done = 1;
+        resolveTies(split, useWeights); // no body equals the pivot
     }
 }
 
