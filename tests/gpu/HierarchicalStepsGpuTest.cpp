@@ -75,8 +75,9 @@ class HierarchicalChoiceGpu : public CudaDeviceTest, public testing::WithParamIn
 // step, a small kick) may change level within the step on one device only: measured once, 7e-5 in velocity; the tree's
 // bound there is 2e-4. The tidal choice lets the devices' tree levels disagree on about one body in seven (below), so
 // those bodies end the base step with the truncation errors of different step lengths: measured 9e-5 and 2.2e-4 in
-// velocity on two seeds; its bound is 1e-3, still below the 5e-3 that separates the tidal run from the start choice's
-// on the CPU, checked below.
+// velocity on two seeds, as far as the CPU's own tidal and start runs lie apart (6e-5 to 1.1e-4 on four seeds). Its
+// bound of 1e-3 therefore only catches gross errors; the tidal levels themselves are checked exactly by the level
+// kernel's test and, here, by the direct sums, whose runs must lie far closer to the CPU's than the start choice does.
 TEST_P(HierarchicalChoiceGpu, StepsMatchTheCpuBackendForEverySolver) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
@@ -125,10 +126,10 @@ TEST_P(HierarchicalChoiceGpu, StepsMatchTheCpuBackendForEverySolver) {
         const double treeVelocityBound =
             GetParam() == LevelChoice::Tidal ? 1e-3 : GetParam() == LevelChoice::Symmetric ? 2e-4 : 5e-5;
         EXPECT_LE(worstVelocity, tree ? treeVelocityBound : 5e-6);
-        if (GetParam() == LevelChoice::Symmetric && !tree) {
+        if (GetParam() != LevelChoice::Start && !tree) {
             // The comparison must be able to tell the choices apart: the CPU's start choice lies far further from
-            // its symmetric run than the GPU's symmetric run does (measured 6e-5 against 2e-7), so a GPU that ignored
-            // the slopes would fail here.
+            // its symmetric or tidal run than the GPU's run does (measured 6e-5 against 2e-7 for the symmetric
+            // choice, 6e-5 to 1.1e-4 against 8e-8 for the tidal one), so a GPU that ignored the history would fail.
             SimParams atStart = cpuParams;
             atStart.timeSteps.levelChoice = LevelChoice::Start;
             CpuBackend other;

@@ -271,18 +271,26 @@ TEST_F(OrbGpuTest, MatchesCpuOnTieHeavyLattice) {
 
 /// 400,000 bodies: 98 tiles in the root cell, so a tile's look-back for the counts of the tiles before it spans up to
 /// four windows of 32, and most splits hold tens of tiles; cells, leaves and the work bound as on the small inputs.
+/// Two balls: one about the origin, where few bodies share the pivot's first digit, and one in [2.5, 3.5]^3, where
+/// the first digit is a single mantissa bit, so half the root cell still matches it in the later passes.
 TEST_F(OrbGpuTest, MatchesCpuWithManyTilesPerCell) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     std::mt19937_64 random(seed);
-    const Bodies bodies = randomBall(400000, random);
-    for (std::uint32_t domains : {3u, 64u})
-        expectSameAsCpu(bodies, domains, OrbCutFinder::RadixSelect);
-    std::uniform_real_distribution<float> weight(0.0f, 10.0f);
-    std::vector<float> weights(bodies.size());
-    for (float& w : weights)
-        w = weight(random);
-    expectWorkBalanced(bodies, weights, 64, OrbCutFinder::RadixSelect);
+    for (const float offset : {0.0f, 3.0f}) {
+        SCOPED_TRACE("ball centre " + std::to_string(offset));
+        Bodies bodies = randomBall(400000, random, offset > 0 ? 0.5 : 1.0);
+        for (std::vector<float>* axis : {&bodies.x, &bodies.y, &bodies.z})
+            for (float& coordinate : *axis)
+                coordinate += offset;
+        for (std::uint32_t domains : {3u, 64u})
+            expectSameAsCpu(bodies, domains, OrbCutFinder::RadixSelect);
+        std::uniform_real_distribution<float> weight(0.0f, 10.0f);
+        std::vector<float> weights(bodies.size());
+        for (float& w : weights)
+            w = weight(random);
+        expectWorkBalanced(bodies, weights, 64, OrbCutFinder::RadixSelect);
+    }
 }
 
 /// One OrbGpu rebuilding the same device bodies again and again, under both balances and several domain counts, in
