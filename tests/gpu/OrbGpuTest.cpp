@@ -90,6 +90,31 @@ std::vector<float4> downloadAcceleration(const DeviceBodies& device, cudaStream_
     return acceleration;
 }
 
+/// After a build, with acceleration = (original index, 0, 0, weight) uploaded before it: every body appears once and
+/// every array of it (position, velocity, mass, colour, id, weight and, when present, the low parts) moved with it.
+void expectEveryBodyWhole(const Bodies& input, const std::vector<float>& weights, const Bodies& moved,
+                          const std::vector<float4>& acceleration) {
+    const std::size_t count = input.size();
+    const auto movedStates = pairedArrays(moved), inputStates = pairedArrays(input);
+    const auto movedLows = lowPartArrays(moved), inputLows = lowPartArrays(input);
+    std::vector<bool> seen(count, false);
+    for (std::size_t j = 0; j < count; ++j) {
+        const std::size_t origin = std::size_t(acceleration[j].x);
+        ASSERT_LT(origin, count) << "position " << j;
+        ASSERT_FALSE(seen[origin]) << "body " << origin << " appears twice";
+        seen[origin] = true;
+        for (std::size_t k = 0; k < movedStates.size(); ++k) {
+            ASSERT_EQ((*movedStates[k])[j], (*inputStates[k])[origin]) << "body " << origin << ", array " << k;
+            if (input.hasLowParts())
+                ASSERT_EQ((*movedLows[k])[j], (*inputLows[k])[origin]) << "body " << origin << ", low part " << k;
+        }
+        ASSERT_EQ(moved.mass[j], input.mass[origin]);
+        ASSERT_EQ(moved.colorKey[j], input.colorKey[origin]);
+        ASSERT_EQ(moved.id[j], input.id[origin]);
+        ASSERT_EQ(acceleration[j].w, weights[origin]);
+    }
+}
+
 /// balance Work is only used here with all-zero weights, which must fall back to count balance.
 void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinder finder,
                      OrbBalance balance = OrbBalance::Count) {
@@ -159,20 +184,7 @@ void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, 
     downloadBodies(device, moved, stream.get());
     const std::vector<float4> acceleration = downloadAcceleration(device, stream.get());
 
-    std::vector<bool> seen(count, false);
-    for (std::size_t j = 0; j < count; ++j) {
-        const std::size_t origin = std::size_t(acceleration[j].x);
-        ASSERT_LT(origin, count) << "position " << j;
-        ASSERT_FALSE(seen[origin]) << "body " << origin << " appears twice";
-        seen[origin] = true;
-        ASSERT_EQ(moved.x[j], input.x[origin]);
-        ASSERT_EQ(moved.y[j], input.y[origin]);
-        ASSERT_EQ(moved.z[j], input.z[origin]);
-        ASSERT_EQ(moved.vx[j], input.vx[origin]);
-        ASSERT_EQ(moved.mass[j], input.mass[origin]);
-        ASSERT_EQ(moved.colorKey[j], input.colorKey[origin]);
-        ASSERT_EQ(acceleration[j].w, weights[origin]);
-    }
+    ASSERT_NO_FATAL_FAILURE(expectEveryBodyWhole(input, weights, moved, acceleration));
 
     Bodies cpuBodies = input;
     OrbCpu shape;
@@ -330,24 +342,7 @@ TEST_F(OrbGpuTest, RepeatedBuildsKeepEveryBodyWhole) {
             downloadBodies(device, moved, stream.get());
             const std::vector<float4> acceleration = downloadAcceleration(device, stream.get());
             ASSERT_EQ(moved.hasLowParts(), doublePrecision);
-            std::vector<bool> seen(input.size(), false);
-            for (std::size_t j = 0; j < input.size(); ++j) {
-                const std::size_t origin = std::size_t(acceleration[j].x);
-                ASSERT_LT(origin, input.size()) << "position " << j;
-                ASSERT_FALSE(seen[origin]) << "body " << origin << " appears twice";
-                seen[origin] = true;
-                ASSERT_EQ(moved.x[j], input.x[origin]);
-                ASSERT_EQ(moved.z[j], input.z[origin]);
-                ASSERT_EQ(moved.vy[j], input.vy[origin]);
-                ASSERT_EQ(moved.mass[j], input.mass[origin]);
-                ASSERT_EQ(moved.colorKey[j], input.colorKey[origin]);
-                ASSERT_EQ(moved.id[j], input.id[origin]);
-                ASSERT_EQ(acceleration[j].w, weights[origin]);
-                if (doublePrecision) {
-                    ASSERT_EQ(moved.xLow[j], input.xLow[origin]);
-                    ASSERT_EQ(moved.vzLow[j], input.vzLow[origin]);
-                }
-            }
+            ASSERT_NO_FATAL_FAILURE(expectEveryBodyWhole(input, weights, moved, acceleration));
             if (balance == OrbBalance::Count) {
                 Bodies cpuBodies = input;
                 OrbCpu cpu;
