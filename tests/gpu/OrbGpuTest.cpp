@@ -105,8 +105,9 @@ void expectEveryBodyWhole(const Bodies& input, const std::vector<float>& weights
         seen[origin] = true;
         for (std::size_t k = 0; k < movedStates.size(); ++k) {
             ASSERT_EQ((*movedStates[k])[j], (*inputStates[k])[origin]) << "body " << origin << ", array " << k;
-            if (input.hasLowParts())
+            if (input.hasLowParts()) {
                 ASSERT_EQ((*movedLows[k])[j], (*inputLows[k])[origin]) << "body " << origin << ", low part " << k;
+            }
         }
         ASSERT_EQ(moved.mass[j], input.mass[origin]);
         ASSERT_EQ(moved.colorKey[j], input.colorKey[origin]);
