@@ -13,6 +13,7 @@
 #include <hwy/targets.h>
 #include <iostream>
 #include <limits>
+#include <numeric>
 #include <omp.h>
 
 namespace gravlab {
@@ -23,7 +24,9 @@ constexpr double kSoftening = 0.05;
 // The accuracy contract of the CPU tree: the 99th percentile of |a - a_fp64| / |a_fp64| stays below 1e-3 at theta 0.5
 // for every shape the app offers in bulk. Measured at 25k bodies (seed 5, groups of 128): 4.2e-4 (Plummer), 4.9e-4
 // (disk), 3.8e-4 (collision), 6.5e-4 (cold cube); the per-body walk reaches 0.9-1.9e-3 on the same inputs, so a walk
-// that accepted cells by its group's centre instead of its box, or lost the quadrupole, fails.
+// that accepted cells by its group's centre instead of its box, or lost the quadrupole, fails. The percentile is taken
+// over every body: a sample of 1,500 put about one cold cube in fifty above the bound by sampling alone (one seed
+// sampled 1.14e-3 where all its bodies give 9.5e-4; over 25 seeds the cold cube's p99 lies in 5.8e-4 to 9.5e-4).
 TEST(TreeGroupWalk, ContractHoldsOnFreshShapesAtThetaHalf) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
@@ -36,7 +39,8 @@ TEST(TreeGroupWalk, ContractHoldsOnFreshShapesAtThetaHalf) {
         tree.summarize(0.5f);
         Vec3Arrays<float> accelerations;
         computeTreeAccelerationsCpu(tree, {1.0, kSoftening}, accelerations);
-        const std::vector<std::size_t> targets = treetest::randomTargets(bodies.size(), 1500, random);
+        std::vector<std::size_t> targets(bodies.size());
+        std::iota(targets.begin(), targets.end(), std::size_t{0});
         Vec3Arrays<double> reference;
         computeAccelerationsFp64(bodies, {1.0, kSoftening}, targets, reference);
         const std::vector<double> errors = treetest::relativeErrors(accelerations, reference, targets);
