@@ -255,7 +255,7 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
             throw std::logic_error("ORB: the final records are not in the buffer the layout predicts");
         if (domainCount > 1) {
             // The other record buffer is free now (16 bytes per body): each body array is gathered into the buffer
-            // freed before it, and the buffers change owners afterwards (rotateGathered), with no copy back.
+            // freed before it, and the buffers change owners after the replay (below), with no copy back.
             float4* free = m_recordBuffers[1 - side].data();
             for (DeviceBuffer<float4>* array : bodies.reorderedArrays()) {
                 launchOrbGather(array->data(), m_finalOrder, free, bodyCount, m_state.data(), captured);
