@@ -123,8 +123,9 @@ TEST_P(HierarchicalChoiceGpu, StepsMatchTheCpuBackendForEverySolver) {
                   << gpuLevels.forceEvaluationsPerStep << " evaluations per step ("
                   << gpuLevels.wastedForceEvaluationsPerStep << " surplus)\n";
         EXPECT_LE(worstPosition, tree ? 1e-5 : 1e-6);
-        const double treeVelocityBound =
-            GetParam() == LevelChoice::Tidal ? 1e-3 : GetParam() == LevelChoice::Symmetric ? 2e-4 : 5e-5;
+        const double treeVelocityBound = GetParam() == LevelChoice::Tidal       ? 1e-3
+                                         : GetParam() == LevelChoice::Symmetric ? 2e-4
+                                                                                : 5e-5;
         EXPECT_LE(worstVelocity, tree ? treeVelocityBound : 5e-6);
         if (GetParam() != LevelChoice::Start && !tree) {
             // The comparison must be able to tell the choices apart: the CPU's start choice lies far further from

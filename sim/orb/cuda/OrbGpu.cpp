@@ -131,7 +131,8 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     CUDA_CHECK(cudaMemsetAsync(m_cellWeightBefore.data(), 0, sizeof(std::uint64_t), stream));
     const std::size_t splitLevels = m_levelSplitBegin.size() - 1;
     if (splitLevels > 0)
-        CUDA_CHECK(cudaMemsetAsync(m_lookBack.data(), 0, splitLevels * m_lookBackStride * sizeof(std::uint32_t), stream));
+        CUDA_CHECK(
+            cudaMemsetAsync(m_lookBack.data(), 0, splitLevels * m_lookBackStride * sizeof(std::uint32_t), stream));
     // Count balance with radix select resolves every split in its selection: no count pass.
     const bool countPass = workBalance || m_cutFinder != OrbCutFinder::RadixSelect;
     int side = 0;

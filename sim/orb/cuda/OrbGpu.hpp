@@ -53,7 +53,8 @@
 //   No host wait inside the build: the non-finite and weight checks are read after all work is enqueued; when they
 //   fail the final gather and copy are skipped on the device, so the bodies are left untouched, and build() throws.
 //   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance), 48 bytes
-//   per tile and 4 per tile and level (look-back), 8 KiB (24 KiB under work balance) of radix bins per cell of more than one tile, O(np) cells.
+//   per tile and 4 per tile and level (look-back), 8 KiB (24 KiB under work balance) of radix bins per cell of more
+//   than one tile, O(np) cells.
 //   Cached graphs: the launch sequence (about 40 kernels and memsets at 2^20 bodies / 64 domains, each latency-bound
 //   there) depends only on N, np, the balance, the finder and the buffers, so it is captured into a CUDA graph (on a
 //   private stream) and replayed while that key recurs; the gather's rotation cycles through a few buffer sets, so

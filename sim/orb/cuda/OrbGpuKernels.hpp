@@ -50,9 +50,9 @@ struct OrbSplit {
     std::uint32_t minGreaterKey; ///< smallest key above the pivot (set with the cut)
     std::uint32_t tiesLeft;      ///< bodies equal to the pivot that go left (the first ones in index order)
     std::uint32_t split;         ///< first body of the right child
-    std::uint32_t lessCount;     ///< radix select: bodies below the pivot (the counts of the bins below the chosen ones)
-    std::uint32_t equalCount;    ///< radix select: bodies equal to the pivot (the last digit's bin)
-    std::uint64_t equalWeight;   ///< radix select, work balance: their weight
+    std::uint32_t lessCount;   ///< radix select: bodies below the pivot (the counts of the bins below the chosen ones)
+    std::uint32_t equalCount;  ///< radix select: bodies equal to the pivot (the last digit's bin)
+    std::uint64_t equalWeight; ///< radix select, work balance: their weight
     std::uint64_t leftTieWeight; ///< resolved: the weight of the ties that go left
     std::uint32_t resolved;      ///< 1: the selection decided tiesLeft and split, so the scatter needs no count pass
     std::uint32_t roundCount;    ///< bisection: bodies at or below the trial key
@@ -89,10 +89,10 @@ struct OrbLevel {
     uint2* tileCounts;            ///< per tile: (bodies below the pivot, bodies equal to it)
     uint2* tileOffsets;           ///< per tile: the same counted over the cell's earlier tiles
     uint2* tileExtremes;          ///< per tile: (largest key below the pivot, smallest key above it)
-    uint2* tileAggregate;         ///< resolved cells, per tile: (bodies below the pivot, equal to it), for the look-back
-    uint2* tileInclusive;         ///< resolved cells, per tile: the same over the cell's tiles up to this one
-    std::uint32_t* tileStatus;    ///< this level's look-back state per tile (0 at the start of a build)
-    std::uint32_t* tileTicket;    ///< this level's scatter tile counter (0 at the start of a build)
+    uint2* tileAggregate;      ///< resolved cells, per tile: (bodies below the pivot, equal to it), for the look-back
+    uint2* tileInclusive;      ///< resolved cells, per tile: the same over the cell's tiles up to this one
+    std::uint32_t* tileStatus; ///< this level's look-back state per tile (0 at the start of a build)
+    std::uint32_t* tileTicket; ///< this level's scatter tile counter (0 at the start of a build)
     std::uint64_t* tileEqualWeight; ///< per tile: weight of the bodies equal to the pivot (work balance)
     std::uint32_t* binCounts;     ///< kOrbRadixBins per bin slot
     std::uint64_t* binWeights;    ///< kOrbRadixBins per bin slot (work balance)
