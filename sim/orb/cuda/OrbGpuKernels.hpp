@@ -1,6 +1,7 @@
 #pragma once
 // Kernels of the GPU ORB behind launch functions free of device code (OrbGpu.cu: extraction, level layout, final
-// gather; OrbGpuSelect.cu: cut finders; OrbGpuPartition.cu: tile counts, cuts, stable scatter; OrbGpuImbalance.cu).
+// gather; OrbGpuSelect.cu: cut finders; OrbGpuPartition.cu: tile counts, cuts, stable scatter with OrbGpuLookBack.cuh;
+// OrbGpuImbalance.cu).
 // See OrbGpu.hpp for the design.
 #include "device/cuda/DeviceBuffer.hpp"
 
