@@ -51,7 +51,8 @@
 //   Work balance is not bit-identical to OrbCpu (fixed point), but keeps its guarantee: every domain boundary is
 //   within half the largest body weight of its target, so every leaf weight is within one largest weight of W / np.
 //   No host wait inside the build: the non-finite and weight checks are read after all work is enqueued; when they
-//   fail the final gather and copy are skipped on the device, so the bodies are left untouched, and build() throws.
+//   fail the final gather and copy are skipped on the device and the buffers keep their owners, so the bodies are
+//   left untouched, and build() throws.
 //   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance), 48 bytes
 //   per tile and 4 per tile and level (look-back), 8 KiB (24 KiB under work balance) of radix bins per cell of more
 //   than one tile, O(np) cells.
