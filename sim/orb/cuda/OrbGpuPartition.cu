@@ -290,17 +290,112 @@ __global__ void orbCountKernel(OrbLevel level) {
         finishSplit(level, split);
 }
 
+/// One tile's records in registers, a row of 32 consecutive bodies per warp and step: all loaded before any is stored,
+/// since the buffers could alias as far as the compiler knows, and interleaving would serialise every load.
+struct TileRecords {
+    float coordinates[3][kRowsPerWarp], weights[kRowsPerWarp];
+    std::uint32_t indices[kRowsPerWarp];
+
+    __device__ __forceinline__ void load(const Tile& tile, const OrbRecords& from) {
+        for (int row = 0; row < kRowsPerWarp; ++row) {
+            const std::uint64_t i = tile.body(row);
+            const bool valid = i < tile.last;
+            for (int axis = 0; axis < 3; ++axis)
+                coordinates[axis][row] = valid ? from.coordinate[axis][i] : 0.0f;
+            indices[row] = valid ? from.index[i] : 0u;
+            weights[row] = valid && from.weight != nullptr ? from.weight[i] : 0.0f;
+        }
+    }
+    __device__ __forceinline__ void store(int row, std::uint64_t destination, const OrbRecords& to) const {
+        for (int axis = 0; axis < 3; ++axis)
+            to.coordinate[axis][destination] = coordinates[axis][row];
+        to.index[destination] = indices[row];
+        if (to.weight != nullptr)
+            to.weight[destination] = weights[row];
+    }
+};
+
+/// This thread's view of its tile against the pivot: per row, the warp's bodies below and equal to it (ballots), and
+/// this thread's largest key below it and smallest above it.
+struct PivotRows {
+    unsigned lessMask[kRowsPerWarp], equalMask[kRowsPerWarp];
+    std::uint32_t less = 0, equal = 0, maxLess = 0, minGreater = ~0u;
+
+    __device__ __forceinline__ PivotRows(const Tile& tile, const TileRecords& records, int axis, std::uint32_t pivot) {
+        for (int row = 0; row < kRowsPerWarp; ++row) {
+            const bool valid = tile.body(row) < tile.last;
+            const float along = axis == 0   ? records.coordinates[0][row]
+                                : axis == 1 ? records.coordinates[1][row]
+                                            : records.coordinates[2][row];
+            const std::uint32_t key = orderedKey(along);
+            lessMask[row] = __ballot_sync(kFullWarp, valid && key < pivot);
+            equalMask[row] = __ballot_sync(kFullWarp, valid && key == pivot);
+            less += __popc(lessMask[row]);
+            equal += __popc(equalMask[row]);
+            if (valid && key < pivot)
+                maxLess = max(maxLess, key);
+            if (valid && key > pivot)
+                minGreater = min(minGreater, key);
+        }
+    }
+};
+
+/// The per-warp sums a tile of the scatter shares in shared memory.
+struct WarpTallies {
+    std::uint32_t less[kWarpsPerTile], equal[kWarpsPerTile], maxLess[kWarpsPerTile], minGreater[kWarpsPerTile];
+};
+
+/// Block-wide: the (below, equal) counts of the cell's tiles before this one, by look-back for a resolved split, else
+/// from the count pass.
+__device__ __forceinline__ uint2 countsBeforeTile(const OrbLevel& level, const OrbSplit& split, std::uint32_t tileIndex,
+                                                  bool resolved, const WarpTallies& tallies) {
+    __shared__ uint2 tileBefore;
+    if (resolved) {
+        if (threadIdx.x < 32) {
+            uint2 aggregate = make_uint2(0, 0);
+            for (int w = 0; w < kWarpsPerTile; ++w) {
+                aggregate.x += tallies.less[w];
+                aggregate.y += tallies.equal[w];
+            }
+            const uint2 before = lookBack(level, split, tileIndex, aggregate);
+            if (threadIdx.x == 0)
+                tileBefore = before;
+        }
+    } else if (threadIdx.x == 0) {
+        tileBefore = level.tileOffsets[tileIndex];
+    }
+    __syncthreads();
+    return tileBefore;
+}
+
+/// Block-wide, for a resolved split after its tile moved: the tile's extreme keys folded into the split, and the cut
+/// placed by the cell's last tile.
+__device__ __forceinline__ void foldExtremesAndCut(const OrbLevel& level, OrbSplit& split, const PivotRows& rows,
+                                                   const WarpTallies& tallies) {
+    if (threadIdx.x == 0) {
+        std::uint32_t maxLess = rows.maxLess, minGreater = rows.minGreater;
+        for (int w = 1; w < kWarpsPerTile; ++w) {
+            maxLess = max(maxLess, tallies.maxLess[w]);
+            minGreater = min(minGreater, tallies.minGreater[w]);
+        }
+        if (maxLess > 0)
+            atomicMax(&split.maxLessKey, maxLess);
+        if (minGreater != ~0u)
+            atomicMin(&split.minGreaterKey, minGreater);
+    }
+    if (lastTileOfSplit(split) && threadIdx.x == 0)
+        placeCut(level, split, split.lessCount, split.equalCount, split.tiesLeft, __ldcg(&split.maxLessKey),
+                 __ldcg(&split.minGreaterKey), split.leftTieWeight);
+}
+
 // Per body: 16 bytes read and 16 written (+ 4 and 4 of weight under work balance). Each warp ranks its 256 bodies by
-// ballots, row by row, so the stable order needs no per-body flag or prefix array. All records are loaded before any
-// is stored: the buffers could alias as far as the compiler knows, so interleaving would serialise every load.
+// ballots, row by row, so the stable order needs no per-body flag or prefix array.
 // A resolved split's tiles find their offsets by look-back and fold their extreme keys into the split; its last tile
 // places the cut. Other splits read the offsets the count pass wrote. Two blocks per multiprocessor: at 2^20 bodies
 // the level's 256 tiles then run in one wave.
 __global__ void __launch_bounds__(kOrbTileThreads, 2) orbScatterKernel(OrbLevel level) {
-    __shared__ std::uint32_t warpLess[kWarpsPerTile], warpEqual[kWarpsPerTile], warpMaxLess[kWarpsPerTile],
-        warpMinGreater[kWarpsPerTile];
+    __shared__ WarpTallies tallies;
     __shared__ std::uint32_t ticket;
-    __shared__ uint2 tileBefore;
     if (threadIdx.x == 0)
         ticket = atomicAdd(level.tileTicket, 1u);
     __syncthreads();
@@ -311,108 +406,54 @@ __global__ void __launch_bounds__(kOrbTileThreads, 2) orbScatterKernel(OrbLevel 
     OrbSplit& split = level.splits[splitIndex];
     const Tile tile = tileOf(split, tileIndex);
     const OrbRecords from = level.from, to = level.to;
-    float coordinates[3][kRowsPerWarp], weights[kRowsPerWarp];
-    std::uint32_t indices[kRowsPerWarp];
-    for (int row = 0; row < kRowsPerWarp; ++row) {
-        const std::uint64_t i = tile.body(row);
-        const bool valid = i < tile.last;
-        for (int axis = 0; axis < 3; ++axis)
-            coordinates[axis][row] = valid ? from.coordinate[axis][i] : 0.0f;
-        indices[row] = valid ? from.index[i] : 0u;
-        weights[row] = valid && from.weight != nullptr ? from.weight[i] : 0.0f;
-    }
-    const auto store = [&](int row, std::uint64_t destination) {
-        for (int axis = 0; axis < 3; ++axis)
-            to.coordinate[axis][destination] = coordinates[axis][row];
-        to.index[destination] = indices[row];
-        if (to.weight != nullptr)
-            to.weight[destination] = weights[row];
-    };
+    TileRecords records;
+    records.load(tile, from);
     if (split.copyOnly != 0) {
         for (int row = 0; row < kRowsPerWarp; ++row)
             if (tile.body(row) < tile.last)
-                store(row, tile.body(row));
+                records.store(row, tile.body(row), to);
         return;
     }
     const bool resolved = split.resolved != 0;
-    const std::uint32_t pivot = split.pivot, tiesLeft = split.tiesLeft, splitBody = split.split;
-    unsigned lessMask[kRowsPerWarp], equalMask[kRowsPerWarp];
-    std::uint32_t less = 0, equal = 0, maxLess = 0, minGreater = ~0u;
-    for (int row = 0; row < kRowsPerWarp; ++row) {
-        const bool valid = tile.body(row) < tile.last;
-        const float along = split.axis == 0 ? coordinates[0][row] : split.axis == 1 ? coordinates[1][row]
-                                                                                    : coordinates[2][row];
-        const std::uint32_t key = orderedKey(along);
-        lessMask[row] = __ballot_sync(kFullWarp, valid && key < pivot);
-        equalMask[row] = __ballot_sync(kFullWarp, valid && key == pivot);
-        less += __popc(lessMask[row]);
-        equal += __popc(equalMask[row]);
-        if (valid && key < pivot)
-            maxLess = max(maxLess, key);
-        if (valid && key > pivot)
-            minGreater = min(minGreater, key);
-    }
+    const std::uint32_t tiesLeft = split.tiesLeft, splitBody = split.split;
+    PivotRows rows(tile, records, split.axis, split.pivot);
     const int warp = int(threadIdx.x / 32);
     if (resolved) {
-        maxLess = warpMax(maxLess);
-        minGreater = warpMin(minGreater);
+        rows.maxLess = warpMax(rows.maxLess);
+        rows.minGreater = warpMin(rows.minGreater);
     }
     if ((threadIdx.x & 31) == 0) {
-        warpLess[warp] = less;
-        warpEqual[warp] = equal;
-        warpMaxLess[warp] = maxLess;
-        warpMinGreater[warp] = minGreater;
+        tallies.less[warp] = rows.less;
+        tallies.equal[warp] = rows.equal;
+        tallies.maxLess[warp] = rows.maxLess;
+        tallies.minGreater[warp] = rows.minGreater;
     }
     __syncthreads();
-    if (resolved) {
-        if (warp == 0) {
-            uint2 aggregate = make_uint2(0, 0);
-            for (int w = 0; w < kWarpsPerTile; ++w) {
-                aggregate.x += warpLess[w];
-                aggregate.y += warpEqual[w];
-            }
-            const uint2 before = lookBack(level, split, tileIndex, aggregate);
-            if (threadIdx.x == 0)
-                tileBefore = before;
-        }
-    } else if (threadIdx.x == 0) {
-        tileBefore = level.tileOffsets[tileIndex];
-    }
-    __syncthreads();
+    const uint2 tileBefore = countsBeforeTile(level, split, tileIndex, resolved, tallies);
     std::uint32_t lessBefore = tileBefore.x, equalBefore = tileBefore.y;
     for (int w = 0; w < warp; ++w) {
-        lessBefore += warpLess[w];
-        equalBefore += warpEqual[w];
+        lessBefore += tallies.less[w];
+        equalBefore += tallies.equal[w];
     }
     const unsigned below = laneMaskBelow(), bit = 1u << (threadIdx.x & 31);
     for (int row = 0; row < kRowsPerWarp; ++row) {
         const std::uint64_t i = tile.body(row);
         if (i < tile.last) {
-            const std::uint32_t lessRank = lessBefore + __popc(lessMask[row] & below);
-            const std::uint32_t equalRank = equalBefore + __popc(equalMask[row] & below);
+            const std::uint32_t lessRank = lessBefore + __popc(rows.lessMask[row] & below);
+            const std::uint32_t equalRank = equalBefore + __popc(rows.equalMask[row] & below);
             const std::uint32_t leftBefore = lessRank + min(equalRank, tiesLeft);
-            const bool left = (lessMask[row] & bit) != 0 || ((equalMask[row] & bit) != 0 && equalRank < tiesLeft);
+            const bool left =
+                (rows.lessMask[row] & bit) != 0 || ((rows.equalMask[row] & bit) != 0 && equalRank < tiesLeft);
             const std::uint64_t inCell = i - split.begin;
-            store(row, left ? std::uint64_t(split.begin) + leftBefore : std::uint64_t(splitBody) + inCell - leftBefore);
+            records.store(
+                row, left ? std::uint64_t(split.begin) + leftBefore : std::uint64_t(splitBody) + inCell - leftBefore,
+                to);
         }
-        lessBefore += __popc(lessMask[row]);
-        equalBefore += __popc(equalMask[row]);
+        lessBefore += __popc(rows.lessMask[row]);
+        equalBefore += __popc(rows.equalMask[row]);
     }
-    if (!resolved)
-        return;
-    if (threadIdx.x == 0) {
-        for (int w = 1; w < kWarpsPerTile; ++w) {
-            maxLess = max(maxLess, warpMaxLess[w]);
-            minGreater = min(minGreater, warpMinGreater[w]);
-        }
-        if (maxLess > 0)
-            atomicMax(&split.maxLessKey, maxLess);
-        if (minGreater != ~0u)
-            atomicMin(&split.minGreaterKey, minGreater);
-    }
-    if (lastTileOfSplit(split) && threadIdx.x == 0)
-        placeCut(level, split, split.lessCount, split.equalCount, min(tiesLeft, split.equalCount),
-                 __ldcg(&split.maxLessKey), __ldcg(&split.minGreaterKey), split.leftTieWeight);
+    if (resolved)
+        foldExtremesAndCut(level, split, rows, tallies);
 }
 
 } // namespace
