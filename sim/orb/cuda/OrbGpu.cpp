@@ -82,8 +82,7 @@ void OrbGpu::reserve(std::size_t bodyCount, bool weights) {
         m_tileAggregate.resize(tiles);
         m_tileInclusive.resize(tiles);
     }
-    m_lookBackStride = tiles + 1;
-    const std::size_t lookBackWords = (m_levelSplitBegin.size() - 1) * m_lookBackStride;
+    const std::size_t lookBackWords = (m_levelSplitBegin.size() - 1) * lookBackStride();
     if (m_lookBack.size() < lookBackWords)
         m_lookBack.resize(lookBackWords);
     if (weights && m_tileEqualWeight.size() < tiles)
@@ -132,7 +131,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     const std::size_t splitLevels = m_levelSplitBegin.size() - 1;
     if (splitLevels > 0)
         CUDA_CHECK(
-            cudaMemsetAsync(m_lookBack.data(), 0, splitLevels * m_lookBackStride * sizeof(std::uint32_t), stream));
+            cudaMemsetAsync(m_lookBack.data(), 0, splitLevels * lookBackStride() * sizeof(std::uint32_t), stream));
     // Count balance with radix select resolves every split in its selection: no count pass.
     const bool countPass = workBalance || m_cutFinder != OrbCutFinder::RadixSelect;
     int side = 0;
@@ -148,7 +147,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
                                                                         (kOrbTileBodies - 1)) / kOrbTileBodies);
         level.from = records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
-        level.tileTicket = m_lookBack.data() + depth * m_lookBackStride;
+        level.tileTicket = m_lookBack.data() + depth * lookBackStride();
         level.tileStatus = level.tileTicket + 1;
         launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
         launchOrbFindPivots(level, m_cutFinder, stream);

@@ -163,6 +163,8 @@ private:
     /// Graphs kept: the gather's buffer rotation cycles the body arrays through 4 sets of buffers (7 in double
     /// precision), each its own graph.
     static constexpr std::size_t kCachedGraphs = 8;
+    /// Words of m_lookBack per level: the ticket, then a state for every tile a level may have.
+    std::size_t lookBackStride() const { return m_tileCounts.size() + 1; }
     /// The record buffer that holds the final records: one swap per level that splits.
     int finalSide() const { return int((m_levelSplitBegin.size() - 1) % 2); }
 
@@ -181,7 +183,6 @@ private:
     DeviceBuffer<float> m_weightBuffers[2];
     DeviceBuffer<uint2> m_tileCounts, m_tileOffsets, m_tileExtremes, m_tileAggregate, m_tileInclusive;
     DeviceBuffer<std::uint32_t> m_lookBack; ///< per level: the scatter's tile ticket, then one state per tile
-    std::size_t m_lookBackStride = 0;       ///< words of m_lookBack per level
     DeviceBuffer<std::uint64_t> m_tileEqualWeight;
     DeviceBuffer<std::uint32_t> m_binCounts;
     DeviceBuffer<std::uint64_t> m_binWeights;
