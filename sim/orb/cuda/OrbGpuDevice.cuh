@@ -58,48 +58,64 @@ __device__ __forceinline__ unsigned laneMaskBelow() {
 }
 
 /// The split whose tiles include `tile`, or -1 past the level's last tile. Splits are sorted by tileBegin; cells with
-/// no tile share the tileBegin of the next, so the last split with tileBegin <= tile is the one with tiles.
+/// no tile share the tileBegin of the next, so the last split with tileBegin <= tile is the one with tiles. Warp-wide
+/// (every lane of a full warp calls it): a 32-way search, so at most three dependent loads for the 2048 splits of the
+/// deepest level of 4096 domains where a binary search needs eleven, each at the head of every tile kernel.
 __device__ __forceinline__ int findSplit(const OrbSplit* splits, std::uint32_t count, std::uint32_t tile) {
-    std::uint32_t low = 0, high = count;
-    while (low < high) {
-        const std::uint32_t middle = (low + high) / 2;
-        if (splits[middle].tileBegin <= tile)
-            low = middle + 1;
-        else
-            high = middle;
+    const std::uint32_t lane = threadIdx.x & 31;
+    std::uint32_t low = 0, span = 1; // the answer lies in [low, low + span)
+    while (span < count)
+        span *= 32;
+    while (span > 1) {
+        const std::uint32_t step = span / 32;
+        const std::uint32_t probe = low + lane * step;
+        // Probes at or before the tile form a prefix of the lanes, since tileBegin does not decrease.
+        const unsigned atOrBefore = __ballot_sync(kFullWarp, probe < count && splits[probe].tileBegin <= tile);
+        if (atOrBefore == 0)
+            return -1;
+        low += std::uint32_t(31 - __clz(atOrBefore)) * step;
+        span = step;
     }
-    if (low == 0)
+    if (count == 0 || splits[low].tileBegin > tile)
         return -1;
-    const OrbSplit& split = splits[low - 1];
-    return tile < split.tileBegin + split.tileCount ? int(low - 1) : -1;
+    const OrbSplit& split = splits[low];
+    return tile < split.tileBegin + split.tileCount ? int(low) : -1;
 }
 
-/// A block's tile: its bodies [first, last), and the index of this thread's body in row r of its warp.
+/// A block's tile: its bodies [first, first + count), and where this thread's body of row r of its warp lies in it.
+/// Body indices fit 32 bits (a build holds at most 2^32 - 1 bodies), and a row is valid when its offset is below count,
+/// so no index past the tile is ever formed. Loads go through the tile's base pointer, so each unrolled row's address
+/// is that base plus a constant.
 struct Tile {
     std::uint32_t local; ///< tile number within the cell
-    std::uint64_t first, last;
-    __device__ std::uint64_t body(int row) const {
-        return first + std::uint64_t(threadIdx.x / 32) * (kRowsPerWarp * 32) + std::uint64_t(row) * 32 +
-               (threadIdx.x & 31);
+    std::uint32_t first; ///< the tile's first body
+    std::uint32_t count; ///< its bodies, at most kOrbTileBodies
+    __device__ __forceinline__ std::uint32_t offset(int row) const {
+        return (threadIdx.x / 32) * (kRowsPerWarp * 32) + std::uint32_t(row) * 32 + (threadIdx.x & 31);
     }
+    __device__ __forceinline__ bool holds(int row) const { return offset(row) < count; }
+    __device__ __forceinline__ std::uint32_t body(int row) const { return first + offset(row); }
 };
 
 __device__ __forceinline__ Tile tileOf(const OrbSplit& split, std::uint32_t tile) {
     Tile result;
     result.local = tile - split.tileBegin;
-    result.first = std::uint64_t(split.begin) + std::uint64_t(result.local) * kOrbTileBodies;
-    result.last = min(result.first + kOrbTileBodies, std::uint64_t(split.end));
+    result.first = split.begin + result.local * kOrbTileBodies;
+    result.count = min(kOrbTileBodies, split.end - result.first);
     return result;
 }
 
 /// This thread's coordinates along the cut axis and weights (0 without weights) of its rows of tile; rows past the
 /// tile's end read as 0. All loads are issued before any is used, so a warp waits one memory latency, not one per row.
-__device__ __forceinline__ void loadTileRows(const Tile& tile, const float* along, const float* weight, bool useWeights,
+template <bool kWeights>
+__device__ __forceinline__ void loadTileRows(const Tile& tile, const float* along, const float* weight,
                                              float (&coordinates)[kRowsPerWarp], float (&rowWeights)[kRowsPerWarp]) {
+    const float* tileAlong = along + tile.first;
+    const float* tileWeight = kWeights ? weight + tile.first : nullptr;
     for (int row = 0; row < kRowsPerWarp; ++row) {
-        const std::uint64_t i = tile.body(row);
-        coordinates[row] = i < tile.last ? along[i] : 0.0f;
-        rowWeights[row] = i < tile.last && useWeights ? weight[i] : 0.0f;
+        const bool valid = tile.holds(row);
+        coordinates[row] = valid ? tileAlong[tile.offset(row)] : 0.0f;
+        rowWeights[row] = kWeights && valid ? tileWeight[tile.offset(row)] : 0.0f;
     }
 }
 

@@ -28,10 +28,10 @@ __device__ std::uint32_t leftTiesInTile(const OrbLevel& level, const OrbSplit& s
     __shared__ std::uint32_t warpLeftTies[kWarpsPerTile];
     const Tile tile = tileOf(split, split.tileBegin + localTile);
     float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
-    loadTileRows(tile, level.from.coordinate[split.axis], level.from.weight, true, coordinates, rowWeights);
+    loadTileRows<true>(tile, level.from.coordinate[split.axis], level.from.weight, coordinates, rowWeights);
     const int exponent = level.state->weightExponent;
     const auto tieWeight = [&](int row) {
-        const bool tie = tile.body(row) < tile.last && orderedKey(coordinates[row]) == split.pivot;
+        const bool tie = tile.holds(row) && orderedKey(coordinates[row]) == split.pivot;
         return tie ? fixedWeight(rowWeights[row], exponent) : 0ull;
     };
     const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x / 32);
@@ -47,7 +47,7 @@ __device__ std::uint32_t leftTiesInTile(const OrbLevel& level, const OrbSplit& s
     std::uint32_t ties = 0;
     std::uint64_t tiesWeight = 0;
     for (int row = 0; row < kRowsPerWarp; ++row) {
-        const bool tie = tile.body(row) < tile.last && orderedKey(coordinates[row]) == split.pivot;
+        const bool tie = tile.holds(row) && orderedKey(coordinates[row]) == split.pivot;
         if (__ballot_sync(kFullWarp, tie) == 0)
             continue;
         const std::uint64_t weight = tieWeight(row);
@@ -227,8 +227,8 @@ __device__ void finishSplit(const OrbLevel& level, OrbSplit& split) {
 }
 
 // Per body: 4 bytes read (+ 4 of weight under work balance); per tile 16 (+ 8) bytes written and one atomic; the last
-// tile of each cell also scans the cell's tile counts (8 bytes per tile of the cell).
-__global__ void orbCountKernel(OrbLevel level) {
+// tile of each cell also scans the cell's tile counts (8 bytes per tile of the cell). kWeights as for the radix pass.
+template <bool kWeights> __global__ void orbCountKernel(OrbLevel level) {
     __shared__ std::uint32_t warpLess[kWarpsPerTile], warpEqual[kWarpsPerTile], warpMaxLess[kWarpsPerTile],
         warpMinGreater[kWarpsPerTile];
     __shared__ std::uint64_t warpEqualWeight[kWarpsPerTile];
@@ -238,17 +238,17 @@ __global__ void orbCountKernel(OrbLevel level) {
     OrbSplit& split = level.splits[splitIndex];
     if (split.copyOnly != 0 || split.resolved != 0)
         return;
-    const bool useWeights = weighted(level);
-    const int exponent = level.state->weightExponent;
+    const bool useWeights = kWeights && weighted(level);
+    const int exponent = kWeights ? level.state->weightExponent : 0;
     const std::uint32_t pivot = split.pivot;
     const Tile tile = tileOf(split, blockIdx.x);
     const float* along = level.from.coordinate[split.axis];
     std::uint32_t less = 0, equal = 0, maxLess = 0, minGreater = ~0u;
     std::uint64_t equalWeight = 0;
     float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
-    loadTileRows(tile, along, level.from.weight, useWeights, coordinates, rowWeights);
+    loadTileRows<kWeights>(tile, along, level.from.weight, coordinates, rowWeights);
     for (int row = 0; row < kRowsPerWarp; ++row) {
-        const bool valid = tile.body(row) < tile.last;
+        const bool valid = tile.holds(row);
         const std::uint32_t key = valid ? orderedKey(coordinates[row]) : pivot;
         less += __popc(__ballot_sync(kFullWarp, valid && key < pivot));
         equal += __popc(__ballot_sync(kFullWarp, valid && key == pivot));
@@ -261,7 +261,8 @@ __global__ void orbCountKernel(OrbLevel level) {
     }
     maxLess = warpMax(maxLess);
     minGreater = warpMin(minGreater);
-    equalWeight = warpSum(equalWeight);
+    if (kWeights)
+        equalWeight = warpSum(equalWeight);
     const int warp = int(threadIdx.x / 32);
     if ((threadIdx.x & 31) == 0) {
         warpLess[warp] = less;
@@ -291,26 +292,31 @@ __global__ void orbCountKernel(OrbLevel level) {
 }
 
 /// One tile's records in registers, a row of 32 consecutive bodies per warp and step: all loaded before any is stored,
-/// since the buffers could alias as far as the compiler knows, and interleaving would serialise every load.
-struct TileRecords {
-    float coordinates[3][kRowsPerWarp], weights[kRowsPerWarp];
+/// since the buffers could alias as far as the compiler knows, and interleaving would serialise every load. Weights
+/// are part of the records under work balance only (kWeights).
+template <bool kWeights> struct TileRecords {
+    float coordinates[3][kRowsPerWarp], weights[kWeights ? kRowsPerWarp : 1];
     std::uint32_t indices[kRowsPerWarp];
 
     __device__ __forceinline__ void load(const Tile& tile, const OrbRecords& from) {
+        const float* tileCoordinates[3] = {from.coordinate[0] + tile.first, from.coordinate[1] + tile.first,
+                                           from.coordinate[2] + tile.first};
+        const std::uint32_t* tileIndices = from.index + tile.first;
         for (int row = 0; row < kRowsPerWarp; ++row) {
-            const std::uint64_t i = tile.body(row);
-            const bool valid = i < tile.last;
+            const std::uint32_t offset = tile.offset(row);
+            const bool valid = tile.holds(row);
             for (int axis = 0; axis < 3; ++axis)
-                coordinates[axis][row] = valid ? from.coordinate[axis][i] : 0.0f;
-            indices[row] = valid ? from.index[i] : 0u;
-            weights[row] = valid && from.weight != nullptr ? from.weight[i] : 0.0f;
+                coordinates[axis][row] = valid ? tileCoordinates[axis][offset] : 0.0f;
+            indices[row] = valid ? tileIndices[offset] : 0u;
+            if constexpr (kWeights)
+                weights[row] = valid ? from.weight[tile.first + offset] : 0.0f;
         }
     }
-    __device__ __forceinline__ void store(int row, std::uint64_t destination, const OrbRecords& to) const {
+    __device__ __forceinline__ void store(int row, std::uint32_t destination, const OrbRecords& to) const {
         for (int axis = 0; axis < 3; ++axis)
             to.coordinate[axis][destination] = coordinates[axis][row];
         to.index[destination] = indices[row];
-        if (to.weight != nullptr)
+        if constexpr (kWeights)
             to.weight[destination] = weights[row];
     }
 };
@@ -321,9 +327,11 @@ struct PivotRows {
     unsigned lessMask[kRowsPerWarp], equalMask[kRowsPerWarp];
     std::uint32_t less = 0, equal = 0, maxLess = 0, minGreater = ~0u;
 
-    __device__ __forceinline__ PivotRows(const Tile& tile, const TileRecords& records, int axis, std::uint32_t pivot) {
+    template <bool kWeights>
+    __device__ __forceinline__ PivotRows(const Tile& tile, const TileRecords<kWeights>& records, int axis,
+                                         std::uint32_t pivot) {
         for (int row = 0; row < kRowsPerWarp; ++row) {
-            const bool valid = tile.body(row) < tile.last;
+            const bool valid = tile.holds(row);
             const float along = axis == 0   ? records.coordinates[0][row]
                                 : axis == 1 ? records.coordinates[1][row]
                                             : records.coordinates[2][row];
@@ -388,12 +396,12 @@ __device__ __forceinline__ void foldExtremesAndCut(const OrbLevel& level, OrbSpl
                  __ldcg(&split.minGreaterKey), split.leftTieWeight);
 }
 
-// Per body: 16 bytes read and 16 written (+ 4 and 4 of weight under work balance). Each warp ranks its 256 bodies by
-// ballots, row by row, so the stable order needs no per-body flag or prefix array.
+// Per body: 16 bytes read and 16 written (+ 4 and 4 of weight under work balance, kWeights). Each warp ranks its 512
+// bodies by ballots, row by row, so the stable order needs no per-body flag or prefix array.
 // A resolved split's tiles find their offsets by look-back and fold their extreme keys into the split; its last tile
 // places the cut. Other splits read the offsets the count pass wrote. Two blocks per multiprocessor: at 2^20 bodies
 // the level's 256 tiles then run in one wave.
-__global__ void __launch_bounds__(kOrbTileThreads, 2) orbScatterKernel(OrbLevel level) {
+template <bool kWeights> __global__ void __launch_bounds__(kOrbTileThreads, 2) orbScatterKernel(OrbLevel level) {
     __shared__ WarpTallies tallies;
     __shared__ std::uint32_t ticket;
     if (threadIdx.x == 0)
@@ -406,11 +414,11 @@ __global__ void __launch_bounds__(kOrbTileThreads, 2) orbScatterKernel(OrbLevel 
     OrbSplit& split = level.splits[splitIndex];
     const Tile tile = tileOf(split, tileIndex);
     const OrbRecords from = level.from, to = level.to;
-    TileRecords records;
+    TileRecords<kWeights> records;
     records.load(tile, from);
     if (split.copyOnly != 0) {
         for (int row = 0; row < kRowsPerWarp; ++row)
-            if (tile.body(row) < tile.last)
+            if (tile.holds(row))
                 records.store(row, tile.body(row), to);
         return;
     }
@@ -437,17 +445,14 @@ __global__ void __launch_bounds__(kOrbTileThreads, 2) orbScatterKernel(OrbLevel 
     }
     const unsigned below = laneMaskBelow(), bit = 1u << (threadIdx.x & 31);
     for (int row = 0; row < kRowsPerWarp; ++row) {
-        const std::uint64_t i = tile.body(row);
-        if (i < tile.last) {
+        if (tile.holds(row)) {
             const std::uint32_t lessRank = lessBefore + __popc(rows.lessMask[row] & below);
             const std::uint32_t equalRank = equalBefore + __popc(rows.equalMask[row] & below);
             const std::uint32_t leftBefore = lessRank + min(equalRank, tiesLeft);
             const bool left =
                 (rows.lessMask[row] & bit) != 0 || ((rows.equalMask[row] & bit) != 0 && equalRank < tiesLeft);
-            const std::uint64_t inCell = i - split.begin;
-            records.store(
-                row, left ? std::uint64_t(split.begin) + leftBefore : std::uint64_t(splitBody) + inCell - leftBefore,
-                to);
+            const std::uint32_t inCell = tile.body(row) - split.begin;
+            records.store(row, left ? split.begin + leftBefore : splitBody + inCell - leftBefore, to);
         }
         lessBefore += __popc(rows.lessMask[row]);
         equalBefore += __popc(rows.equalMask[row]);
@@ -459,12 +464,18 @@ __global__ void __launch_bounds__(kOrbTileThreads, 2) orbScatterKernel(OrbLevel 
 } // namespace
 
 void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream) {
-    orbCountKernel<<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
+    if (level.workBalance)
+        orbCountKernel<true><<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
+    else
+        orbCountKernel<false><<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
     checkLaunch("orbCountKernel");
 }
 
 void launchOrbScatter(const OrbLevel& level, cudaStream_t stream) {
-    orbScatterKernel<<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
+    if (level.workBalance)
+        orbScatterKernel<true><<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
+    else
+        orbScatterKernel<false><<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
     checkLaunch("orbScatterKernel");
 }
 

@@ -22,11 +22,32 @@ __device__ __forceinline__ int digitShift(int pass) {
     return max(32 - kOrbRadixDigitBits * (pass + 1), 0);
 }
 
+/// A tile's weight histogram in shared memory, each 64-bit bin as two 32-bit words: a 64-bit atomicAdd on shared
+/// memory compiles to a compare-and-swap loop, where 32-bit adds are native. The sum is exact once every addition has
+/// finished, since each thread that carries out of the low word adds the carry to the high word itself.
+struct SplitWeightBins {
+    std::uint32_t* low;
+    std::uint32_t* high;
+    __device__ __forceinline__ void add(std::uint32_t bin, std::uint64_t value) const {
+        const std::uint32_t valueLow = std::uint32_t(value), valueHigh = std::uint32_t(value >> 32);
+        const std::uint32_t before = atomicAdd(&low[bin], valueLow);
+        if (valueHigh != 0)
+            atomicAdd(&high[bin], valueHigh);
+        if (before + valueLow < before)
+            atomicAdd(&high[bin], 1u);
+    }
+    __device__ __forceinline__ std::uint64_t operator[](std::uint32_t bin) const {
+        return (std::uint64_t(high[bin]) << 32) | low[bin];
+    }
+    __device__ __forceinline__ void clear(std::uint32_t bin) const { low[bin] = high[bin] = 0; }
+};
+
 /// Adds each active lane's body to the block histogram. The first digits of a cell's keys are often shared by most
 /// of its bodies (a float's exponent), and 32 lanes adding to one shared counter serialise: the two most common
 /// digits of the row are therefore added once each by a leader lane, the rest lane by lane. Every lane must call it.
-__device__ void addRowToHistogram(bool active, std::uint32_t digit, std::uint64_t weight, bool useWeights,
-                                  std::uint32_t* counts, unsigned long long* weights) {
+__device__ __forceinline__ void addRowToHistogram(bool active, std::uint32_t digit, std::uint64_t weight,
+                                                  bool useWeights, std::uint32_t* counts,
+                                                  const SplitWeightBins& weights) {
     unsigned remaining = __ballot_sync(kFullWarp, active);
     for (int round = 0; round < 2 && remaining != 0; ++round) {
         const int leader = __ffs(remaining) - 1;
@@ -37,7 +58,7 @@ __device__ void addRowToHistogram(bool active, std::uint32_t digit, std::uint64_
         if (int(threadIdx.x & 31) == leader) {
             atomicAdd(&counts[leaderDigit], unsigned(__popc(group)));
             if (groupWeight > 0)
-                atomicAdd(&weights[leaderDigit], (unsigned long long)groupWeight);
+                weights.add(leaderDigit, groupWeight);
         }
         active = active && !member;
         remaining &= ~group;
@@ -45,7 +66,7 @@ __device__ void addRowToHistogram(bool active, std::uint32_t digit, std::uint64_
     if (active) {
         atomicAdd(&counts[digit], 1u);
         if (weight > 0)
-            atomicAdd(&weights[digit], (unsigned long long)weight);
+            weights.add(digit, weight);
     }
 }
 
@@ -112,35 +133,37 @@ __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBins
 
 // Per body of a split still selecting: 4 bytes read (+ 4 of weight), one shared atomic or fewer; per tile, at most
 // one global atomic per non-empty bin into the cell's bins. The last tile of a cell (or the only one) selects the
-// digit.
-__global__ void orbRadixPassKernel(OrbLevel level, int pass) {
+// digit. kWeights: compiled for work balance (the pass is issue-bound, so count balance gets an instance without any
+// weight arithmetic; the work instance still falls back to counts when the weights vanish).
+template <bool kWeights> __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
     __shared__ std::uint32_t counts[kOrbRadixBins];
-    __shared__ unsigned long long weights[kOrbRadixBins];
+    __shared__ std::uint32_t weightLow[kWeights ? kOrbRadixBins : 1], weightHigh[kWeights ? kOrbRadixBins : 1];
+    const SplitWeightBins weights{weightLow, weightHigh};
     const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
     if (splitIndex < 0)
         return;
     OrbSplit& split = level.splits[splitIndex];
     if (split.copyOnly != 0 || split.done != 0 || std::uint32_t(pass) < split.firstPass)
         return;
-    const bool useWeights = weighted(level);
-    const int exponent = level.state->weightExponent;
+    const bool useWeights = kWeights && weighted(level);
+    const int exponent = kWeights ? level.state->weightExponent : 0;
     const int shift = digitShift(pass);
     const int prefixShift = 32 - kOrbRadixDigitBits * pass; // the bits above it are fixed (none in pass 0)
     const std::uint32_t digitMask = (1u << (prefixShift - shift)) - 1u;
     const std::uint32_t fixedBits = split.pivot;
     for (int k = 0; k < kBinsPerThread; ++k) {
         counts[threadIdx.x + k * kOrbTileThreads] = 0;
-        if (useWeights)
-            weights[threadIdx.x + k * kOrbTileThreads] = 0;
+        if (kWeights && useWeights)
+            weights.clear(threadIdx.x + k * kOrbTileThreads);
     }
     __syncthreads();
     const Tile tile = tileOf(split, blockIdx.x);
     const float* along = level.from.coordinate[split.axis];
     // All loads first: the ballots and atomics between rows would otherwise serialise one memory latency per row.
     float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
-    loadTileRows(tile, along, level.from.weight, useWeights, coordinates, rowWeights);
+    loadTileRows<kWeights>(tile, along, level.from.weight, coordinates, rowWeights);
     for (int row = 0; row < kRowsPerWarp; ++row) {
-        const bool valid = tile.body(row) < tile.last;
+        const bool valid = tile.holds(row);
         const std::uint32_t key = orderedKey(coordinates[row]);
         const bool active = valid && (pass == 0 || (key >> prefixShift) == (fixedBits >> prefixShift));
         const std::uint64_t weight = active && useWeights ? fixedWeight(rowWeights[row], exponent) : 0ull;
@@ -158,7 +181,7 @@ __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
             const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
             if (counts[bin] > 0)
                 atomicAdd(&cellCounts[bin], counts[bin]);
-            if (useWeights && weights[bin] > 0)
+            if (kWeights && useWeights && weights[bin] > 0)
                 atomicAdd(&cellWeights[bin], weights[bin]);
         }
         if (!lastTileOfSplit(split))
@@ -168,7 +191,7 @@ __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
             binCounts[k] = __ldcg(&cellCounts[firstBin + k]);
             cellCounts[firstBin + k] = 0;
             binWeights[k] = 0;
-            if (useWeights) {
+            if (kWeights && useWeights) {
                 binWeights[k] = __ldcg(&cellWeights[firstBin + k]);
                 cellWeights[firstBin + k] = 0;
             }
@@ -176,7 +199,7 @@ __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
     } else {
         for (int k = 0; k < kBinsPerThread; ++k) {
             binCounts[k] = counts[firstBin + k];
-            binWeights[k] = useWeights ? weights[firstBin + k] : 0ull;
+            binWeights[k] = kWeights && useWeights ? weights[firstBin + k] : 0ull;
         }
     }
     selectDigit(split, binCounts, binWeights, shift, useWeights);
@@ -186,8 +209,7 @@ __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
 /// balance) or with more than `target` weight at or below it (work balance); weight below the bracket is remembered.
 __device__ void bisect(OrbSplit& split, std::uint32_t countAtOrBelow, std::uint64_t weightAtOrBelow, bool useWeights) {
     const std::uint32_t middle = split.pivot + (split.high - split.pivot) / 2;
-    const bool pivotAtOrBelowMiddle =
-        useWeights ? weightAtOrBelow > split.target : countAtOrBelow >= split.rank + 1;
+    const bool pivotAtOrBelowMiddle = useWeights ? weightAtOrBelow > split.target : countAtOrBelow >= split.rank + 1;
     if (pivotAtOrBelowMiddle) {
         split.high = middle;
     } else {
@@ -218,9 +240,12 @@ __global__ void orbBisectRoundKernel(OrbLevel level) {
     std::uint32_t count = 0;
     std::uint64_t weight = 0;
     float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
-    loadTileRows(tile, along, level.from.weight, useWeights, coordinates, rowWeights);
+    if (useWeights)
+        loadTileRows<true>(tile, along, level.from.weight, coordinates, rowWeights);
+    else
+        loadTileRows<false>(tile, along, level.from.weight, coordinates, rowWeights);
     for (int row = 0; row < kRowsPerWarp; ++row) {
-        const bool atOrBelow = tile.body(row) < tile.last && orderedKey(coordinates[row]) <= middle;
+        const bool atOrBelow = tile.holds(row) && orderedKey(coordinates[row]) <= middle;
         count += __popc(__ballot_sync(kFullWarp, atOrBelow));
         if (atOrBelow && useWeights)
             weight += fixedWeight(rowWeights[row], exponent);
@@ -262,7 +287,10 @@ __global__ void orbBisectRoundKernel(OrbLevel level) {
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream) {
     if (finder == OrbCutFinder::RadixSelect) {
         for (int pass = 0; pass < int(kOrbRadixPasses); ++pass) {
-            orbRadixPassKernel<<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level, pass);
+            if (level.workBalance)
+                orbRadixPassKernel<true><<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level, pass);
+            else
+                orbRadixPassKernel<false><<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level, pass);
             checkLaunch("orbRadixPassKernel");
         }
         return;
