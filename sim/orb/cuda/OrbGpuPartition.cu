@@ -261,7 +261,7 @@ template <bool kWeights> __global__ void orbCountKernel(OrbLevel level) {
     }
     maxLess = warpMax(maxLess);
     minGreater = warpMin(minGreater);
-    if (kWeights)
+    if (useWeights)
         equalWeight = warpSum(equalWeight);
     const int warp = int(threadIdx.x / 32);
     if ((threadIdx.x & 31) == 0) {

@@ -153,7 +153,7 @@ template <bool kWeights> __global__ void orbRadixPassKernel(OrbLevel level, int 
     const std::uint32_t fixedBits = split.pivot;
     for (int k = 0; k < kBinsPerThread; ++k) {
         counts[threadIdx.x + k * kOrbTileThreads] = 0;
-        if (kWeights && useWeights)
+        if (useWeights)
             weights.clear(threadIdx.x + k * kOrbTileThreads);
     }
     __syncthreads();
@@ -181,7 +181,7 @@ template <bool kWeights> __global__ void orbRadixPassKernel(OrbLevel level, int 
             const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
             if (counts[bin] > 0)
                 atomicAdd(&cellCounts[bin], counts[bin]);
-            if (kWeights && useWeights && weights[bin] > 0)
+            if (useWeights && weights[bin] > 0)
                 atomicAdd(&cellWeights[bin], weights[bin]);
         }
         if (!lastTileOfSplit(split))
@@ -191,7 +191,7 @@ template <bool kWeights> __global__ void orbRadixPassKernel(OrbLevel level, int 
             binCounts[k] = __ldcg(&cellCounts[firstBin + k]);
             cellCounts[firstBin + k] = 0;
             binWeights[k] = 0;
-            if (kWeights && useWeights) {
+            if (useWeights) {
                 binWeights[k] = __ldcg(&cellWeights[firstBin + k]);
                 cellWeights[firstBin + k] = 0;
             }
@@ -199,7 +199,7 @@ template <bool kWeights> __global__ void orbRadixPassKernel(OrbLevel level, int 
     } else {
         for (int k = 0; k < kBinsPerThread; ++k) {
             binCounts[k] = counts[firstBin + k];
-            binWeights[k] = kWeights && useWeights ? weights[firstBin + k] : 0ull;
+            binWeights[k] = useWeights ? weights[firstBin + k] : 0ull;
         }
     }
     selectDigit(split, binCounts, binWeights, shift, useWeights);
