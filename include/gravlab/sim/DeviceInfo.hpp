@@ -24,7 +24,8 @@ struct DeviceSummary {
     std::uint64_t freeMemoryBytes = 0;
 };
 
-/// True when a usable CUDA device is present; otherwise false and reason says why (driver missing, no device, ...).
+/// True when a usable CUDA device is present; otherwise false and reason says why (driver missing, no device, no GPU
+/// code in this build for the device's compute capability, ...).
 bool cudaDeviceAvailable(std::string& reason);
 
 /// The current device; throws std::runtime_error when there is none.

@@ -1,4 +1,5 @@
 #include "device/cuda/CudaCheck.hpp"
+#include "device/cuda/KernelImageProbe.hpp"
 
 #include <gravlab/sim/DeviceInfo.hpp>
 
@@ -15,7 +16,8 @@ constexpr std::uint64_t kDeviceReserveBytes = 64ull << 20;
 
 namespace {
 
-/// What the CUDA runtime found, in a user's words: no driver, a driver too old for this build, no GPU, or a device.
+/// What the CUDA runtime found, in a user's words: no driver, a driver too old for this build, no GPU, a GPU this
+/// build has no code for, or a usable device.
 std::string probeCudaDevice() {
     int driverVersion = 0;
     cudaDriverGetVersion(&driverVersion); // 0 when no NVIDIA driver (libcuda) is installed
@@ -34,7 +36,7 @@ std::string probeCudaDevice() {
         return "no NVIDIA GPU was found (" + driver + ", but it sees no GPU)";
     if (error != cudaSuccess)
         return "the NVIDIA GPU cannot be used: " + describeCudaError(error) + " (" + driver + ")";
-    return {};
+    return kernelImageProblem();
 }
 
 } // namespace
