@@ -16,6 +16,27 @@ constexpr std::uint64_t kDeviceReserveBytes = 64ull << 20;
 
 namespace {
 
+/// Empty when the current device can run this build's kernels; otherwise why not, naming the chip and the CMake
+/// option that adds its code.
+std::string kernelImageProblem() {
+    const cudaError_t error = kernelImageStatus();
+    if (error == cudaSuccess)
+        return {};
+    DeviceSummary device;
+    try {
+        device = queryCurrentDevice();
+    } catch (const std::exception&) {
+        return "the NVIDIA GPU cannot run Gravlab's kernels: " + describeCudaError(error);
+    }
+    const std::string major = std::to_string(device.computeCapabilityMajor);
+    const std::string minor = std::to_string(device.computeCapabilityMinor);
+    if (error == cudaErrorInvalidDeviceFunction || error == cudaErrorNoKernelImageForDevice)
+        return "this build of Gravlab has no GPU code for the " + device.name + " (compute capability " + major + "." +
+               minor + "): rebuild with -DCMAKE_CUDA_ARCHITECTURES=" + major + minor + " (or add " + major + minor +
+               " to the list)";
+    return "the " + device.name + " cannot run Gravlab's kernels: " + describeCudaError(error);
+}
+
 /// What the CUDA runtime found, in a user's words: no driver, a driver too old for this build, no GPU, a GPU this
 /// build has no code for, or a usable device.
 std::string probeCudaDevice() {
