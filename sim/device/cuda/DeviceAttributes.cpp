@@ -6,6 +6,7 @@
 #include <compare>
 #include <map>
 #include <mutex>
+#include <utility>
 
 namespace gravlab {
 namespace {
@@ -19,7 +20,7 @@ struct OccupancyKey {
 
 struct AttributeCache {
     std::mutex mutex;
-    std::map<int, int> multiprocessors;         ///< by device ordinal
+    std::map<std::pair<int, cudaDeviceAttr>, int> attributes; ///< by device ordinal and attribute
     std::map<OccupancyKey, int> residentBlocks; ///< per multiprocessor
 };
 
@@ -34,18 +35,28 @@ int currentDevice() {
     return device;
 }
 
-} // namespace
-
-int multiprocessorCount() {
+/// The current device's attribute, queried once.
+int cachedAttribute(cudaDeviceAttr attribute) {
     const int device = currentDevice();
     AttributeCache& cache = attributeCache();
     const std::lock_guard lock(cache.mutex);
-    if (const auto known = cache.multiprocessors.find(device); known != cache.multiprocessors.end())
+    const std::pair key{device, attribute};
+    if (const auto known = cache.attributes.find(key); known != cache.attributes.end())
         return known->second;
-    int count = 0;
-    CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-    cache.multiprocessors.emplace(device, count);
-    return count;
+    int value = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+    cache.attributes.emplace(key, value);
+    return value;
+}
+
+} // namespace
+
+int multiprocessorCount() {
+    return cachedAttribute(cudaDevAttrMultiProcessorCount);
+}
+
+int computeCapabilityMajor() {
+    return cachedAttribute(cudaDevAttrComputeCapabilityMajor);
 }
 
 int residentBlocksPerMultiprocessor(const void* kernel, int threadsPerBlock) {

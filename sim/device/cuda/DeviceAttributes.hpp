@@ -1,5 +1,6 @@
 #pragma once
-// Device attributes and kernel occupancies that launches size their grids from, asked of the CUDA runtime once.
+// Device attributes and kernel occupancies that launches size their grids (or choose their kind) from, asked of the
+// CUDA runtime once.
 //
 // Design note: a device's multiprocessor count and a kernel's resident blocks per multiprocessor (at a fixed block
 // size) cannot change while the process runs, yet the persistent and sliced force kernels need them on every launch.
@@ -12,6 +13,9 @@ namespace gravlab {
 
 /// Multiprocessors of the current device. Throws std::runtime_error (CUDA_CHECK) when the query fails.
 int multiprocessorCount();
+
+/// The major version of the current device's compute capability (9 on Hopper). Throws like multiprocessorCount().
+int computeCapabilityMajor();
 
 /// Blocks of kernel, threadsPerBlock threads each and no dynamic shared memory, that fit on one multiprocessor of the
 /// current device at once (cudaOccupancyMaxActiveBlocksPerMultiprocessor). Throws like multiprocessorCount().

@@ -2,6 +2,7 @@
 // cell scans its cell's tile counts, decides how many ties go left, places the cut and writes the children; then
 // every tile moves its records to their place in the other buffer, stably. The design note is in OrbGpu.hpp.
 #include "device/cuda/CudaCheck.hpp"
+#include "device/cuda/DependentLaunch.cuh"
 #include "orb/cuda/OrbGpuDevice.cuh"
 #include "orb/cuda/OrbGpuLookBack.cuh"
 
@@ -232,21 +233,24 @@ template <bool kWeights> __global__ void orbCountKernel(OrbLevel level) {
     __shared__ std::uint32_t warpLess[kWarpsPerTile], warpEqual[kWarpsPerTile], warpMaxLess[kWarpsPerTile],
         warpMinGreater[kWarpsPerTile];
     __shared__ std::uint64_t warpEqualWeight[kWarpsPerTile];
+    // Most splits are resolved by their selection, so the tile's bodies are loaded only once the pass before has
+    // said so: loading them ahead (dependent launch) would read every body of the level for nothing.
+    waitForPreviousKernel();
+    allowNextKernel();
     const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
     if (splitIndex < 0)
         return;
     OrbSplit& split = level.splits[splitIndex];
     if (split.copyOnly != 0 || split.resolved != 0)
         return;
+    const Tile tile = tileOf(split, blockIdx.x);
+    float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
+    loadTileRows<kWeights>(tile, level.from.coordinate[split.axis], level.from.weight, coordinates, rowWeights);
     const bool useWeights = kWeights && weighted(level);
     const int exponent = kWeights ? level.state->weightExponent : 0;
     const std::uint32_t pivot = split.pivot;
-    const Tile tile = tileOf(split, blockIdx.x);
-    const float* along = level.from.coordinate[split.axis];
     std::uint32_t less = 0, equal = 0, maxLess = 0, minGreater = ~0u;
     std::uint64_t equalWeight = 0;
-    float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
-    loadTileRows<kWeights>(tile, along, level.from.weight, coordinates, rowWeights);
     for (int row = 0; row < kRowsPerWarp; ++row) {
         const bool valid = tile.holds(row);
         const std::uint32_t key = valid ? orderedKey(coordinates[row]) : pivot;
@@ -407,15 +411,22 @@ template <bool kWeights> __global__ void __launch_bounds__(kOrbTileThreads, 2) o
     if (threadIdx.x == 0)
         ticket = atomicAdd(level.tileTicket, 1u);
     __syncthreads();
+    // The tile and its records come from the layout and the previous level, older than the kernel before (dependent
+    // launch); the pivot, the ties and the offsets come from that kernel.
     const std::uint32_t tileIndex = ticket;
     const int splitIndex = findSplit(level.splits, level.splitCount, tileIndex);
+    const OrbRecords from = level.from, to = level.to;
+    TileRecords<kWeights> records;
+    Tile tile{};
+    if (splitIndex >= 0) {
+        tile = tileOf(level.splits[splitIndex], tileIndex);
+        records.load(tile, from);
+    }
+    waitForPreviousKernel();
+    allowNextKernel();
     if (splitIndex < 0)
         return;
     OrbSplit& split = level.splits[splitIndex];
-    const Tile tile = tileOf(split, tileIndex);
-    const OrbRecords from = level.from, to = level.to;
-    TileRecords<kWeights> records;
-    records.load(tile, from);
     if (split.copyOnly != 0) {
         for (int row = 0; row < kRowsPerWarp; ++row)
             if (tile.holds(row))
@@ -464,19 +475,15 @@ template <bool kWeights> __global__ void __launch_bounds__(kOrbTileThreads, 2) o
 } // namespace
 
 void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream) {
-    if (level.workBalance)
-        orbCountKernel<true><<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
-    else
-        orbCountKernel<false><<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
-    checkLaunch("orbCountKernel");
+    launchKernel("orbCountKernel", orbDependentLaunches(level.bodyCount),
+                 level.workBalance ? orbCountKernel<true> : orbCountKernel<false>, level.gridTiles, kOrbTileThreads,
+                 stream, level);
 }
 
 void launchOrbScatter(const OrbLevel& level, cudaStream_t stream) {
-    if (level.workBalance)
-        orbScatterKernel<true><<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
-    else
-        orbScatterKernel<false><<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
-    checkLaunch("orbScatterKernel");
+    launchKernel("orbScatterKernel", orbDependentLaunches(level.bodyCount),
+                 level.workBalance ? orbScatterKernel<true> : orbScatterKernel<false>, level.gridTiles, kOrbTileThreads,
+                 stream, level);
 }
 
 } // namespace gravlab

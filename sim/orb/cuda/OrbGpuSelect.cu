@@ -3,6 +3,7 @@
 // (coordinate, index) order, under work balance the key of the first body whose cumulative weight exceeds the target.
 // The design note is in OrbGpu.hpp.
 #include "device/cuda/CudaCheck.hpp"
+#include "device/cuda/DependentLaunch.cuh"
 #include "orb/cuda/OrbGpuDevice.cuh"
 
 #include <cub/block/block_scan.cuh>
@@ -139,29 +140,36 @@ template <bool kWeights> __global__ void orbRadixPassKernel(OrbLevel level, int 
     __shared__ std::uint32_t counts[kOrbRadixBins];
     __shared__ std::uint32_t weightLow[kWeights ? kOrbRadixBins : 1], weightHigh[kWeights ? kOrbRadixBins : 1];
     const SplitWeightBins weights{weightLow, weightHigh};
+    // Pass 0 follows the level's layout, which places the tiles; later passes find their tile and load its bodies
+    // while the pass before still finishes (dependent launch): the layout and the bodies are older than that pass.
+    if (pass == 0)
+        waitForPreviousKernel();
     const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
-    if (splitIndex < 0)
-        return;
-    OrbSplit& split = level.splits[splitIndex];
-    if (split.copyOnly != 0 || split.done != 0 || std::uint32_t(pass) < split.firstPass)
-        return;
+    OrbSplit* split = splitIndex < 0 ? nullptr : &level.splits[splitIndex];
+    const bool selecting = split != nullptr && split->copyOnly == 0 && std::uint32_t(pass) >= split->firstPass;
     const bool useWeights = kWeights && weighted(level);
+    float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
+    Tile tile{};
+    if (selecting) {
+        for (int k = 0; k < kBinsPerThread; ++k) {
+            counts[threadIdx.x + k * kOrbTileThreads] = 0;
+            if (useWeights)
+                weights.clear(threadIdx.x + k * kOrbTileThreads);
+        }
+        tile = tileOf(*split, blockIdx.x);
+        // All loads first: the ballots and atomics between rows would otherwise serialise one memory latency per row.
+        loadTileRows<kWeights>(tile, level.from.coordinate[split->axis], level.from.weight, coordinates, rowWeights);
+    }
+    waitForPreviousKernel();
+    allowNextKernel();
+    if (!selecting || split->done != 0)
+        return;
     const int exponent = kWeights ? level.state->weightExponent : 0;
     const int shift = digitShift(pass);
     const int prefixShift = 32 - kOrbRadixDigitBits * pass; // the bits above it are fixed (none in pass 0)
     const std::uint32_t digitMask = (1u << (prefixShift - shift)) - 1u;
-    const std::uint32_t fixedBits = split.pivot;
-    for (int k = 0; k < kBinsPerThread; ++k) {
-        counts[threadIdx.x + k * kOrbTileThreads] = 0;
-        if (useWeights)
-            weights.clear(threadIdx.x + k * kOrbTileThreads);
-    }
+    const std::uint32_t fixedBits = split->pivot;
     __syncthreads();
-    const Tile tile = tileOf(split, blockIdx.x);
-    const float* along = level.from.coordinate[split.axis];
-    // All loads first: the ballots and atomics between rows would otherwise serialise one memory latency per row.
-    float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
-    loadTileRows<kWeights>(tile, along, level.from.weight, coordinates, rowWeights);
     for (int row = 0; row < kRowsPerWarp; ++row) {
         const bool valid = tile.holds(row);
         const std::uint32_t key = orderedKey(coordinates[row]);
@@ -173,10 +181,10 @@ template <bool kWeights> __global__ void orbRadixPassKernel(OrbLevel level, int 
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
     const std::uint32_t firstBin = threadIdx.x * kBinsPerThread;
-    if (split.tileCount > 1) {
-        std::uint32_t* cellCounts = level.binCounts + std::size_t(split.binSlot) * kOrbRadixBins;
+    if (split->tileCount > 1) {
+        std::uint32_t* cellCounts = level.binCounts + std::size_t(split->binSlot) * kOrbRadixBins;
         unsigned long long* cellWeights =
-            reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(split.binSlot) * kOrbRadixBins);
+            reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(split->binSlot) * kOrbRadixBins);
         for (int k = 0; k < kBinsPerThread; ++k) { // strided: a warp's atomics cover consecutive bins
             const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
             if (counts[bin] > 0)
@@ -184,7 +192,7 @@ template <bool kWeights> __global__ void orbRadixPassKernel(OrbLevel level, int 
             if (useWeights && weights[bin] > 0)
                 atomicAdd(&cellWeights[bin], weights[bin]);
         }
-        if (!lastTileOfSplit(split))
+        if (!lastTileOfSplit(*split))
             return;
         // Read through L2 (other blocks' atomics live there), then clear the bins for the next pass or level.
         for (int k = 0; k < kBinsPerThread; ++k) {
@@ -202,7 +210,7 @@ template <bool kWeights> __global__ void orbRadixPassKernel(OrbLevel level, int 
             binWeights[k] = useWeights ? weights[firstBin + k] : 0ull;
         }
     }
-    selectDigit(split, binCounts, binWeights, shift, useWeights);
+    selectDigit(*split, binCounts, binWeights, shift, useWeights);
 }
 
 /// Halves the bisection bracket: the pivot is the smallest key t with more than `rank` bodies at or below it (count
@@ -226,6 +234,8 @@ __device__ void bisect(OrbSplit& split, std::uint32_t countAtOrBelow, std::uint6
 __global__ void orbBisectRoundKernel(OrbLevel level) {
     __shared__ std::uint32_t warpCounts[kWarpsPerTile];
     __shared__ std::uint64_t warpWeights[kWarpsPerTile];
+    waitForPreviousKernel(); // the bracket comes from the round before
+    allowNextKernel();
     const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
     if (splitIndex < 0)
         return;
@@ -285,20 +295,17 @@ __global__ void orbBisectRoundKernel(OrbLevel level) {
 } // namespace
 
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream) {
+    const bool dependent = orbDependentLaunches(level.bodyCount);
     if (finder == OrbCutFinder::RadixSelect) {
-        for (int pass = 0; pass < int(kOrbRadixPasses); ++pass) {
-            if (level.workBalance)
-                orbRadixPassKernel<true><<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level, pass);
-            else
-                orbRadixPassKernel<false><<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level, pass);
-            checkLaunch("orbRadixPassKernel");
-        }
+        for (int pass = 0; pass < int(kOrbRadixPasses); ++pass)
+            launchKernel("orbRadixPassKernel", dependent,
+                         level.workBalance ? orbRadixPassKernel<true> : orbRadixPassKernel<false>, level.gridTiles,
+                         kOrbTileThreads, stream, level, pass);
         return;
     }
-    for (int round = 0; round < kBisectionRounds; ++round) {
-        orbBisectRoundKernel<<<level.gridTiles, kOrbTileThreads, 0, stream>>>(level);
-        checkLaunch("orbBisectRoundKernel");
-    }
+    for (int round = 0; round < kBisectionRounds; ++round)
+        launchKernel("orbBisectRoundKernel", dependent, orbBisectRoundKernel, level.gridTiles, kOrbTileThreads, stream,
+                     level);
 }
 
 } // namespace gravlab
