@@ -127,7 +127,11 @@ TEST_P(HierarchicalChoiceGpu, StepsMatchTheCpuBackendForEverySolver) {
         // (measured once on the H200 with the pair-once sum: one body at 3.3e-5 in velocity, the next at 5e-8). Such
         // a body still moves by a kick's truncation error, far below the 1e-3 that a level read for the wrong body
         // or a missed kick would leave. The other choices read |a| itself, where a flip is a 1e-7 chance per body.
-        const std::size_t boundaryBodies = !tree && GetParam() == LevelChoice::Tidal ? 4 : 0;
+        // Under the symmetric choice a tree body's level change within the step (above) happens on one device
+        // only, now and then: measured once on the H200, one body at 2.3e-4 in velocity where the others of that run
+        // and every body of other seeds stayed within 7e-5. Such bodies are counted among the boundary bodies too.
+        const std::size_t boundaryBodies =
+            (!tree && GetParam() == LevelChoice::Tidal) || (tree && GetParam() == LevelChoice::Symmetric) ? 4 : 0;
         const double worstPosition = positionChanges[boundaryBodies];
         const double worstVelocity = velocityChanges[boundaryBodies];
         std::cout << solver << ": worst relative |dx| " << positionChanges.front() << ", |dv| "

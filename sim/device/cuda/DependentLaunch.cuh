@@ -1,10 +1,9 @@
 #pragma once
-// Programmatic dependent launch (compute capability 9.0 and later): a kernel launched as dependent may start
+// Programmatic dependent launch (compute capability 9.0 and later): a kernel launched by launchDependent() may start
 // while the kernel before it in the stream is still finishing, so its blocks are already resident, and its prologue
 // (finding its tile, loading inputs that earlier kernels wrote) already done, when the previous kernel's last blocks
 // retire. Chains of short dependent kernels, such as an ORB level's passes, otherwise pay a launch latency and a
-// ramp-up at every boundary. Where kernels run many waves of blocks, the boundaries are a small part of the time and
-// the callers launch the ordinary way (launchKernel's `dependent`).
+// ramp-up at every boundary.
 //
 // Design note, the contract a kernel launched this way keeps:
 //   - Before waitForPreviousKernel() it reads only what kernels at least two launches back (or the host) wrote, and
@@ -28,11 +27,11 @@ inline bool dependentLaunchSupported() {
     return computeCapabilityMajor() >= 9;
 }
 
-/// kernel<<<grid, block, 0, stream>>>(arguments...), as a programmatic dependent launch when `dependent` is set and
-/// the device supports it; throws, naming the kernel, when the launch fails (as checkLaunch).
+/// kernel<<<grid, block, 0, stream>>>(arguments...) as a programmatic dependent launch where the device supports it
+/// (an ordinary launch elsewhere); throws, naming the kernel, when the launch fails (as checkLaunch).
 template <typename... Parameters, typename... Arguments>
-void launchKernel(const char* kernelName, bool dependent, void (*kernel)(Parameters...), dim3 grid, dim3 block,
-                  cudaStream_t stream, Arguments&&... arguments) {
+void launchDependent(const char* kernelName, void (*kernel)(Parameters...), dim3 grid, dim3 block, cudaStream_t stream,
+                     Arguments&&... arguments) {
     cudaLaunchAttribute attribute{};
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;
@@ -42,7 +41,7 @@ void launchKernel(const char* kernelName, bool dependent, void (*kernel)(Paramet
     config.dynamicSmemBytes = 0;
     config.stream = stream;
     config.attrs = &attribute;
-    config.numAttrs = dependent && dependentLaunchSupported() ? 1 : 0;
+    config.numAttrs = dependentLaunchSupported() ? 1 : 0;
     throwOnCudaError(cudaLaunchKernelEx(&config, kernel, std::forward<Arguments>(arguments)...), kernelName, __FILE__,
                      __LINE__);
     checkLaunch(kernelName);

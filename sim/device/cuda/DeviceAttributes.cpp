@@ -21,7 +21,7 @@ struct OccupancyKey {
 struct AttributeCache {
     std::mutex mutex;
     std::map<std::pair<int, cudaDeviceAttr>, int> attributes; ///< by device ordinal and attribute
-    std::map<OccupancyKey, int> residentBlocks; ///< per multiprocessor
+    std::map<OccupancyKey, int> residentBlocks;               ///< per multiprocessor
 };
 
 AttributeCache& attributeCache() {

@@ -3,7 +3,6 @@
 // positions. The design note is in OrbGpu.hpp.
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/DependentLaunch.cuh"
-#include "device/cuda/DeviceAttributes.hpp"
 #include "device/cuda/LaunchSize.hpp"
 #include "orb/cuda/OrbGpuDevice.cuh"
 
@@ -308,16 +307,7 @@ unsigned streamBlocks(std::uint64_t count) {
     return std::min(launchSize1d(count, kStreamThreads).blocks, kStreamBlocks);
 }
 
-/// Tiles per multiprocessor up to which a build launches its kernels as dependent launches: at 2^20 bodies (256
-/// tiles on the H200's 132 multiprocessors) they took 7% off a build, at 2^27 (32768 tiles) they added 0.9%.
-constexpr std::uint32_t kDependentLaunchTilesPerMultiprocessor = 4;
-
 } // namespace
-
-bool orbDependentLaunches(std::uint32_t bodyCount) {
-    const std::uint64_t tiles = divideRoundingUp(bodyCount, kOrbTileBodies);
-    return tiles <= std::uint64_t(kDependentLaunchTilesPerMultiprocessor) * std::uint64_t(multiprocessorCount());
-}
 
 void launchOrbExtractBodies(const float4* positionMass, const float4* acceleration, std::uint32_t bodyCount,
                             OrbRecords records, OrbBuildState* state, cudaStream_t stream) {
@@ -336,21 +326,20 @@ void launchOrbExtractPositions(const float* x, const float* y, const float* z, s
 }
 
 void launchOrbTotalWeight(OrbRecords records, std::uint32_t bodyCount, OrbBuildState* state, cudaStream_t stream) {
-    launchKernel("orbTotalWeightKernel", orbDependentLaunches(bodyCount), orbTotalWeightKernel, streamBlocks(bodyCount),
-                 kStreamThreads, stream, records.weight, bodyCount, state);
+    launchDependent("orbTotalWeightKernel", orbTotalWeightKernel, streamBlocks(bodyCount), kStreamThreads, stream,
+                    records.weight, bodyCount, state);
 }
 
 void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder finder, cudaStream_t stream) {
-    launchKernel("orbLayoutKernel", orbDependentLaunches(level.bodyCount), orbLayoutKernel, 1, kOrbTileThreads, stream,
-                 level, rootLevel, finder);
+    launchDependent("orbLayoutKernel", orbLayoutKernel, 1, kOrbTileThreads, stream, level, rootLevel, finder);
 }
 
 template <typename Value>
 void launchOrbGather(const Value* source, const std::uint32_t* order, Value* target, std::uint32_t bodyCount,
                      const OrbBuildState* state, cudaStream_t stream) {
     const LaunchSize size = launchSize1d(bodyCount);
-    launchKernel("orbGatherKernel", orbDependentLaunches(bodyCount), orbGatherKernel<Value>, size.blocks,
-                 size.threadsPerBlock, stream, source, order, target, bodyCount, state);
+    launchDependent("orbGatherKernel", orbGatherKernel<Value>, size.blocks, size.threadsPerBlock, stream, source, order,
+                    target, bodyCount, state);
 }
 template void launchOrbGather(const float4*, const std::uint32_t*, float4*, std::uint32_t, const OrbBuildState*,
                               cudaStream_t);
@@ -361,8 +350,8 @@ template <typename Value>
 void launchOrbCopyBack(const Value* source, Value* target, std::uint32_t bodyCount, const OrbBuildState* state,
                        cudaStream_t stream) {
     const LaunchSize size = launchSize1d(bodyCount);
-    launchKernel("orbCopyBackKernel", orbDependentLaunches(bodyCount), orbCopyBackKernel<Value>, size.blocks,
-                 size.threadsPerBlock, stream, source, target, bodyCount, state);
+    launchDependent("orbCopyBackKernel", orbCopyBackKernel<Value>, size.blocks, size.threadsPerBlock, stream, source,
+                    target, bodyCount, state);
 }
 template void launchOrbCopyBack(const float4*, float4*, std::uint32_t, const OrbBuildState*, cudaStream_t);
 template void launchOrbCopyBack(const std::uint32_t*, std::uint32_t*, std::uint32_t, const OrbBuildState*,

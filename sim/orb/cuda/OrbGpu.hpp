@@ -61,14 +61,13 @@
 //   private stream) and replayed while that key recurs; the gather's rotation cycles through a few buffer sets, so
 //   the last few graphs are kept. The layout upload happens before, the input check's download and wait after the
 //   graph.
-//   Dependent launches: where a level's tiles fit in a few waves (up to 4 tiles per multiprocessor, about 2M bodies
-//   on 132 multiprocessors), each kernel after the extraction is a programmatic dependent launch (DependentLaunch.cuh,
+//   Dependent launches: each kernel after the extraction is a programmatic dependent launch (DependentLaunch.cuh,
 //   Hopper and later): its blocks become resident while the kernel before finishes (a cell's last tile selecting its
 //   digit, say), and a radix pass after the first, or the scatter, already finds its tile and loads its bodies, which
 //   the level's layout and the previous level wrote, before it waits; the count pass waits first, since it reads
-//   bodies only for the rare unresolved splits. 1M bodies / 64 domains: 0.390 -> 0.364 ms (count balance, H200);
-//   at 2^27 bodies the boundaries are a small part of a kernel and dependent launches cost 0.9%, so they launch the
-//   ordinary way.
+//   bodies only for the rare unresolved splits. 1M bodies / 64 domains: 0.390 -> 0.364 ms (count balance, H200). At
+//   2^27 bodies the builds take 1% longer, with dependent launches or ordinary ones alike: the cost is in the
+//   kernels' new order of work, not in the launches.
 //   Instruction diet: at 2^27 bodies the radix passes are issue-bound (ncu: 120 warp instructions per 32 bodies in a
 //   cell's first pass, 51 in the later ones where few bodies match, IPC about 3), so each tile kernel is compiled once
 //   per balance and the count-balance instance holds no weight arithmetic (the compiler predicated it, 16% of a later

@@ -103,11 +103,6 @@ struct OrbLevel {
     bool workBalance;             ///< requested; the kernels fall back to count balance when the total weight is 0
 };
 
-/// Whether a build over bodyCount bodies launches its kernels as dependent launches (DependentLaunch.cuh): when a
-/// level's tiles fit in a few waves of the device, so that each kernel is short and its start and tail are a large
-/// part of it.
-bool orbDependentLaunches(std::uint32_t bodyCount);
-
 /// Resets the state and writes the records of every body (index = position) from positionMass, with the weights from
 /// acceleration.w when weights is non-null; accumulates bounds, non-finite counts and the largest weight.
 void launchOrbExtractBodies(const float4* positionMass, const float4* acceleration, std::uint32_t bodyCount,

@@ -475,15 +475,13 @@ template <bool kWeights> __global__ void __launch_bounds__(kOrbTileThreads, 2) o
 } // namespace
 
 void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream) {
-    launchKernel("orbCountKernel", orbDependentLaunches(level.bodyCount),
-                 level.workBalance ? orbCountKernel<true> : orbCountKernel<false>, level.gridTiles, kOrbTileThreads,
-                 stream, level);
+    launchDependent("orbCountKernel", level.workBalance ? orbCountKernel<true> : orbCountKernel<false>, level.gridTiles,
+                    kOrbTileThreads, stream, level);
 }
 
 void launchOrbScatter(const OrbLevel& level, cudaStream_t stream) {
-    launchKernel("orbScatterKernel", orbDependentLaunches(level.bodyCount),
-                 level.workBalance ? orbScatterKernel<true> : orbScatterKernel<false>, level.gridTiles, kOrbTileThreads,
-                 stream, level);
+    launchDependent("orbScatterKernel", level.workBalance ? orbScatterKernel<true> : orbScatterKernel<false>,
+                    level.gridTiles, kOrbTileThreads, stream, level);
 }
 
 } // namespace gravlab

@@ -295,17 +295,15 @@ __global__ void orbBisectRoundKernel(OrbLevel level) {
 } // namespace
 
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream) {
-    const bool dependent = orbDependentLaunches(level.bodyCount);
     if (finder == OrbCutFinder::RadixSelect) {
         for (int pass = 0; pass < int(kOrbRadixPasses); ++pass)
-            launchKernel("orbRadixPassKernel", dependent,
-                         level.workBalance ? orbRadixPassKernel<true> : orbRadixPassKernel<false>, level.gridTiles,
-                         kOrbTileThreads, stream, level, pass);
+            launchDependent("orbRadixPassKernel",
+                            level.workBalance ? orbRadixPassKernel<true> : orbRadixPassKernel<false>, level.gridTiles,
+                            kOrbTileThreads, stream, level, pass);
         return;
     }
     for (int round = 0; round < kBisectionRounds; ++round)
-        launchKernel("orbBisectRoundKernel", dependent, orbBisectRoundKernel, level.gridTiles, kOrbTileThreads, stream,
-                     level);
+        launchDependent("orbBisectRoundKernel", orbBisectRoundKernel, level.gridTiles, kOrbTileThreads, stream, level);
 }
 
 } // namespace gravlab
