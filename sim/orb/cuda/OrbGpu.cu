@@ -262,7 +262,7 @@ __global__ void orbGatherKernel(const Value* source, const std::uint32_t* order,
 template <typename Value>
 __global__ void orbCopyBackKernel(const Value* source, Value* target, std::uint32_t bodyCount,
                                   const OrbBuildState* state) {
-    waitForPreviousKernel(); // the final order comes from the last level
+    waitForPreviousKernel(); // the source comes from the gather before
     allowNextKernel();
     if (state->nonFinite != 0 || state->invalidWeights != 0)
         return;
