@@ -3,7 +3,8 @@
 # and ORB tests included), the benchmark tables of the direct-sum solvers and of the tree (N = 1M, 4M, 16M), the tree's
 # step time against N from 2^16 to 2^24, the ORB build (1M/64, 2^27/4096, 2^30 positions only; radix select against
 # bisection, count against work balance) and the cost of keeping domains during tree steps, and headless renders of a
-# million bodies with the tree through CUDA-GL interop, plain and coloured by ORB domain with the domain boxes. Then
+# million bodies with the tree through CUDA-GL interop, plain and coloured by ORB domain with the domain boxes. GPU
+# ranks under mpirun, one per GPU: their tests, memcheck on every rank, weak and strong scaling of the tree step. Then
 # bodies in and out: a 1M-body GADGET-4 HDF5 file and a tipsy file written by h5py and numpy
 # (scripts/write_sample_snapshots.py) loaded, stepped on the tree and rendered; snapshot write and read rates of 16M
 # bodies per format (bench --io); 1080p output of 1M bodies as PNG frames and, when ffmpeg is on PATH, as an MP4
@@ -62,6 +63,34 @@ step memcheck "$sanitizer" --tool memcheck --error-exitcode 3 "$tests" \
     --gtest_filter='-*MillionAndThree*:*1000StepCollapse*:*RelativeOpeningErrorBound*'
 step racecheck "$sanitizer" --tool racecheck --error-exitcode 3 "$tests" \
     --gtest_filter='*BlockEdges*:*RandomBodies*:*RangeGuard*:*Diagnostics*:*NonFinite*:*FewSteps*:*StepTimings*:*TreeAccuracySmall*:*TreeOneAndTwo*:OrbGpu*:*SameBodiesToTheSameDomains*:*RelativeOpeningFallsBack*:*OpeningPass*:*SymmetricLevels*'
+
+# GPU ranks, one per GPU, with NCCL between them (NVLink multicast left off): the distributed CUDA backend's tests
+# against one GPU, memcheck on every rank, and the tree step over 1 to all GPUs: weak scaling at 16M bodies per GPU
+# and strong scaling of 64M bodies (one rank is the single-GPU backend, exactly as without mpirun).
+mpi_tests=$build/tests/gravlab_mpi_tests
+gpu_count=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+on_ranks() {
+    local ranks=$1
+    shift
+    mpirun --allow-run-as-root --oversubscribe -np "$ranks" -x NCCL_NVLS_ENABLE=0 -x LD_LIBRARY_PATH "$@"
+}
+rank_scaling() {
+    : >"$out/bench-ranks.jsonl"
+    for ranks in $(seq 1 "$gpu_count"); do
+        on_ranks "$ranks" "$gravlab" bench --backend cuda --solver tree --bodies $((16777216 * ranks)) --steps 10 \
+            --warmup 3 --json >>"$out/bench-ranks.jsonl" || return 1
+        on_ranks "$ranks" "$gravlab" bench --backend cuda --solver tree --bodies 67108864 --steps 5 --warmup 2 \
+            --json >>"$out/bench-ranks.jsonl" || return 1
+    done
+}
+if [ -x "$mpi_tests" ] && command -v mpirun >/dev/null; then
+    step gpu-ranks on_ranks "$gpu_count" "$mpi_tests" --gtest_filter='DistributedCudaBackendMpi*'
+    step ranks-memcheck on_ranks "$gpu_count" "$sanitizer" --tool memcheck --error-exitcode 3 "$mpi_tests" \
+        --gtest_filter='DistributedCudaBackendMpi*'
+    step bench-ranks rank_scaling
+else
+    summary+=("$(printf '%-12s %-6s %5s   %s' gpu-ranks skip - "no $mpi_tests (a build with MPI and NCCL) or mpirun")")
+fi
 
 # bench_rows FILE SOLVER STEPS N...: one JSON line per body count, appended to FILE (the tree at theta 0.5, the
 # criterion of the earlier measurements).

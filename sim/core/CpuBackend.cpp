@@ -105,7 +105,7 @@ void CpuBackend::setPrecision(Precision precision) {
 }
 
 CpuBackend::ForceSettings CpuBackend::forceSettingsOf(const SimParams& params) {
-    return CpuForceSettings::of(params, "the CPU backend");
+    return SolverForceSettings::of(params, "the CPU backend");
 }
 
 void CpuBackend::dropCachedForces() {

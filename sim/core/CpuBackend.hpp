@@ -21,7 +21,7 @@
 #include "color/ScalarColorsCpu.hpp"
 #include "core/HierarchicalStepper.hpp"
 #include "orb/OrbDomainsCpu.hpp"
-#include "solvers/CpuForceSettings.hpp"
+#include "solvers/SolverForceSettings.hpp"
 #include "solvers/CpuForceSolver.hpp"
 
 #include <gravlab/sim/SimulationBackend.hpp>
@@ -84,7 +84,7 @@ public:
 
 private:
     /// What cached accelerations were computed with.
-    using ForceSettings = CpuForceSettings;
+    using ForceSettings = SolverForceSettings;
 
     static ForceSettings forceSettingsOf(const SimParams& params);
     /// Recomputes m_accelerations unless they are valid for settings; phase times are added to times.

@@ -7,6 +7,7 @@
 // permutes the bodies and drops the octree; a new backend or new bodies start with neither tree nor domains).
 #include "core/CpuBackend.hpp"
 #include "distributed/DistributedCpuBackend.hpp"
+#include "distributed/DistributedSupport.hpp"
 
 #include <gravlab/sim/Communicator.hpp>
 #include <gravlab/sim/Scenarios.hpp>
@@ -14,6 +15,10 @@
 
 #if defined(GRAVLAB_HAS_CUDA)
 #include "device/cuda/CudaBackendFactory.hpp"
+#endif
+#if defined(GRAVLAB_HAS_NCCL)
+#include "distributed/cuda/DistributedCudaBackend.hpp"
+#include "distributed/cuda/RankDevice.hpp"
 #endif
 
 #include <chrono>
@@ -296,11 +301,32 @@ std::unique_ptr<SimulationBackend> makeCpuBackend(const SimParams& params, std::
     Communicator& world = worldCommunicator();
     if (world.size() == 1)
         return std::make_unique<CpuBackend>(std::move(why));
-    DistributedCpuBackend::requireSupported(params);
+    requireDistributedSupport(params);
     return std::make_unique<DistributedCpuBackend>(world, std::move(why));
 }
 
+/// The backend of a run across ranks that asks for CUDA or lets Gravlab choose: on GPUs, one per rank, when every rank
+/// has one (all ranks agree); otherwise auto steps on the CPU ranks and cuda is refused with the reason.
+std::unique_ptr<SimulationBackend> createRankBackend(const SimParams& params, Communicator& world) {
+#if defined(GRAVLAB_HAS_NCCL)
+    const std::string unavailable = selectRankDevice(world);
+    if (unavailable.empty()) {
+        DistributedCudaBackend::requireSupported(params);
+        return std::make_unique<DistributedCudaBackend>(world);
+    }
+#else
+    const std::string unavailable = "this build has no GPU ranks (it needs CUDA, MPI and NCCL when configured)";
+#endif
+    if (params.backend == BackendKind::Cuda)
+        throw std::runtime_error("backend 'cuda' across MPI ranks is unavailable: " + unavailable +
+                                 "; or use --backend cpu (or auto)");
+    return makeCpuBackend(params, "GPU ranks unavailable: " + unavailable);
+}
+
 std::unique_ptr<SimulationBackend> createBackendForDevice(const SimParams& params) {
+    if (Communicator& world = worldCommunicator();
+        world.size() > 1 && (params.backend == BackendKind::Auto || params.backend == BackendKind::Cuda))
+        return createRankBackend(params, world);
     switch (params.backend) {
     case BackendKind::Cpu:
         return makeCpuBackend(params, {});

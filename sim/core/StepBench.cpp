@@ -1,3 +1,4 @@
+#include <gravlab/sim/Communicator.hpp>
 #include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/Simulation.hpp>
 #include <gravlab/sim/StepBench.hpp>
@@ -11,8 +12,9 @@ namespace gravlab {
 StepTimes timeSteps(const SimParams& params, int warmupStepCount, int stepCount) {
     validateSimParams(params);
 #if defined(GRAVLAB_HAS_CUDA)
-    // The device run makes its own backend: it measures free memory from before one exists.
-    if (cudaBackendWouldBeChosen(params)) {
+    // The device run makes its own backend: it measures free memory from before one exists. Across ranks the backend
+    // is the distributed one createBackend makes (asked first: the device probe would touch GPU 0 on every rank).
+    if (worldCommunicator().size() == 1 && cudaBackendWouldBeChosen(params)) {
         StepTimes times = timeDeviceSteps(params, warmupStepCount, stepCount);
         times.device = Device::Cuda;
         return times;

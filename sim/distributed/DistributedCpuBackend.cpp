@@ -6,6 +6,8 @@
 #include "core/Leapfrog.hpp"
 #include "core/Parallel.hpp"
 #include "core/Stopwatch.hpp"
+#include "distributed/DistributedSupport.hpp"
+#include "distributed/RankDomainVisuals.hpp"
 #include "solvers/SolverRegistration.hpp"
 #include "tree/TreeListsSimd.hpp"
 
@@ -64,18 +66,6 @@ double localPotentialEnergyFp64(const Bodies& local, const Bodies& all, std::siz
 DistributedCpuBackend::DistributedCpuBackend(Communicator& communicator, std::string why)
     : m_communicator(communicator), m_why(std::move(why)) {}
 
-void DistributedCpuBackend::requireSupported(const SimParams& params) {
-    const std::string ranks = " across MPI ranks is not supported yet: run it without mpirun";
-    if (params.timeSteps.mode == TimeStepMode::Hierarchical)
-        throw InvalidParameterError("time-steps", "hierarchical time steps" + ranks + ", or with --time-steps fixed");
-    if (params.orb.domainCount > 0)
-        throw InvalidParameterError("orb-domains", "ORB domains of one's own across MPI ranks are not supported: the "
-                                                   "ranks' domains are automatic (one per rank; --orb-every and "
-                                                   "--orb-balance steer them): run with --orb-domains 0");
-    if (params.precision == Precision::Double)
-        throw InvalidParameterError("precision", "double precision" + ranks + ", or with --precision single");
-}
-
 std::string DistributedCpuBackend::description() const {
     const std::string base = "CPU over " + m_communicator.description() + " (each rank OpenMP, " +
                              std::to_string(omp_get_max_threads()) + " threads, SIMD " + treeListsSimdTarget() + ")";
@@ -89,23 +79,8 @@ void DistributedCpuBackend::load(const Bodies& bodies) {
     if (bodies.size() > std::numeric_limits<std::uint32_t>::max())
         throw std::invalid_argument("load: " + std::to_string(bodies.size()) +
                                     " bodies, more than the 2^32 - 1 a distributed run indexes");
-    const RankSlice slice = contiguousSlice(bodies.size(), m_communicator.rank(), m_communicator.size());
-    // The slice of every array but the low parts: a distributed state is single precision (their float parts).
-    Bodies local;
-    const auto copySlice = [&](const auto& from, auto& to) {
-        to.assign(from.begin() + std::ptrdiff_t(slice.begin), from.begin() + std::ptrdiff_t(slice.begin + slice.count));
-    };
-    copySlice(bodies.x, local.x);
-    copySlice(bodies.y, local.y);
-    copySlice(bodies.z, local.z);
-    copySlice(bodies.vx, local.vx);
-    copySlice(bodies.vy, local.vy);
-    copySlice(bodies.vz, local.vz);
-    copySlice(bodies.mass, local.mass);
-    copySlice(bodies.colorKey, local.colorKey);
-    copySlice(bodies.id, local.id);
-    copySlice(bodies.component, local.component);
-    m_local = std::move(local);
+    m_local = singlePrecisionSliceOf(bodies,
+                                     contiguousSlice(bodies.size(), m_communicator.rank(), m_communicator.size()));
     m_localWork.assign(m_local.size(), 0.0f);
     m_accelerations = {};
     dropCachedForces();
@@ -188,12 +163,12 @@ void DistributedCpuBackend::setPrecision(Precision precision) {
     if (precision == Precision::Double) {
         SimParams asked;
         asked.precision = precision;
-        requireSupported(asked);
+        requireDistributedSupport(asked);
     }
 }
 
 DistributedCpuBackend::ForceSettings DistributedCpuBackend::forceSettingsOf(const SimParams& params) {
-    return CpuForceSettings::of(params, "the distributed CPU backend");
+    return SolverForceSettings::of(params, "the distributed CPU backend");
 }
 
 void DistributedCpuBackend::dropCachedForces() {
@@ -300,7 +275,7 @@ std::uint64_t DistributedCpuBackend::countNonFiniteOnAllRanks(std::vector<PhaseT
 void DistributedCpuBackend::step(const SimParams& params, int stepCount) {
     if (stepCount <= 0)
         return;
-    requireSupported(params);
+    requireDistributedSupport(params);
     const ForceSettings settings = forceSettingsOf(params);
     // Only this rank's share is saved: the gathered set, the same on every rank, is rebuilt by the exchanges when
     // every rank rolls back together, rather than copied whole at every call.
@@ -410,38 +385,17 @@ void DistributedCpuBackend::Visuals::writeVertices(std::span<RenderVertex> out) 
                                     std::to_string(all.size()) + " bodies");
     for (std::size_t i = 0; i < all.size(); ++i)
         out[i] = {all.x[i], all.y[i], all.z[i], all.colorKey[i]};
-    const std::vector<std::uint64_t>& perRank = m_backend.m_domains.bodiesPerRank;
-    if (m_coloring.mode() == ColorMode::OrbDomain && !perRank.empty()) {
-        // The gathered set is in rank order: rank r's bodies follow those of the ranks before it.
-        std::size_t first = 0;
-        for (std::size_t rank = 0; rank < perRank.size(); ++rank) {
-            const float scalar = orbDomainColorScalar(std::uint32_t(rank));
-            for (std::size_t i = first; i < std::min<std::size_t>(first + perRank[rank], out.size()); ++i)
-                out[i].colorScalar = scalar;
-            first += perRank[rank];
-        }
+    if (m_coloring.mode() == ColorMode::OrbDomain && !m_backend.m_domains.bodiesPerRank.empty()) {
+        colorVerticesByRank(out, m_backend.m_domains.bodiesPerRank);
         m_coloring.showDomains();
     } else {
-        m_coloring.showComponents(m_coloring.mode() == ColorMode::Component
-                                      ? ""
-                                      : "a run across MPI ranks draws component and rank-domain colours only");
+        m_coloring.showComponents(m_coloring.mode() == ColorMode::Component ? "" : kRankColorModesNote);
     }
 }
 
 OrbStatus DistributedCpuBackend::Visuals::orbStatus() const {
-    const RankDomains& domains = m_backend.m_domains;
-    OrbStatus status;
-    status.domainCount = std::uint32_t(domains.bodiesPerRank.size());
-    const auto largestOverMean = [](const auto& values) {
-        const double sum = std::accumulate(values.begin(), values.end(), 0.0);
-        return sum > 0 ? double(*std::max_element(values.begin(), values.end())) * double(values.size()) / sum : 1.0;
-    };
-    if (status.domainCount > 0)
-        status.imbalance = {largestOverMean(domains.bodiesPerRank), largestOverMean(domains.workPerRank)};
-    status.migratedLastStep = m_backend.m_migratedLastStep;
-    status.rebuilds = m_backend.m_repartitions;
-    status.lastRebuildMilliseconds = m_backend.m_lastRepartitionMilliseconds;
-    return status;
+    return rankDomainStatus(m_backend.m_domains, m_backend.m_migratedLastStep, m_backend.m_repartitions,
+                            m_backend.m_lastRepartitionMilliseconds);
 }
 
 } // namespace gravlab

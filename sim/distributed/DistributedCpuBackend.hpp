@@ -22,12 +22,12 @@
 // positions of the last evaluation are the current positions (the closing kick moves none), so visuals(),
 // bodyIdentity() and bodyPositions() answer on every rank without communicating. A step that leaves a non-finite body
 // on any rank is rolled back on every rank, which all throw the same NonFiniteStateError (the count is reduced).
-// Refused for now, with the flag to change: hierarchical time steps, ORB domains of one's own (the ranks' are
-// automatic) and double precision.
+// Refused for now, with the flag to change (DistributedSupport.hpp): hierarchical time steps, ORB domains of one's
+// own (the ranks' are automatic) and double precision.
 #include "color/ScalarColoring.hpp"
 #include "distributed/DistributedOrb.hpp"
 #include "distributed/RankSlices.hpp"
-#include "solvers/CpuForceSettings.hpp"
+#include "solvers/SolverForceSettings.hpp"
 #include "solvers/CpuForceSolver.hpp"
 
 #include <gravlab/sim/Communicator.hpp>
@@ -44,9 +44,6 @@ public:
     /// communicator outlives the backend; why: a note appended to description(), e.g. why the CUDA backend was not
     /// chosen.
     explicit DistributedCpuBackend(Communicator& communicator, std::string why = {});
-
-    /// Throws InvalidParameterError naming the flag when params ask for what the distributed step does not do yet.
-    static void requireSupported(const SimParams& params);
 
     std::string description() const override;
     Device device() const override { return Device::Cpu; }
@@ -83,7 +80,7 @@ public:
 
 private:
     /// What cached accelerations were computed with.
-    using ForceSettings = CpuForceSettings;
+    using ForceSettings = SolverForceSettings;
     static ForceSettings forceSettingsOf(const SimParams& params);
 
     /// Re-partitions (repartition, with balance) or migrates the bodies across ranks, their work weights and previous

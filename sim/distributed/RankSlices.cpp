@@ -14,4 +14,26 @@ RankSlice contiguousSlice(std::size_t bodyCount, int rank, int rankCount) {
     return {boundary(rank), boundary(rank + 1) - boundary(rank)};
 }
 
+Bodies singlePrecisionSliceOf(const Bodies& bodies, RankSlice slice) {
+    if (slice.begin + slice.count > bodies.size())
+        throw std::invalid_argument("singlePrecisionSliceOf: bodies [" + std::to_string(slice.begin) + ", " +
+                                    std::to_string(slice.begin + slice.count) + ") of " +
+                                    std::to_string(bodies.size()));
+    Bodies out;
+    const auto copySlice = [&](const auto& from, auto& to) {
+        to.assign(from.begin() + std::ptrdiff_t(slice.begin), from.begin() + std::ptrdiff_t(slice.begin + slice.count));
+    };
+    copySlice(bodies.x, out.x);
+    copySlice(bodies.y, out.y);
+    copySlice(bodies.z, out.z);
+    copySlice(bodies.vx, out.vx);
+    copySlice(bodies.vy, out.vy);
+    copySlice(bodies.vz, out.vz);
+    copySlice(bodies.mass, out.mass);
+    copySlice(bodies.colorKey, out.colorKey);
+    copySlice(bodies.id, out.id);
+    copySlice(bodies.component, out.component);
+    return out;
+}
+
 } // namespace gravlab

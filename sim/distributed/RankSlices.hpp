@@ -5,6 +5,8 @@
 // holding [r N / K, (r + 1) N / K): every rank computes every slice from N and K alone, without communicating, and the
 // concatenation of the slices in rank order is the loaded order, so an all-gather of the slices restores it. A
 // spatial decomposition (ORB across ranks) replaces contiguousSlice and then has to carry the ids for that order.
+#include <gravlab/sim/Bodies.hpp>
+
 #include <cstddef>
 
 namespace gravlab {
@@ -17,5 +19,8 @@ struct RankSlice {
 
 /// Rank rank's slice of bodyCount bodies over rankCount ranks (sizes differ by at most one).
 RankSlice contiguousSlice(std::size_t bodyCount, int rank, int rankCount);
+
+/// The bodies of slice, every array but the low parts (a state spread over ranks is single precision).
+Bodies singlePrecisionSliceOf(const Bodies& bodies, RankSlice slice);
 
 } // namespace gravlab

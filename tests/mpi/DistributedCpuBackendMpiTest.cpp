@@ -5,6 +5,8 @@
 // is called by all ranks, outside assertion macros.
 #include "core/CpuBackend.hpp"
 #include "distributed/DistributedCpuBackend.hpp"
+#include "distributed/DistributedSupport.hpp"
+#include "RankComparison.hpp"
 
 #include <gravlab/sim/Communicator.hpp>
 #include <gravlab/sim/Scenarios.hpp>
@@ -24,48 +26,12 @@ namespace {
 constexpr std::size_t kBodyCount = 2000;
 constexpr int kStepCount = 20;
 
-/// A fresh seed per run, the same on every rank (rank 0's, broadcast).
-std::uint64_t sharedSeed() {
-    std::uint64_t seed = std::random_device{}();
-    worldCommunicator().broadcastBytes(std::as_writable_bytes(std::span<std::uint64_t>(&seed, 1)), 0);
-    return seed;
-}
-
 SimParams paramsFor(std::string_view solver) {
     SimParams params;
     params.solver = std::string(solver);
     params.timeStep = 0.01;
     params.softeningLength = 0.05;
     return params;
-}
-
-/// The bodies in id order: the distributed backend returns them by rank, each rank's as its domain holds them.
-Bodies inIdOrder(const Bodies& bodies) {
-    std::vector<std::size_t> order(bodies.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return bodies.id[a] < bodies.id[b]; });
-    Bodies sorted;
-    sorted.resize(bodies.size());
-    for (std::size_t k = 0; k < order.size(); ++k) {
-        const std::size_t i = order[k];
-        sorted.x[k] = bodies.x[i], sorted.y[k] = bodies.y[i], sorted.z[k] = bodies.z[i];
-        sorted.vx[k] = bodies.vx[i], sorted.vy[k] = bodies.vy[i], sorted.vz[k] = bodies.vz[i];
-        sorted.mass[k] = bodies.mass[i], sorted.id[k] = bodies.id[i], sorted.component[k] = bodies.component[i];
-        sorted.colorKey[k] = bodies.colorKey[i];
-    }
-    return sorted;
-}
-
-/// Largest |x_a - x_b| over bodies and axes, relative to the largest |x_b| (the system's size): position errors of a
-/// step are rounding of positions of that size.
-double largestRelativePositionDifference(const Bodies& a, const Bodies& b) {
-    double difference = 0, size = 0;
-    for (std::size_t i = 0; i < b.size(); ++i) {
-        difference = std::max({difference, std::abs(double(a.x[i]) - b.x[i]), std::abs(double(a.y[i]) - b.y[i]),
-                               std::abs(double(a.z[i]) - b.z[i])});
-        size = std::max({size, std::abs(double(b.x[i])), std::abs(double(b.y[i])), std::abs(double(b.z[i]))});
-    }
-    return difference / size;
 }
 
 /// Both backends loaded with the same Plummer sphere and stepped kStepCount steps.
@@ -212,7 +178,7 @@ TEST(DistributedCpuBackendMpi, RefusesWhatItDoesNotDoYetNamingTheFlag) {
     SimParams params = paramsFor("direct");
     params.timeSteps.mode = TimeStepMode::Hierarchical;
     try {
-        DistributedCpuBackend::requireSupported(params);
+        requireDistributedSupport(params);
         ADD_FAILURE() << "hierarchical time steps were accepted";
     } catch (const InvalidParameterError& error) {
         EXPECT_EQ(error.field(), "time-steps");
@@ -220,7 +186,7 @@ TEST(DistributedCpuBackendMpi, RefusesWhatItDoesNotDoYetNamingTheFlag) {
     }
     params = paramsFor("direct");
     params.orb.domainCount = 4;
-    EXPECT_THROW(DistributedCpuBackend::requireSupported(params), InvalidParameterError);
+    EXPECT_THROW(requireDistributedSupport(params), InvalidParameterError);
 }
 
 } // namespace

@@ -1,9 +1,9 @@
-// The CPU backends' force settings (CpuForceSettings.hpp).
-#include "solvers/CpuForceSettings.hpp"
+// The cached forces' settings (SolverForceSettings.hpp).
+#include "solvers/SolverForceSettings.hpp"
 
 namespace gravlab {
 
-bool CpuForceSettings::sameForces(const CpuForceSettings& other) const {
+bool SolverForceSettings::sameForces(const SolverForceSettings& other) const {
     return solver == other.solver &&
            forces.gravity.gravitationalConstant == other.forces.gravity.gravitationalConstant &&
            forces.gravity.softeningLength == other.forces.gravity.softeningLength &&
@@ -12,9 +12,9 @@ bool CpuForceSettings::sameForces(const CpuForceSettings& other) const {
                                           forces.forceAccuracy == other.forces.forceAccuracy));
 }
 
-CpuForceSettings CpuForceSettings::of(const SimParams& params, std::string_view backend) {
+SolverForceSettings SolverForceSettings::of(const SimParams& params, std::string_view backend, Device device) {
     const SolverInfo& solver = findSolver(params.solver);
-    requireSolverRunsOn(solver, Device::Cpu, backend);
+    requireSolverRunsOn(solver, device, backend);
     return {&solver,
             {{params.gravitationalConstant, params.softeningLength},
              float(params.openingAngle),

@@ -1,0 +1,175 @@
+#pragma once
+// The CUDA backend of a run spread over MPI ranks, one GPU per rank: each rank steps its own bodies on its GPU, forces
+// come from every rank's.
+//
+// Design note: the structure of the distributed CPU backend (DistributedCpuBackend.hpp) with the bodies on the device
+// and the per-step exchange through NCCL (NcclCommunicator.hpp), so nothing crosses the host in a step between
+// re-partitions. Every rank holds one device array of all N bodies in rank order (DeviceBodies, 52 bytes per body as
+// on one GPU): its own slice carries the state it steps; before each force evaluation the ranks' slices of positions
+// and masses (16 bytes per body), and under the relative opening criterion their previous accelerations (16 more),
+// are all-gathered into every rank's array by grouped NCCL broadcasts. The registered CUDA solver then evaluates the
+// rank's slice against all bodies (CudaForceSolver::computeAccelerationsOf, the partial evaluation hierarchical time
+// steps use): the tree is the global tree walked for the local walk groups, the direct sum the local rows. Each
+// target's sum runs over the same bodies as on one GPU, so trajectories match one GPU to float rounding.
+// Domains: the ranks' ORB domains (DistributedOrb.hpp) are cut at load and every --orb-every steps on the host: the
+// local bodies, their previous accelerations and work weights (the interaction counts the solver leaves in the
+// acceleration's fourth lane) are copied down, re-partitioned over MPI and copied up again at their new place; between
+// re-partitions the bodies stay on their ranks (on the GPU the global tree makes any split correct; the domains only
+// make walk groups rank-pure). The replicated tree build (O(N log N) on every GPU) and the O(N) gather per step bound
+// the speed-up; docs/PERFORMANCE.md measures where.
+// Collectives as in the CPU backend: load(), step(), diagnostics(), readBodies(), readAccelerations() and the defaults
+// built on readBodies() are called by all ranks in the same order; what is drawn (every rank's array holds every
+// position after each step) is read without communicating. A step that leaves a non-finite body on any rank restores
+// the state of the call's start on every rank, which all throw the same NonFiniteStateError. Refused with the flag to
+// change: what DistributedSupport.hpp lists, and softening 0 (the coincident-pair report is per process).
+#include "color/ScalarColoring.hpp"
+#include "device/cuda/CudaStream.hpp"
+#include "device/cuda/DeviceBodies.hpp"
+#include "device/cuda/PhaseTimeline.hpp"
+#include "distributed/DistributedOrb.hpp"
+#include "distributed/RankSlices.hpp"
+#include "distributed/cuda/NcclCommunicator.hpp"
+#include "solvers/SolverForceSettings.hpp"
+#include "solvers/cuda/CudaForceSolver.hpp"
+
+#include <gravlab/sim/Communicator.hpp>
+#include <gravlab/sim/DeviceInfo.hpp>
+#include <gravlab/sim/SimulationBackend.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gravlab {
+
+class DistributedCudaBackend final : public SimulationBackend {
+public:
+    /// Device bytes per body on every rank: the array of all bodies (52), the rollback copy of positions and velocities
+    /// (32), the solver's scratch array (16), the target flags and list (5) and the tree's buffers (at most 48, as in
+    /// CudaBackend).
+    static constexpr std::uint64_t kDeviceBytesPerBody = DeviceBodies::kBytesPerBody + 32 + 16 + 5 + 48;
+
+    /// Collective (sets up NCCL); this rank's GPU must be current (selectRankDevice). communicator outlives the
+    /// backend; why: a note appended to description().
+    explicit DistributedCudaBackend(Communicator& communicator, std::string why = {});
+
+    /// Throws InvalidParameterError naming the flag for what the distributed GPU step does not do.
+    static void requireSupported(const SimParams& params);
+
+    std::string description() const override;
+    Device device() const override { return Device::Cuda; }
+    /// Collective; every rank passes the same bodies. Throws naming N and the memory when they do not fit one GPU.
+    void load(const Bodies& bodies) override;
+    void setPrecision(Precision precision) override;
+    /// Collective.
+    void step(const SimParams& params, int stepCount) override;
+    void reverseVelocities() override;
+    /// Collective: every body in rank order, the same on every rank.
+    void readBodies(Bodies& out) const override;
+    BodyIdentity bodyIdentity(std::size_t index) const override;
+    std::vector<std::optional<BodyPosition>> bodyPositions(std::span<const std::uint64_t> ids) const override;
+    /// Collective: kinetic energy and momenta summed over the ranks' slices; the fp64 potential of all bodies, which
+    /// every rank holds, computed on each GPU (the same there as on one GPU).
+    Diagnostics diagnostics(const SimParams& params) const override;
+    /// Collective: every body's acceleration, in readBodies' order.
+    void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
+    /// This rank's time per phase from CUDA events: the solver's, "exchange" (the NCCL all-gather, including the wait
+    /// for the slowest rank), "integrate", and "orb" when a re-partition ran (its host work, while the GPU waited).
+    std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
+    std::vector<SolverStatistic> solverStatistics() const override;
+    VisualSource& visuals() override { return m_visuals; }
+    const VisualSource& visuals() const override { return m_visuals; }
+
+    /// This rank's bodies' place in the array of all (for tests).
+    RankSlice slice() const { return m_placement.slice; }
+    const RankDomains& rankDomains() const { return m_placement.domains; }
+
+    DistributedCudaBackend(const DistributedCudaBackend&) = delete;
+    DistributedCudaBackend& operator=(const DistributedCudaBackend&) = delete;
+
+private:
+    /// The gathered positions as vertices with component or rank colours; the ranks' domains as ORB cells.
+    class Visuals final : public VisualSource {
+    public:
+        explicit Visuals(const DistributedCudaBackend& backend) : m_backend(backend) {}
+        std::size_t vertexCount() const override { return m_backend.m_all.size(); }
+        void writeVertices(std::span<RenderVertex> out) const override;
+        void setColorMode(ColorMode mode) override { m_coloring.setMode(mode); }
+        ColorMode colorMode() const override { return m_coloring.mode(); }
+        ColorScale colorScale(const UnitSystem& units) const override { return m_coloring.scale(units); }
+        void collectOrbCells(std::vector<OrbCell>& out) const override {
+            out = m_backend.m_placement.domains.cells;
+        }
+        OrbStatus orbStatus() const override;
+
+    private:
+        const DistributedCudaBackend& m_backend;
+        mutable ScalarColoring m_coloring; ///< what the last vertex write showed
+    };
+
+    /// Host tables of who the bodies are, in rank order, and this rank's place: changed only by a re-partition.
+    struct Placement {
+        std::vector<std::uint64_t> ids;
+        std::vector<std::uint8_t> components;
+        std::vector<float> colorKeys;
+        std::vector<std::size_t> bodiesPerRank;
+        RankSlice slice;
+        RankDomains domains;
+    };
+
+    void useSolver(const SolverInfo& solver);
+    /// Cuts the domains over the local bodies (host arrays; previous accelerations carried when given) and puts the
+    /// result in place: host tables, this rank's slice uploaded, every slice all-gathered. Collective.
+    void placeBodies(Bodies mine, std::vector<float> work, std::vector<float>* previousAccelerations,
+                     OrbBalance balance);
+    /// Copies the local bodies down and re-partitions them (placeBodies); returns 0, or, doing nothing, the number of
+    /// bodies with a non-finite position on all ranks. Collective.
+    std::uint64_t repartition(OrbBalance balance);
+    /// The ranks' slices of positions (and previous accelerations when the criterion reads them) into every rank's
+    /// array. Collective; queued on the stream.
+    void exchange(bool withAccelerations);
+    /// Exchange and evaluate the local bodies; the count of non-finite positions (the same on every rank), 0 when done.
+    unsigned refreshAccelerations(const SolverForceSettings& settings);
+    /// Per-step non-finite counts of this call summed over ranks (waits for the stream). Collective.
+    std::vector<std::uint64_t> nonFiniteCountsOnAllRanks(int steps);
+    /// The state at the call's start back on every rank; throws NonFiniteStateError for step stepIndex of the call.
+    [[noreturn]] void restoreAndThrow(int stepIndex, std::uint64_t affectedBodies);
+    std::uint64_t allocatedBytes() const;
+    /// This rank's slice of a per-body array of m_all.
+    float4* local(DeviceBuffer<float4>& buffer) { return buffer.data() + m_placement.slice.begin; }
+    const float4* local(const DeviceBuffer<float4>& buffer) const { return buffer.data() + m_placement.slice.begin; }
+
+    Communicator& m_communicator;
+    std::string m_why;
+    DeviceSummary m_device;
+    CudaStream m_stream;
+    NcclCommunicator m_nccl;
+    DeviceBodies m_all;                         ///< every body in rank order (see the design note)
+    DeviceBuffer<float4> m_scratch;             ///< the solver's per-body scratch
+    DeviceBuffer<std::uint32_t> m_targetIndex;  ///< this rank's bodies' indices in m_all
+    DeviceBuffer<std::uint8_t> m_isTarget;      ///< per body of m_all: 1 on this rank's slice
+    DeviceBuffer<unsigned> m_nonFiniteCounts;   ///< one per step of the current call
+    DeviceBuffer<float4> m_savedPositions;      ///< rollback: every position at the call's start
+    DeviceBuffer<float4> m_savedVelocities;     ///< rollback: every velocity slot at the call's start
+    Placement m_placement;
+    std::optional<Placement> m_placementAtCallStart; ///< kept by the call's first re-partition, for a rollback
+    std::uint64_t m_repartitions = 0;
+    double m_lastRepartitionMilliseconds = 0;
+    std::uint64_t m_stepsSinceRepartition = 0;
+    std::uint64_t m_stepsSinceLoad = 0;
+    std::unique_ptr<CudaForceSolver> m_solver;
+    const SolverInfo* m_solverInfo = nullptr;
+    std::vector<std::string_view> m_phaseNames; ///< the solver's, then "exchange", "integrate", "orb"
+    std::size_t m_exchangePhase = 0, m_integratePhase = 0, m_orbPhase = 0;
+    PhaseTimeline m_timeline{0};
+    std::vector<PhaseTiming> m_lastTimings;
+    bool m_accelerationsValid = false;
+    bool m_accelerationsInBodyOrder = false; ///< the slice's accelerations are an evaluation's for these bodies
+    SolverForceSettings m_accelerationsSettings;
+    Visuals m_visuals{*this};
+};
+
+} // namespace gravlab

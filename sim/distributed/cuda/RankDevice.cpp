@@ -1,0 +1,49 @@
+// One GPU per rank, agreed by all ranks (see RankDevice.hpp).
+#include "distributed/cuda/RankDevice.hpp"
+
+#include <gravlab/sim/DeviceInfo.hpp>
+
+#include <array>
+#include <cstdlib>
+#include <cuda_runtime.h>
+
+namespace gravlab {
+namespace {
+
+int environmentInteger(const char* name, int fallback) {
+    const char* value = std::getenv(name);
+    if (value == nullptr)
+        return fallback;
+    char* end = nullptr;
+    const long parsed = std::strtol(value, &end, 10);
+    return end != value && *end == '\0' && parsed >= 0 ? int(parsed) : fallback;
+}
+
+} // namespace
+
+std::string selectRankDevice(Communicator& world) {
+    const int localRank = environmentInteger("OMPI_COMM_WORLD_LOCAL_RANK", world.rank());
+    const int localSize = environmentInteger("OMPI_COMM_WORLD_LOCAL_SIZE", world.size());
+    int deviceCount = 0;
+    if (cudaGetDeviceCount(&deviceCount) != cudaSuccess)
+        deviceCount = 0;
+    std::string reason;
+    if (localSize > deviceCount) {
+        reason = std::to_string(localSize) + " ranks share a host with " + std::to_string(deviceCount) +
+                 " GPUs, and ranks on GPUs need one each: start at most " + std::to_string(deviceCount) +
+                 " ranks per host";
+    } else if (cudaSetDevice(localRank) != cudaSuccess) {
+        reason = "GPU " + std::to_string(localRank) + " could not be selected";
+    } else {
+        std::string unavailable;
+        if (!cudaDeviceAvailable(unavailable))
+            reason = "GPU " + std::to_string(localRank) + ": " + unavailable;
+    }
+    std::array<double, 1> failed{reason.empty() ? 0.0 : 1.0};
+    world.allReduceMax(failed);
+    if (failed[0] == 0)
+        return {};
+    return reason.empty() ? "another rank found no GPU of its own" : reason;
+}
+
+} // namespace gravlab

@@ -1,0 +1,53 @@
+#pragma once
+// What the distributed backends' tests compare with: a seed shared by the ranks, bodies put in id order (the ranks'
+// domains reorder them), and the largest position difference relative to the system's size.
+#include <gravlab/sim/Bodies.hpp>
+#include <gravlab/sim/Communicator.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <random>
+#include <span>
+#include <vector>
+
+namespace gravlab {
+
+/// A fresh seed per run, the same on every rank (rank 0's, broadcast). Collective.
+inline std::uint64_t sharedSeed() {
+    std::uint64_t seed = std::random_device{}();
+    worldCommunicator().broadcastBytes(std::as_writable_bytes(std::span<std::uint64_t>(&seed, 1)), 0);
+    return seed;
+}
+
+/// The bodies in id order.
+inline Bodies inIdOrder(const Bodies& bodies) {
+    std::vector<std::size_t> order(bodies.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return bodies.id[a] < bodies.id[b]; });
+    Bodies sorted;
+    sorted.resize(bodies.size());
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        const std::size_t i = order[k];
+        sorted.x[k] = bodies.x[i], sorted.y[k] = bodies.y[i], sorted.z[k] = bodies.z[i];
+        sorted.vx[k] = bodies.vx[i], sorted.vy[k] = bodies.vy[i], sorted.vz[k] = bodies.vz[i];
+        sorted.mass[k] = bodies.mass[i], sorted.id[k] = bodies.id[i], sorted.component[k] = bodies.component[i];
+        sorted.colorKey[k] = bodies.colorKey[i];
+    }
+    return sorted;
+}
+
+/// Largest |x_a - x_b| over bodies and axes, relative to the largest |x_b| (the system's size): position errors of a
+/// step are rounding of positions of that size.
+inline double largestRelativePositionDifference(const Bodies& a, const Bodies& b) {
+    double difference = 0, size = 0;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        difference = std::max({difference, std::abs(double(a.x[i]) - b.x[i]), std::abs(double(a.y[i]) - b.y[i]),
+                               std::abs(double(a.z[i]) - b.z[i])});
+        size = std::max({size, std::abs(double(b.x[i])), std::abs(double(b.y[i])), std::abs(double(b.z[i]))});
+    }
+    return difference / size;
+}
+
+} // namespace gravlab
