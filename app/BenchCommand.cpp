@@ -10,6 +10,7 @@
 #include "SnapshotBench.hpp"
 
 #include <gravlab/render/HeadlessContext.hpp>
+#include <gravlab/sim/Communicator.hpp>
 #include <gravlab/sim/CpuFmaPeak.hpp>
 #include <gravlab/sim/MemoryBudget.hpp>
 #include <gravlab/sim/Scenarios.hpp>
@@ -64,6 +65,7 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
     report["device"] = std::string(toString(result.device));
     report[result.device == Device::Cpu ? "cpu" : "gpu"] = result.machine;
     report["date"] = result.date;
+    report["ranks"] = worldCommunicator().size();
     report["solver"] = options.solver;
     report["precision"] = std::string(toString(options.precision));
     report["scenario"] = options.scenario;
@@ -126,7 +128,9 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
     for (const PhaseTiming& phase : result.medianPhases)
         out << " " << phase.phase << " " << phase.milliseconds << " ms";
     out << "\nbody-steps/s: " << result.bodyStepsPerSecond << "\n";
-    if (result.device == Device::Cuda)
+    if (result.device == Device::Cuda && runsAcrossRanks())
+        out << "peak device memory: not measured across ranks\n";
+    else if (result.device == Device::Cuda)
         out << "peak device memory: " << formatBytes(double(result.peakDeviceBytes)) << " ("
             << bytesPerBody(options, result) << " bytes per body)\n";
     for (const SolverStatistic& statistic : result.statistics)
