@@ -48,6 +48,8 @@ struct BenchResult {
     std::vector<SolverStatistic> statistics; ///< the solver's own figures (octree cells, walk groups)
     std::optional<CpuFmaPeak> cpuPeak;       ///< direct solvers on the CPU: the ceiling their rate is set against
     OrbStatus orb;                           ///< after the last step, with --orb-domains
+    /// Under mpirun: each phase's median on the slowest and on the fastest rank (the step itself is rank 0's).
+    std::vector<PhaseTiming> slowestRankPhases, fastestRankPhases;
 };
 
 /// The interaction rate that would use the measured FMA peak fully at kFlopsPerInteraction flops each.
@@ -100,6 +102,12 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
         report["fractionOfFmaPeak"] =
             reportedNumber(result.interactionsPerSecond / peakInteractionsPerSecond(*result.cpuPeak));
     }
+    for (std::size_t k = 0; k < result.slowestRankPhases.size(); ++k) {
+        report[result.slowestRankPhases[k].phase + "MsSlowestRank"] =
+            reportedNumber(result.slowestRankPhases[k].milliseconds);
+        report[result.fastestRankPhases[k].phase + "MsFastestRank"] =
+            reportedNumber(result.fastestRankPhases[k].milliseconds);
+    }
     if (options.stepOrbDomains > 0) {
         report["orbDomains"] = options.stepOrbDomains;
         report["orbEvery"] = options.stepOrbEvery;
@@ -127,6 +135,12 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
         << "median per phase:";
     for (const PhaseTiming& phase : result.medianPhases)
         out << " " << phase.phase << " " << phase.milliseconds << " ms";
+    if (!result.slowestRankPhases.empty()) {
+        out << "\nslowest / fastest rank:";
+        for (std::size_t k = 0; k < result.slowestRankPhases.size(); ++k)
+            out << " " << result.slowestRankPhases[k].phase << " " << result.slowestRankPhases[k].milliseconds << " / "
+                << result.fastestRankPhases[k].milliseconds << " ms";
+    }
     out << "\nbody-steps/s: " << result.bodyStepsPerSecond << "\n";
     if (result.device == Device::Cuda && runsAcrossRanks())
         out << "peak device memory: not measured across ranks\n";
@@ -151,6 +165,23 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
             << result.orb.lastRebuildMilliseconds << " ms), " << result.orb.migratedLastStep
             << " bodies migrated in the last step, imbalance " << result.orb.imbalance.memory << " memory, "
             << result.orb.imbalance.work << " work\n";
+}
+
+/// Each phase's time on the slowest and on the fastest rank. Collective; every rank has the same phases (one backend).
+void spreadOverRanks(const std::vector<PhaseTiming>& phases, std::vector<PhaseTiming>& slowest,
+                     std::vector<PhaseTiming>& fastest) {
+    std::vector<double> largest, negatedSmallest;
+    for (const PhaseTiming& phase : phases) {
+        largest.push_back(phase.milliseconds);
+        negatedSmallest.push_back(-phase.milliseconds);
+    }
+    worldCommunicator().allReduceMax(largest);
+    worldCommunicator().allReduceMax(negatedSmallest);
+    slowest = fastest = phases;
+    for (std::size_t k = 0; k < phases.size(); ++k) {
+        slowest[k].milliseconds = largest[k];
+        fastest[k].milliseconds = -negatedSmallest[k];
+    }
 }
 
 /// The steps timed on the backend a run would get: through the GL compute backend in a headless EGL context for
@@ -184,6 +215,8 @@ BenchResult measure(const BenchOptions& options) {
     result.device = times.device;
     result.machine = times.machine;
     result.medianPhases = medianPhases(times.steps);
+    if (runsAcrossRanks())
+        spreadOverRanks(result.medianPhases, result.slowestRankPhases, result.fastestRankPhases);
     result.medianStepMs = median(stepMs);
     result.fastestStepMs = *std::min_element(stepMs.begin(), stepMs.end());
     result.statistics = times.statistics;

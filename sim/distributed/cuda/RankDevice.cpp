@@ -25,10 +25,12 @@ std::string selectRankDevice(Communicator& world) {
     const int localRank = environmentInteger("OMPI_COMM_WORLD_LOCAL_RANK", world.rank());
     const int localSize = environmentInteger("OMPI_COMM_WORLD_LOCAL_SIZE", world.size());
     int deviceCount = 0;
-    if (cudaGetDeviceCount(&deviceCount) != cudaSuccess)
-        deviceCount = 0;
+    const cudaError_t counted = cudaGetDeviceCount(&deviceCount);
     std::string reason;
-    if (localSize > deviceCount) {
+    if (counted != cudaSuccess || deviceCount == 0) {
+        reason = "no CUDA GPU on this host (" +
+                 std::string(counted != cudaSuccess ? cudaGetErrorString(counted) : "none counted") + ")";
+    } else if (localSize > deviceCount) {
         reason = std::to_string(localSize) + " ranks share a host with " + std::to_string(deviceCount) +
                  " GPUs, and ranks on GPUs need one each: start at most " + std::to_string(deviceCount) +
                  " ranks per host";
