@@ -25,6 +25,7 @@
 #include <cmath>
 #include <ctime>
 #include <iomanip>
+#include <numeric>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -40,6 +41,7 @@ struct BenchResult {
     std::string date;
     double medianStepMs = 0;
     double fastestStepMs = 0;
+    double meanStepMs = 0; ///< with the occasional steps that re-partition (ORB, ranks) counted in
     std::vector<PhaseTiming> medianPhases; ///< the backend's phases, each the median over the timed steps
     double bodyStepsPerSecond = 0;
     double interactionsPerSecond = 0;        ///< direct solvers only
@@ -76,6 +78,7 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
     report["warmupSteps"] = options.warmupStepCount;
     report["medianStepMs"] = reportedNumber(result.medianStepMs);
     report["fastestStepMs"] = reportedNumber(result.fastestStepMs);
+    report["meanStepMs"] = reportedNumber(result.meanStepMs);
     report["bodyStepsPerSecond"] = reportedNumber(result.bodyStepsPerSecond);
     report["peakDeviceBytes"] = result.peakDeviceBytes;
     report["deviceBytesPerBody"] = reportedNumber(bytesPerBody(options, result));
@@ -131,7 +134,8 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
     out << ", scenario " << options.scenario << ", N = " << options.bodyCount << ", median of " << options.stepCount
         << " steps after " << options.warmupStepCount << " warm-up steps\n"
         << (result.device == Device::Cpu ? "CPU: " : "GPU: ") << result.machine << ", " << result.date << "\n"
-        << "median step: " << result.medianStepMs << " ms, fastest " << result.fastestStepMs << " ms\n"
+        << "median step: " << result.medianStepMs << " ms, fastest " << result.fastestStepMs << " ms, mean "
+        << result.meanStepMs << " ms\n"
         << "median per phase:";
     for (const PhaseTiming& phase : result.medianPhases)
         out << " " << phase.phase << " " << phase.milliseconds << " ms";
@@ -219,6 +223,7 @@ BenchResult measure(const BenchOptions& options) {
         spreadOverRanks(result.medianPhases, result.slowestRankPhases, result.fastestRankPhases);
     result.medianStepMs = median(stepMs);
     result.fastestStepMs = *std::min_element(stepMs.begin(), stepMs.end());
+    result.meanStepMs = std::accumulate(stepMs.begin(), stepMs.end(), 0.0) / double(stepMs.size());
     result.statistics = times.statistics;
     result.orb = times.orb;
     result.date = todayUtc();

@@ -41,11 +41,14 @@ TEST(ReportJson, BenchPrintsOneParsableObjectWithItsKeys) {
     EXPECT_EQ(report["theta"], 0.5);
     EXPECT_EQ(report["orbDomains"], 4);
     EXPECT_EQ(report["orbBalance"], "count");
-    for (const char* key : {"date", "medianStepMs", "fastestStepMs", "peakDeviceBytes", "deviceBytesPerBody", "forceMs",
-                            "orbMemoryImbalance", "orbWorkImbalance", "orbMigratedLastStep", "orbLastRebuildMs"})
+    for (const char* key : {"date", "medianStepMs", "fastestStepMs", "meanStepMs", "ranks", "peakDeviceBytes",
+                            "deviceBytesPerBody", "forceMs", "orbMemoryImbalance", "orbWorkImbalance",
+                            "orbMigratedLastStep", "orbLastRebuildMs"})
         EXPECT_TRUE(report.contains(key)) << key << " in " << out.str();
     const double medianStepMs = report["medianStepMs"].get<double>();
     EXPECT_GE(medianStepMs, report["fastestStepMs"].get<double>());
+    EXPECT_GE(report["meanStepMs"].get<double>(), report["fastestStepMs"].get<double>());
+    EXPECT_EQ(report["ranks"], 1); // a run without mpirun
     // Both numbers carry 6 significant digits, each within half a unit of its sixth digit: up to 5e-6 of its value
     // when it begins with a 1, so the rate agrees with N / median step to 1e-5 (2e-6 failed 1 run in 5 here).
     const double expectedRate = 512.0 / (medianStepMs * 1e-3);

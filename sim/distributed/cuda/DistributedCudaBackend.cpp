@@ -286,7 +286,6 @@ void DistributedCudaBackend::step(const SimParams& params, int stepCount) {
     m_nonFiniteCounts.zero(stream);
     const auto timeStep = float(params.timeStep);
     const RankSlice& slice = m_placement.slice; // a re-partition below changes it in place
-    bool repartitioned = false;
     m_timeline.begin(stream);
     if (!m_accelerationsValid || !m_accelerationsSettings.sameForces(settings))
         if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)
@@ -307,7 +306,6 @@ void DistributedCudaBackend::step(const SimParams& params, int stepCount) {
                 restoreAndThrow(s, lost);
             // The host's work since the last mark, while the device waited, is the gap this mark closes.
             m_timeline.mark(m_orbPhase, stream);
-            repartitioned = true;
             m_stepsSinceRepartition = 0;
         }
         if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)
@@ -325,8 +323,7 @@ void DistributedCudaBackend::step(const SimParams& params, int stepCount) {
     m_placementAtCallStart.reset();
     m_lastTimings.clear();
     for (std::size_t phase = 0; phase < m_phaseNames.size(); ++phase)
-        if (phase != m_orbPhase || repartitioned)
-            m_lastTimings.push_back({std::string(m_phaseNames[phase]), totals[phase]});
+        m_lastTimings.push_back({std::string(m_phaseNames[phase]), totals[phase]});
 }
 
 void DistributedCudaBackend::reverseVelocities() {

@@ -77,7 +77,8 @@ public:
     /// Collective: every body's acceleration, in readBodies' order.
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     /// This rank's time per phase from CUDA events: the solver's, "exchange" (the NCCL all-gather, including the wait
-    /// for the slowest rank), "integrate", and "orb" when a re-partition ran (its host work, while the GPU waited).
+    /// for the slowest rank), "integrate", and "orb" (re-partitions: their host work, while the GPU waited; 0 in a
+    /// call without one).
     std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
     std::vector<SolverStatistic> solverStatistics() const override;
     VisualSource& visuals() override { return m_visuals; }
