@@ -73,14 +73,7 @@ std::string DistributedCpuBackend::description() const {
 }
 
 void DistributedCpuBackend::load(const Bodies& bodies) {
-    if (!bodies.consistent())
-        throw std::invalid_argument("load: the body arrays differ in length (" + std::to_string(bodies.size()) +
-                                    " positions)");
-    if (bodies.size() > std::numeric_limits<std::uint32_t>::max())
-        throw std::invalid_argument("load: " + std::to_string(bodies.size()) +
-                                    " bodies, more than the 2^32 - 1 a distributed run indexes");
-    m_local = singlePrecisionSliceOf(bodies,
-                                     contiguousSlice(bodies.size(), m_communicator.rank(), m_communicator.size()));
+    m_local = loadedSliceOfRank(bodies, m_communicator.rank(), m_communicator.size());
     m_localWork.assign(m_local.size(), 0.0f);
     m_accelerations = {};
     dropCachedForces();

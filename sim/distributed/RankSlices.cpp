@@ -1,6 +1,8 @@
 // Contiguous slices of the loaded bodies per rank (see RankSlices.hpp).
 #include "distributed/RankSlices.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -34,6 +36,16 @@ Bodies singlePrecisionSliceOf(const Bodies& bodies, RankSlice slice) {
     copySlice(bodies.id, out.id);
     copySlice(bodies.component, out.component);
     return out;
+}
+
+Bodies loadedSliceOfRank(const Bodies& bodies, int rank, int rankCount) {
+    if (!bodies.consistent())
+        throw std::invalid_argument("load: the body arrays differ in length (" + std::to_string(bodies.size()) +
+                                    " positions)");
+    if (bodies.size() > std::numeric_limits<std::uint32_t>::max())
+        throw std::invalid_argument("load: " + std::to_string(bodies.size()) +
+                                    " bodies, more than the 2^32 - 1 a distributed run indexes");
+    return singlePrecisionSliceOf(bodies, contiguousSlice(bodies.size(), rank, rankCount));
 }
 
 } // namespace gravlab

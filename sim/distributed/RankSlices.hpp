@@ -23,4 +23,9 @@ RankSlice contiguousSlice(std::size_t bodyCount, int rank, int rankCount);
 /// The bodies of slice, every array but the low parts (a state spread over ranks is single precision).
 Bodies singlePrecisionSliceOf(const Bodies& bodies, RankSlice slice);
 
+/// What a distributed backend's load() keeps of the bodies every rank is handed: rank's contiguous slice, single
+/// precision. Throws std::invalid_argument for arrays of different lengths or more bodies than a distributed run
+/// indexes (2^32 - 1).
+Bodies loadedSliceOfRank(const Bodies& bodies, int rank, int rankCount);
+
 } // namespace gravlab

@@ -26,14 +26,6 @@ namespace {
 constexpr std::size_t kBodyCount = 2000;
 constexpr int kStepCount = 20;
 
-SimParams paramsFor(std::string_view solver) {
-    SimParams params;
-    params.solver = std::string(solver);
-    params.timeStep = 0.01;
-    params.softeningLength = 0.05;
-    return params;
-}
-
 /// Both backends loaded with the same Plummer sphere and stepped kStepCount steps.
 struct SteppedPair {
     std::uint64_t seed;
@@ -59,7 +51,7 @@ void stepBoth(SteppedPair& pair, const SimParams& params) {
 
 TEST(DistributedCpuBackendMpi, DirectSumMatchesOneProcess) {
     SteppedPair pair;
-    stepBoth(pair, paramsFor("direct"));
+    stepBoth(pair, rankTestParams("direct"));
     ASSERT_EQ(pair.spreadBodies.size(), kBodyCount) << "seed " << pair.seed;
     // Each target's row is a float sum over the same bodies as in one process, in the order of the ranks' domains: the
     // rounding of a sum of 2000 terms (~1e-7 relative per force), grown by 20 steps of a Plummer sphere to far below
@@ -69,7 +61,7 @@ TEST(DistributedCpuBackendMpi, DirectSumMatchesOneProcess) {
 
 TEST(DistributedCpuBackendMpi, TreeMatchesOneProcess) {
     SteppedPair pair;
-    stepBoth(pair, paramsFor("tree"));
+    stepBoth(pair, rankTestParams("tree"));
     ASSERT_EQ(pair.spreadBodies.size(), kBodyCount) << "seed " << pair.seed;
     // Every rank builds the tree of the same gathered set (in the ranks' order, the same octree), with each body's
     // previous acceleration carried through migration for the relative criterion: each body meets the cells of the
@@ -80,7 +72,7 @@ TEST(DistributedCpuBackendMpi, TreeMatchesOneProcess) {
 
 TEST(DistributedCpuBackendMpi, BodiesAndIdsAreConservedExactly) {
     SteppedPair pair;
-    stepBoth(pair, paramsFor("tree"));
+    stepBoth(pair, rankTestParams("tree"));
     std::uint64_t localCount = pair.spread.localBodies().size();
     worldCommunicator().allReduceSum(std::span<std::uint64_t>(&localCount, 1));
     EXPECT_EQ(localCount, kBodyCount) << "seed " << pair.seed;
@@ -114,7 +106,7 @@ TEST(DistributedCpuBackendMpi, BodiesAndIdsAreConservedExactly) {
 
 TEST(DistributedCpuBackendMpi, EnergyIsConservedAsInOneProcess) {
     SteppedPair pair;
-    const SimParams params = paramsFor("direct");
+    const SimParams params = rankTestParams("direct");
     stepBoth(pair, params);
     CpuBackend start;
     start.load(pair.initial);
@@ -138,7 +130,7 @@ TEST(DistributedCpuBackendMpi, NonFiniteStepRollsBackOnEveryRank) {
     Bodies initial = generateScenario("plummer", kBodyCount, seed);
     // The last body (on the last rank) is fast enough that a drift of dt 100 leaves it at infinity.
     initial.vx.back() = 3.0e38f;
-    SimParams params = paramsFor("direct");
+    SimParams params = rankTestParams("direct");
     params.timeStep = 100.0;
     CpuBackend alone;
     alone.load(initial);
@@ -175,7 +167,7 @@ TEST(DistributedCpuBackendMpi, NonFiniteStepRollsBackOnEveryRank) {
 }
 
 TEST(DistributedCpuBackendMpi, RefusesWhatItDoesNotDoYetNamingTheFlag) {
-    SimParams params = paramsFor("direct");
+    SimParams params = rankTestParams("direct");
     params.timeSteps.mode = TimeStepMode::Hierarchical;
     try {
         requireDistributedSupport(params);
@@ -184,7 +176,7 @@ TEST(DistributedCpuBackendMpi, RefusesWhatItDoesNotDoYetNamingTheFlag) {
         EXPECT_EQ(error.field(), "time-steps");
         EXPECT_NE(std::string(error.what()).find("--time-steps fixed"), std::string::npos) << error.what();
     }
-    params = paramsFor("direct");
+    params = rankTestParams("direct");
     params.orb.domainCount = 4;
     EXPECT_THROW(requireDistributedSupport(params), InvalidParameterError);
 }

@@ -1,8 +1,9 @@
 #pragma once
-// What the distributed backends' tests compare with: a seed shared by the ranks, bodies put in id order (the ranks'
-// domains reorder them), and the largest position difference relative to the system's size.
+// What the distributed backends' tests share: the parameters they step with, a seed shared by the ranks, bodies put in
+// id order (the ranks' domains reorder them), and the largest position difference relative to the system's size.
 #include <gravlab/sim/Bodies.hpp>
 #include <gravlab/sim/Communicator.hpp>
+#include <gravlab/sim/SimParams.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -10,9 +11,20 @@
 #include <numeric>
 #include <random>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace gravlab {
+
+/// solver at dt 0.01 with softening 0.05: a Plummer sphere of a few thousand bodies steps stably.
+inline SimParams rankTestParams(std::string_view solver) {
+    SimParams params;
+    params.solver = std::string(solver);
+    params.timeStep = 0.01;
+    params.softeningLength = 0.05;
+    return params;
+}
 
 /// A fresh seed per run, the same on every rank (rank 0's, broadcast). Collective.
 inline std::uint64_t sharedSeed() {

@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -86,18 +85,11 @@ void DistributedCudaBackend::useSolver(const SolverInfo& solver) {
 }
 
 void DistributedCudaBackend::load(const Bodies& bodies) {
-    if (!bodies.consistent())
-        throw std::invalid_argument("load: the body arrays differ in length (" + std::to_string(bodies.size()) +
-                                    " positions)");
-    if (bodies.size() > std::numeric_limits<std::uint32_t>::max())
-        throw std::invalid_argument("load: " + std::to_string(bodies.size()) +
-                                    " bodies, more than the 2^32 - 1 a distributed run indexes");
+    Bodies mine = loadedSliceOfRank(bodies, m_communicator.rank(), m_communicator.size());
     // Every rank holds all bodies; the check is local, and every rank has the same N and the same kind of GPU.
     requireDeviceMemoryForBodies(bodies.size(), kDeviceBytesPerBody, allocatedBytes());
     if (m_solver)
         m_solver->release();
-    Bodies mine =
-        singlePrecisionSliceOf(bodies, contiguousSlice(bodies.size(), m_communicator.rank(), m_communicator.size()));
     std::vector<float> work(mine.size(), 0.0f);
     m_accelerationsValid = m_accelerationsInBodyOrder = false;
     m_repartitions = 0;

@@ -34,14 +34,6 @@ const std::string& whyNoGpuRanks() {
     if (!whyNoGpuRanks().empty())                                                                                      \
     GTEST_SKIP() << "GPU ranks unavailable: " << whyNoGpuRanks()
 
-SimParams paramsFor(std::string_view solver) {
-    SimParams params;
-    params.solver = std::string(solver);
-    params.timeStep = 0.01;
-    params.softeningLength = 0.05;
-    return params;
-}
-
 struct SteppedPair {
     std::uint64_t seed = 0;
     Bodies initial;
@@ -75,7 +67,7 @@ SteppedPair stepBoth(const SimParams& params, int steps = kStepCount) {
 
 TEST(DistributedCudaBackendMpi, DirectSumMatchesOneGpu) {
     SKIP_WITHOUT_GPU_RANKS();
-    const SteppedPair pair = stepBoth(paramsFor("direct"));
+    const SteppedPair pair = stepBoth(rankTestParams("direct"));
     ASSERT_EQ(pair.spreadBodies.size(), kBodyCount) << "seed " << pair.seed;
     // Each local row sums the same 8192 bodies as on one GPU in the same tiles; a stale or misplaced exchanged
     // position would move bodies by ~dt |v| ~ 1e-2 of the system's size.
@@ -86,7 +78,7 @@ TEST(DistributedCudaBackendMpi, DirectSumMatchesOneGpu) {
 TEST(DistributedCudaBackendMpi, TreeMatchesOneGpuUnderBothCriteria) {
     SKIP_WITHOUT_GPU_RANKS();
     for (const OpeningCriterion criterion : {OpeningCriterion::Geometric, OpeningCriterion::Relative}) {
-        SimParams params = paramsFor("tree");
+        SimParams params = rankTestParams("tree");
         params.openingCriterion = criterion;
         const SteppedPair pair = stepBoth(params);
         ASSERT_EQ(pair.spreadBodies.size(), kBodyCount) << "seed " << pair.seed;
@@ -100,7 +92,7 @@ TEST(DistributedCudaBackendMpi, TreeMatchesOneGpuUnderBothCriteria) {
 
 TEST(DistributedCudaBackendMpi, BodiesAndIdsAreConservedExactly) {
     SKIP_WITHOUT_GPU_RANKS();
-    const SteppedPair pair = stepBoth(paramsFor("tree"));
+    const SteppedPair pair = stepBoth(rankTestParams("tree"));
     std::uint64_t localCount = pair.slice.count;
     worldCommunicator().allReduceSum(std::span<std::uint64_t>(&localCount, 1));
     EXPECT_EQ(localCount, kBodyCount) << "seed " << pair.seed;
@@ -142,7 +134,7 @@ TEST(DistributedCudaBackendMpi, LoadPutsEveryRanksBodiesInItsDomainAndDrawsThemA
 
 TEST(DistributedCudaBackendMpi, EnergyMatchesOneGpu) {
     SKIP_WITHOUT_GPU_RANKS();
-    const SteppedPair pair = stepBoth(paramsFor("direct"));
+    const SteppedPair pair = stepBoth(rankTestParams("direct"));
     const Diagnostics& alone = pair.aloneDiagnostics;
     const Diagnostics& spread = pair.spreadDiagnostics;
     EXPECT_NEAR(spread.totalEnergy(), alone.totalEnergy(), 1e-6 * std::abs(alone.totalEnergy())) << "seed " << pair.seed;
@@ -156,7 +148,7 @@ TEST(DistributedCudaBackendMpi, NonFiniteStepRollsBackOnEveryRank) {
     const std::uint64_t seed = sharedSeed();
     Bodies initial = generateScenario("plummer", kBodyCount, seed);
     initial.vx.back() = 3.0e38f; // a drift of dt 100 leaves this body at infinity
-    SimParams params = paramsFor("direct");
+    SimParams params = rankTestParams("direct");
     params.timeStep = 100.0;
     DistributedCudaBackend spread(worldCommunicator());
     spread.load(initial);
@@ -185,7 +177,7 @@ TEST(DistributedCudaBackendMpi, NonFiniteStepRollsBackOnEveryRank) {
 }
 
 TEST(DistributedCudaBackendMpi, RefusesSofteningZeroNamingTheFlag) {
-    SimParams params = paramsFor("direct");
+    SimParams params = rankTestParams("direct");
     params.softeningLength = 0;
     try {
         DistributedCudaBackend::requireSupported(params);
