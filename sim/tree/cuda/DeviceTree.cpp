@@ -68,7 +68,7 @@ std::uint64_t DeviceTree::allocatedBytes() const {
              bytesOf(m_quadrupoleMixedTrace) + bytesOf(m_openingRadius2) + bytesOf(m_relativeErrorScale) +
              bytesOf(m_content) + bytesOf(m_bodyRange) + bytesOf(m_cellFirstBody) + bytesOf(m_sortScratch) +
              bytesOf(m_walkGroups) + bytesOf(m_walkCounters) + bytesOf(m_activeWalkGroups) +
-             bytesOf(m_activeWalkFlags) + bytesOf(m_activeWalkCounters) + bytesOf(m_boxes) + bytesOf(m_boxCount);
+             bytesOf(m_activeWalkCounters) + bytesOf(m_boxes) + bytesOf(m_boxCount);
     return total;
 }
 
@@ -141,17 +141,14 @@ unsigned DeviceTree::computeAccelerationsOf(DeviceBodies& bodies, DeviceBuffer<f
     if (const unsigned nonFinite = buildForWalk(bodies, bodyScratch, gravity, opening, stream, timeline, phases);
         nonFinite != 0 || bodies.size() == 0)
         return nonFinite;
-    if (m_activeWalkGroups.size() < m_walkGroups.size()) {
+    if (m_activeWalkGroups.size() < m_walkGroups.size())
         m_activeWalkGroups.resize(m_walkGroups.size());
-        m_activeWalkFlags.resize(m_walkGroups.size());
-    }
     if (m_activeWalkCounters.size() < 2)
         m_activeWalkCounters.resize(2);
     m_activeWalkCounters.zero(stream);
-    launchMarkActiveWalkGroups(m_walkGroups.data(), m_walkCounters.data(), m_walkGroups.size(), treeOrder(),
-                               targets.isTarget, m_activeWalkFlags.data(), targets.surplusBodies, stream);
-    selectFlagged(m_walkGroups.data(), m_activeWalkFlags.data(), m_activeWalkGroups.data(),
-                  m_activeWalkCounters.data(), unsigned(m_walkGroups.size()), m_sortScratch, stream);
+    launchSelectActiveWalkGroups(m_walkGroups.data(), m_walkCounters.data(), m_walkGroups.size(), treeOrder(),
+                                 targets.isTarget, m_activeWalkGroups.data(), m_activeWalkCounters.data(),
+                                 targets.surplusBodies, stream);
     walk({m_activeWalkGroups.data(), m_activeWalkCounters.data(), m_activeWalkCounters.data() + 1}, bodies, bodyScratch,
          gravity, opening, stream, timeline, phases);
     return 0;

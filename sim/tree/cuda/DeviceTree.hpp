@@ -177,8 +177,7 @@ private:
     // take.
     DeviceBuffer<uint2> m_walkGroups;
     DeviceBuffer<unsigned> m_walkCounters;
-    DeviceBuffer<uint2> m_activeWalkGroups;      ///< partial evaluations: the groups holding a target, in tree order
-    DeviceBuffer<std::uint8_t> m_activeWalkFlags; ///< partial evaluations: per group, whether it holds a target
+    DeviceBuffer<uint2> m_activeWalkGroups;      ///< partial evaluations: the groups holding a target
     DeviceBuffer<unsigned> m_activeWalkCounters; ///< their queue: total, next to take
     int m_multiprocessorCount = 0;               ///< of the current device, for walkGroupCapacity()
     unsigned m_walkGroupCapacityOverride = 0;

@@ -13,12 +13,9 @@
 // which is cut into chunks of G (its bodies coincide, its box is a point). A root of at most G bodies is one group.
 // Every body is in exactly one group, and each group is a contiguous range of tree-order bodies. Two passes over the
 // cells with a scan between them: count the groups of each cell, then write them.
-// Partial evaluations (hierarchical time steps' active bodies, a rank's own bodies) walk only the groups holding at
-// least one target (a third pass, one thread per group, flags them; a stable CUB selection lists them in tree order
-// as a second queue); the walk then recomputes the group's other bodies too, which is harmless (their next kick is
-// preceded by their own evaluation) and is counted as surplus work. The list keeps tree order because consecutive
-// groups are neighbours whose walks open the same cells: appending by atomics scrambled the order at warp
-// granularity, and the walk of half the groups took 57% of the walk of all of them (L2 hits 81% against 86%).
+// Hierarchical time steps walk only the groups holding at least one active body (a third pass, one thread per group,
+// appending such groups to a second queue); the walk then recomputes the group's inactive bodies too, which is harmless
+// (their next kick is preceded by their own evaluation) and is counted as surplus work.
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/LaunchSize.hpp"
 #include "tree/OctantSpan.hpp"
@@ -112,12 +109,13 @@ __global__ void writeWalkGroupsKernel(OctreeView tree, const std::uint64_t* __re
         *groupTotal = firstGroup[cell] + groupCount[cell];
 }
 
-// Work per group: one 4-byte load of the permutation and one byte of flag per body of the group; one byte written per
-// group, and one atomic per warp for the surplus.
-__global__ void markActiveWalkGroupsKernel(const uint2* __restrict__ groups, const unsigned* __restrict__ groupTotal,
-                                           unsigned groupCapacity, const unsigned* __restrict__ treeOrder,
-                                           const std::uint8_t* __restrict__ isTarget, std::uint8_t* __restrict__ isActive,
-                                           unsigned long long* __restrict__ surplusBodies) {
+// Work per group: one 4-byte load of the permutation and one byte of flag per body of the group; 8 bytes written per
+// kept group; two atomics per warp (per group they would queue on the two counters' addresses).
+__global__ void selectActiveWalkGroupsKernel(const uint2* __restrict__ groups, const unsigned* __restrict__ groupTotal,
+                                             const unsigned* __restrict__ treeOrder,
+                                             const std::uint8_t* __restrict__ isTarget, uint2* __restrict__ selected,
+                                             unsigned* __restrict__ selectedTotal,
+                                             unsigned long long* __restrict__ surplusBodies) {
     constexpr unsigned kAllLanes = 0xffffffffu;
     const unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
     const bool valid = g < *groupTotal;
@@ -125,26 +123,33 @@ __global__ void markActiveWalkGroupsKernel(const uint2* __restrict__ groups, con
     unsigned active = 0;
     for (unsigned slot = group.x; slot < group.x + group.y; ++slot)
         active += isTarget[treeOrder[slot]];
-    if (g < groupCapacity)
-        isActive[g] = active != 0 ? 1 : 0;
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned kept = __ballot_sync(kAllLanes, active != 0);
     unsigned long long surplus = active != 0 ? group.y - active : 0u;
     for (int offset = 16; offset > 0; offset /= 2)
         surplus += __shfl_xor_sync(kAllLanes, surplus, offset);
-    if ((threadIdx.x & 31u) == 0 && surplusBodies != nullptr && surplus != 0)
-        atomicAdd(surplusBodies, surplus);
+    unsigned first = 0;
+    if (lane == 0 && kept != 0) {
+        first = atomicAdd(selectedTotal, unsigned(__popc(kept)));
+        if (surplusBodies != nullptr && surplus != 0)
+            atomicAdd(surplusBodies, surplus);
+    }
+    first = __shfl_sync(kAllLanes, first, 0);
+    if (active != 0)
+        selected[first + unsigned(__popc(kept & ((1u << lane) - 1u)))] = group;
 }
 
 } // namespace
 
-void launchMarkActiveWalkGroups(const uint2* groups, const unsigned* groupTotal, std::size_t groupCapacity,
-                                const unsigned* treeOrder, const std::uint8_t* isTarget, std::uint8_t* isActive,
-                                unsigned long long* surplusBodies, cudaStream_t stream) {
+void launchSelectActiveWalkGroups(const uint2* groups, const unsigned* groupTotal, std::size_t groupCapacity,
+                                  const unsigned* treeOrder, const std::uint8_t* isTarget, uint2* selected,
+                                  unsigned* selectedTotal, unsigned long long* surplusBodies, cudaStream_t stream) {
     if (groupCapacity == 0)
         return;
     const LaunchSize size = launchSize1d(groupCapacity);
-    markActiveWalkGroupsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
-        groups, groupTotal, unsigned(groupCapacity), treeOrder, isTarget, isActive, surplusBodies);
-    checkLaunch("markActiveWalkGroupsKernel");
+    selectActiveWalkGroupsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+        groups, groupTotal, treeOrder, isTarget, selected, selectedTotal, surplusBodies);
+    checkLaunch("selectActiveWalkGroupsKernel");
 }
 
 void launchCountWalkGroups(const OctreeView& tree, const std::uint64_t* sortedKeys, unsigned capacity,

@@ -76,12 +76,12 @@ void launchWriteWalkGroups(const OctreeView& tree, const std::uint64_t* sortedKe
                            const unsigned* groupCount, const unsigned* firstGroup, uint2* groups, unsigned* groupTotal,
                            cudaStream_t stream);
 
-/// isActive[g] = 1 for the groups g < *groupTotal of groups holding a body with isTarget set, 0 for the others and for
-/// g up to groupCapacity (the launch size); adds the active groups' bodies without the flag to *surplusBodies (when not
-/// null). selectFlagged (TreeSorting.hpp) then lists the active groups in tree order.
-void launchMarkActiveWalkGroups(const uint2* groups, const unsigned* groupTotal, std::size_t groupCapacity,
-                                const unsigned* treeOrder, const std::uint8_t* isTarget, std::uint8_t* isActive,
-                                unsigned long long* surplusBodies, cudaStream_t stream);
+/// selected[0 .. *selectedTotal) = the groups of groups[0 .. *groupTotal) holding a body with isTarget set (any order;
+/// *selectedTotal must be zero before); adds their bodies without the flag to *surplusBodies (when not null).
+/// groupCapacity bounds *groupTotal (the launch size).
+void launchSelectActiveWalkGroups(const uint2* groups, const unsigned* groupTotal, std::size_t groupCapacity,
+                                  const unsigned* treeOrder, const std::uint8_t* isTarget, uint2* selected,
+                                  unsigned* selectedTotal, unsigned long long* surplusBodies, cudaStream_t stream);
 
 /// The walk's queue: how many groups there are (written by launchWriteWalkGroups) and the next one to take.
 struct WalkQueue {

@@ -1,15 +1,13 @@
-// The CUB primitives of the octree build and walk: radix sorts of (key, value) pairs, an exclusive scan, and the
-// stable selection of the walk groups a partial evaluation walks.
+// The CUB primitives of the octree build: radix sorts of (key, value) pairs and an exclusive scan.
 //
 // Design note: the sorts take CUB's double-buffer form, whose temporary storage is a few histograms instead of a
 // second copy of the data; the result lands in either buffer, and the functions return which. Temporary storage is
-// one growing buffer shared by all of them, so a steady simulation allocates nothing after its first step.
+// one growing buffer shared by all three, so a steady simulation allocates nothing after its first step.
 #include "device/cuda/CudaCheck.hpp"
 #include "tree/cuda/TreeSorting.hpp"
 
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cub/device/device_select.cuh>
 
 namespace gravlab {
 namespace {
@@ -51,14 +49,6 @@ void exclusiveSum(const unsigned* in, unsigned* out, unsigned count, DeviceBuffe
     CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, bytes, in, out, count, stream));
     ensureBytes(scratch, bytes);
     CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scratch.data(), bytes, in, out, count, stream));
-}
-
-void selectFlagged(const uint2* in, const std::uint8_t* flags, uint2* out, unsigned* selectedCount, unsigned count,
-                   DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
-    std::size_t bytes = 0;
-    CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, in, flags, out, selectedCount, count, stream));
-    ensureBytes(scratch, bytes);
-    CUDA_CHECK(cub::DeviceSelect::Flagged(scratch.data(), bytes, in, flags, out, selectedCount, count, stream));
 }
 
 } // namespace gravlab

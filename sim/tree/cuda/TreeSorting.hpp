@@ -1,6 +1,5 @@
 #pragma once
-// CUB sorts, scans and a stable selection for the octree build and walk (TreeSorting.cu), behind an interface free
-// of CUB headers.
+// CUB sorts and scans for the octree build (TreeSorting.cu), behind an interface free of CUB headers.
 #include "device/cuda/DeviceBuffer.hpp"
 
 #include <cstdint>
@@ -20,10 +19,5 @@ int sortLevelsWithIndices(std::uint8_t* levels[2], unsigned* indices[2], unsigne
 /// out[i] = in[0] + ... + in[i - 1]; in and out must not overlap.
 void exclusiveSum(const unsigned* in, unsigned* out, unsigned count, DeviceBuffer<unsigned char>& scratch,
                   cudaStream_t stream);
-
-/// out[0 .. *selectedCount) = the in[i] of i < count whose flags[i] is set, in their order in in (written to
-/// *selectedCount on the device).
-void selectFlagged(const uint2* in, const std::uint8_t* flags, uint2* out, unsigned* selectedCount, unsigned count,
-                   DeviceBuffer<unsigned char>& scratch, cudaStream_t stream);
 
 } // namespace gravlab
