@@ -285,6 +285,10 @@ double Simulation::initialEnergy() const {
 }
 
 bool cudaBackendWouldBeChosen(const SimParams& params) {
+#if defined(GRAVLAB_HAS_NCCL)
+    if (const Communicator& world = worldCommunicator(); world.size() > 1)
+        preferRankDevice(world); // the probe below then asks this rank's GPU
+#endif
 #if defined(GRAVLAB_HAS_CUDA)
     std::string reason;
     return (params.backend == BackendKind::Auto || params.backend == BackendKind::Cuda) && cudaDeviceAvailable(reason);

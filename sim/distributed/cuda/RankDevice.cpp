@@ -19,10 +19,21 @@ int environmentInteger(const char* name, int fallback) {
     return end != value && *end == '\0' && parsed >= 0 ? int(parsed) : fallback;
 }
 
+int localRankOf(const Communicator& world) {
+    return environmentInteger("OMPI_COMM_WORLD_LOCAL_RANK", world.rank());
+}
+
 } // namespace
 
+void preferRankDevice(const Communicator& world) {
+    int deviceCount = 0;
+    if (const int localRank = localRankOf(world);
+        cudaGetDeviceCount(&deviceCount) == cudaSuccess && localRank < deviceCount)
+        (void)cudaSetDevice(localRank); // a failure leaves the default device, which selectRankDevice reports
+}
+
 std::string selectRankDevice(Communicator& world) {
-    const int localRank = environmentInteger("OMPI_COMM_WORLD_LOCAL_RANK", world.rank());
+    const int localRank = localRankOf(world);
     const int localSize = environmentInteger("OMPI_COMM_WORLD_LOCAL_SIZE", world.size());
     int deviceCount = 0;
     const cudaError_t counted = cudaGetDeviceCount(&deviceCount);

@@ -15,4 +15,9 @@ namespace gravlab {
 /// returns an empty string; otherwise returns why not (no device is selected then), the same verdict on every rank.
 std::string selectRankDevice(Communicator& world);
 
+/// Makes this rank's GPU current when the host has one for it, without communicating, so that what probes the device
+/// before a backend exists (the memory check of a run, whether CUDA would be chosen) touches this rank's GPU and not
+/// GPU 0 on every rank. world supplies the rank when the launcher's environment does not.
+void preferRankDevice(const Communicator& world);
+
 } // namespace gravlab
