@@ -319,6 +319,7 @@ std::unique_ptr<SimulationBackend> createRankBackend(const SimParams& params, Co
         return std::make_unique<DistributedCudaBackend>(world);
     }
 #else
+    (void)world;
     const std::string unavailable = "this build has no GPU ranks (it needs CUDA, MPI and NCCL when configured)";
 #endif
     if (params.backend == BackendKind::Cuda)

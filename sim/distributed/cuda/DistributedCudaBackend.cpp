@@ -109,7 +109,6 @@ void DistributedCudaBackend::placeBodies(Bodies mine, std::vector<float> work,
     placed.ids = allGather(m_communicator, std::span<const std::uint64_t>(mine.id), &counts);
     placed.components = gatherArray(m_communicator, mine.component);
     placed.colorKeys = gatherArray(m_communicator, mine.colorKey);
-    placed.bodiesPerRank = counts;
     const auto rank = std::size_t(m_communicator.rank());
     placed.slice = {std::accumulate(counts.begin(), counts.begin() + std::ptrdiff_t(rank), std::size_t{0}),
                     counts[rank]};
@@ -192,9 +191,9 @@ std::uint64_t DistributedCudaBackend::repartition(OrbBalance balance) {
 
 void DistributedCudaBackend::exchange(bool withAccelerations) {
     cudaStream_t stream = m_stream.get();
-    m_nccl.allGatherSlices(m_all.positionMass.data(), m_placement.bodiesPerRank, stream);
+    m_nccl.allGatherSlices(m_all.positionMass.data(), m_placement.domains.bodiesPerRank, stream);
     if (withAccelerations)
-        m_nccl.allGatherSlices(m_all.acceleration.data(), m_placement.bodiesPerRank, stream);
+        m_nccl.allGatherSlices(m_all.acceleration.data(), m_placement.domains.bodiesPerRank, stream);
 }
 
 void DistributedCudaBackend::setPrecision(Precision precision) {

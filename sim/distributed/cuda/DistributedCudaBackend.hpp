@@ -116,9 +116,8 @@ private:
         std::vector<std::uint64_t> ids;
         std::vector<std::uint8_t> components;
         std::vector<float> colorKeys;
-        std::vector<std::size_t> bodiesPerRank;
         RankSlice slice;
-        RankDomains domains;
+        RankDomains domains; ///< with the bodies per rank, the slices' lengths
     };
 
     void useSolver(const SolverInfo& solver);

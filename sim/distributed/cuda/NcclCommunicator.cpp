@@ -40,7 +40,7 @@ std::string NcclCommunicator::version() {
            std::to_string(code % 100);
 }
 
-void NcclCommunicator::allGatherSlices(float4* values, std::span<const std::size_t> valuesPerRank,
+void NcclCommunicator::allGatherSlices(float4* values, std::span<const std::uint64_t> valuesPerRank,
                                        cudaStream_t stream) {
     if (valuesPerRank.size() != std::size_t(m_rankCount))
         throw std::invalid_argument("allGatherSlices: " + std::to_string(valuesPerRank.size()) + " slice lengths for " +

@@ -13,6 +13,7 @@
 #include <gravlab/sim/Communicator.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <cuda_runtime.h>
 #include <nccl.h>
 #include <span>
@@ -33,7 +34,7 @@ public:
     /// values holds every rank's slice back to back, rank r's valuesPerRank[r] float4s after those of the ranks
     /// before it; on return (on stream) every rank's array holds every slice. This rank's slice is read, the others'
     /// written.
-    void allGatherSlices(float4* values, std::span<const std::size_t> valuesPerRank, cudaStream_t stream);
+    void allGatherSlices(float4* values, std::span<const std::uint64_t> valuesPerRank, cudaStream_t stream);
 
 private:
     ncclComm_t m_comm = nullptr;
