@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <gtest/gtest.h>
 #include <string>
+#include <vector>
 
 namespace gravlab {
 namespace {
@@ -174,6 +175,16 @@ TEST(DistributedCudaBackendMpi, NonFiniteStepRollsBackOnEveryRank) {
     initial.vx.back() = 0.0f;
     spread.load(initial);
     EXPECT_NO_THROW(spread.step(params, 2));
+}
+
+TEST(DistributedCudaBackendMpi, EveryRankReachesTheSameVerdictOnGpuRanks) {
+    // Runs with or without GPUs: the ranks must agree on whether they step on GPUs (their reasons may differ in words).
+    const std::string& reason = whyNoGpuRanks();
+    const std::vector<char> mine(reason.begin(), reason.end());
+    std::vector<std::size_t> lengths;
+    (void)allGather(worldCommunicator(), std::span<const char>(mine), &lengths);
+    for (std::size_t rank = 0; rank < lengths.size(); ++rank)
+        EXPECT_EQ(lengths[rank] == 0, reason.empty()) << "rank " << rank << " disagrees: " << reason;
 }
 
 TEST(DistributedCudaBackendMpi, RefusesSofteningZeroNamingTheFlag) {
