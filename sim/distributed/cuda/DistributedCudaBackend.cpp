@@ -131,7 +131,7 @@ void DistributedCudaBackend::placeBodies(Bodies mine, std::vector<float> work,
         accelerations[i] = previousAccelerations != nullptr
                                ? float4{(*previousAccelerations)[3 * i], (*previousAccelerations)[3 * i + 1],
                                         (*previousAccelerations)[3 * i + 2], work[i]}
-                               : float4{0.0f, 0.0f, 0.0f, 0.0f};
+                               : float4{0.0f, 0.0f, 0.0f, work[i]};
     }
     m_placement = std::move(placed);
     const auto upload = [&](DeviceBuffer<float4>& buffer, const std::vector<float4>& values) {
