@@ -324,7 +324,7 @@ std::unique_ptr<SimulationBackend> createRankBackend(const SimParams& params, Co
 #endif
     if (params.backend == BackendKind::Cuda)
         throw std::runtime_error("backend 'cuda' across MPI ranks is unavailable: " + unavailable +
-                                 "; or use --backend cpu (or auto)");
+                                 "; --backend cpu (or auto) steps on the CPU ranks instead");
     return makeCpuBackend(params, "GPU ranks unavailable: " + unavailable);
 }
 
