@@ -12,8 +12,8 @@ namespace gravlab {
 StepTimes timeSteps(const SimParams& params, int warmupStepCount, int stepCount) {
     validateSimParams(params);
 #if defined(GRAVLAB_HAS_CUDA)
-    // The device run makes its own backend: it measures free memory from before one exists. Across ranks the backend
-    // is the distributed one createBackend makes (asked first: the device probe would touch GPU 0 on every rank).
+    // The device run makes its own single-GPU backend: it measures free memory from before one exists. Across ranks
+    // the backend is the distributed one createBackend makes.
     if (worldCommunicator().size() == 1 && cudaBackendWouldBeChosen(params)) {
         StepTimes times = timeDeviceSteps(params, warmupStepCount, stepCount);
         times.device = Device::Cuda;

@@ -30,11 +30,6 @@ struct ExchangedBody {
     float ax, ay, az; ///< the previous evaluation's acceleration: the relative opening criterion reads it
 };
 
-/// Every rank's values of one array of `local`, concatenated in rank order.
-template <typename T> std::vector<T> gatherArray(Communicator& communicator, const std::vector<T>& local) {
-    return allGather(communicator, std::span<const T>(local));
-}
-
 /// Each local body's fp64 softened potential energy share 1/2 m_i phi_i against every body of all, summed; the body
 /// itself (all's index first + i) is skipped. The direct sum of Diagnostics.cpp, per target row.
 double localPotentialEnergyFp64(const Bodies& local, const Bodies& all, std::size_t first,
@@ -142,8 +137,8 @@ void DistributedCpuBackend::updateDomains(const SimParams& params, std::vector<P
 void DistributedCpuBackend::exchangeIdentities() {
     std::vector<std::size_t> counts;
     m_all.id = allGather(m_communicator, std::span<const std::uint64_t>(m_local.id), &counts);
-    m_all.colorKey = gatherArray(m_communicator, m_local.colorKey);
-    m_all.component = gatherArray(m_communicator, m_local.component);
+    m_all.colorKey = allGather(m_communicator, m_local.colorKey);
+    m_all.component = allGather(m_communicator, m_local.component);
     for (std::vector<float>* array : {&m_all.x, &m_all.y, &m_all.z, &m_all.vx, &m_all.vy, &m_all.vz, &m_all.mass})
         array->resize(m_all.id.size());
     const auto rank = std::size_t(m_communicator.rank());
@@ -329,9 +324,9 @@ void DistributedCpuBackend::readBodies(Bodies& out) const {
     // The gathered set already holds every body's position, mass and identity as they are now (see the design note),
     // in rank order: only the velocities, which are never exchanged, are gathered here.
     Bodies all = m_all;
-    all.vx = gatherArray(m_communicator, m_local.vx);
-    all.vy = gatherArray(m_communicator, m_local.vy);
-    all.vz = gatherArray(m_communicator, m_local.vz);
+    all.vx = allGather(m_communicator, m_local.vx);
+    all.vy = allGather(m_communicator, m_local.vy);
+    all.vz = allGather(m_communicator, m_local.vz);
     out = std::move(all);
 }
 
@@ -366,9 +361,9 @@ Diagnostics DistributedCpuBackend::diagnostics(const SimParams& params) const {
 void DistributedCpuBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
     std::vector<PhaseTiming> ignored;
     ensureAccelerations(forceSettingsOf(params), ignored);
-    out.x = gatherArray(m_communicator, m_accelerations.x);
-    out.y = gatherArray(m_communicator, m_accelerations.y);
-    out.z = gatherArray(m_communicator, m_accelerations.z);
+    out.x = allGather(m_communicator, m_accelerations.x);
+    out.y = allGather(m_communicator, m_accelerations.y);
+    out.z = allGather(m_communicator, m_accelerations.z);
 }
 
 void DistributedCpuBackend::Visuals::writeVertices(std::span<RenderVertex> out) const {

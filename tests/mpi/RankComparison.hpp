@@ -33,6 +33,13 @@ inline std::uint64_t sharedSeed() {
     return seed;
 }
 
+/// How many ranks say holds: a check that every rank did something together. Collective.
+inline std::uint64_t ranksWhere(bool holds) {
+    std::uint64_t count = holds ? 1 : 0;
+    worldCommunicator().allReduceSum(std::span<std::uint64_t>(&count, 1));
+    return count;
+}
+
 /// The bodies in id order.
 inline Bodies inIdOrder(const Bodies& bodies) {
     std::vector<std::size_t> order(bodies.size());

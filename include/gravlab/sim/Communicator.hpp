@@ -62,6 +62,13 @@ std::vector<T> allGather(Communicator& communicator, std::span<const T> mine,
     return all;
 }
 
+/// allGather of a whole vector.
+template <class T>
+std::vector<T> allGather(Communicator& communicator, const std::vector<T>& mine,
+                         std::vector<std::size_t>* counts = nullptr) {
+    return allGather(communicator, std::span<const T>(mine), counts);
+}
+
 /// sends[r] to rank r; returns what arrived, in rank order, with counts[r] values from rank r when counts is given.
 template <class T>
 std::vector<T> allToAll(Communicator& communicator, const std::vector<std::vector<T>>& sends,

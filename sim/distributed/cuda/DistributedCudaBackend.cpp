@@ -3,6 +3,7 @@
 // (see DistributedCudaBackend.hpp).
 #include "distributed/cuda/DistributedCudaBackend.hpp"
 
+#include "core/CpuBackend.hpp"
 #include "core/Stopwatch.hpp"
 #include "device/cuda/DeviceDiagnostics.hpp"
 #include "device/cuda/DeviceLeapfrog.hpp"
@@ -12,7 +13,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <numeric>
 #include <stdexcept>
 
@@ -24,11 +24,6 @@ DeviceSummary requireDevice() {
     if (!cudaDeviceAvailable(reason))
         throw std::runtime_error("the CUDA backend across ranks is unavailable: " + reason);
     return queryCurrentDevice();
-}
-
-/// Every rank's values of one host array, concatenated in rank order.
-template <typename T> std::vector<T> gatherArray(Communicator& communicator, const std::vector<T>& local) {
-    return allGather(communicator, std::span<const T>(local));
 }
 
 /// count float4 from device to a host vector; waits for stream.
@@ -106,9 +101,9 @@ void DistributedCudaBackend::placeBodies(Bodies mine, std::vector<float> work,
     placed.domains = repartitionAcrossRanks(m_communicator, mine, work, balance, carried);
     ++m_repartitions;
     std::vector<std::size_t> counts;
-    placed.ids = allGather(m_communicator, std::span<const std::uint64_t>(mine.id), &counts);
-    placed.components = gatherArray(m_communicator, mine.component);
-    placed.colorKeys = gatherArray(m_communicator, mine.colorKey);
+    placed.ids = allGather(m_communicator, mine.id, &counts);
+    placed.components = allGather(m_communicator, mine.component);
+    placed.colorKeys = allGather(m_communicator, mine.colorKey);
     const auto rank = std::size_t(m_communicator.rank());
     placed.slice = {std::accumulate(counts.begin(), counts.begin() + std::ptrdiff_t(rank), std::size_t{0}),
                     counts[rank]};
@@ -142,13 +137,7 @@ void DistributedCudaBackend::placeBodies(Bodies mine, std::vector<float> work,
     upload(m_all.positionMass, positions);
     upload(m_all.velocityColor, velocities);
     upload(m_all.acceleration, accelerations);
-    std::vector<std::uint32_t> targets(mine.size());
-    std::iota(targets.begin(), targets.end(), std::uint32_t(m_placement.slice.begin));
-    m_targetIndex.resize(targets.size());
-    m_targetIndex.upload(targets, stream);
-    std::vector<std::uint8_t> isTarget(total, 0);
-    std::fill_n(isTarget.begin() + std::ptrdiff_t(m_placement.slice.begin), m_placement.slice.count, std::uint8_t{1});
-    m_isTarget.upload(isTarget, stream);
+    uploadTargets();
     m_accelerationsInBodyOrder = previousAccelerations != nullptr;
     exchange(m_accelerationsInBodyOrder);
     CUDA_CHECK(cudaStreamSynchronize(stream)); // the staging vectors die at return
@@ -161,13 +150,6 @@ std::uint64_t DistributedCudaBackend::repartition(OrbBalance balance) {
     const RankSlice slice = m_placement.slice;
     cudaStream_t stream = m_stream.get();
     const std::vector<float4> positions = downloadRange(local(m_all.positionMass), slice.count, stream);
-    // A body the drift sent to infinity has no domain: counted on every rank first, so all give up together.
-    std::uint64_t nonFinite = std::uint64_t(std::count_if(positions.begin(), positions.end(), [](const float4& p) {
-        return !std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z);
-    }));
-    m_communicator.allReduceSum(std::span<std::uint64_t>(&nonFinite, 1));
-    if (nonFinite > 0)
-        return nonFinite;
     const std::vector<float4> velocities = downloadRange(local(m_all.velocityColor), slice.count, stream);
     const std::vector<float4> accelerations = downloadRange(local(m_all.acceleration), slice.count, stream);
     Bodies bodies;
@@ -184,9 +166,26 @@ std::uint64_t DistributedCudaBackend::repartition(OrbBalance balance) {
         previous[3 * i + 2] = accelerations[i].z;
         work[i] = accelerations[i].w;
     }
+    // A body the drift sent to infinity has no domain: counted on every rank first, so all give up together.
+    std::uint64_t nonFinite = countNonFiniteBodies(bodies, true);
+    m_communicator.allReduceSum(std::span<std::uint64_t>(&nonFinite, 1));
+    if (nonFinite > 0)
+        return nonFinite;
     const bool carry = m_accelerationsInBodyOrder;
     placeBodies(std::move(bodies), std::move(work), carry ? &previous : nullptr, balance);
     return 0;
+}
+
+void DistributedCudaBackend::uploadTargets() {
+    const RankSlice slice = m_placement.slice;
+    std::vector<std::uint32_t> targets(slice.count);
+    std::iota(targets.begin(), targets.end(), std::uint32_t(slice.begin));
+    m_targetIndex.resize(targets.size());
+    m_targetIndex.upload(targets, m_stream.get());
+    std::vector<std::uint8_t> isTarget(m_all.size(), 0);
+    std::fill_n(isTarget.begin() + std::ptrdiff_t(slice.begin), slice.count, std::uint8_t{1});
+    m_isTarget.upload(isTarget, m_stream.get());
+    CUDA_CHECK(cudaStreamSynchronize(m_stream.get())); // the staging vectors die at return
 }
 
 void DistributedCudaBackend::exchange(bool withAccelerations) {
@@ -240,14 +239,7 @@ void DistributedCudaBackend::restoreAndThrow(int stepIndex, std::uint64_t affect
     if (m_placementAtCallStart) {
         m_placement = std::move(*m_placementAtCallStart);
         m_placementAtCallStart.reset();
-        std::vector<std::uint32_t> targets(m_placement.slice.count);
-        std::iota(targets.begin(), targets.end(), std::uint32_t(m_placement.slice.begin));
-        m_targetIndex.resize(targets.size());
-        m_targetIndex.upload(targets, stream);
-        std::vector<std::uint8_t> isTarget(m_all.size(), 0);
-        std::fill_n(isTarget.begin() + std::ptrdiff_t(m_placement.slice.begin), m_placement.slice.count,
-                    std::uint8_t{1});
-        m_isTarget.upload(isTarget, stream);
+        uploadTargets();
     }
     m_all.positionMass.copyFrom(m_savedPositions, stream);
     m_all.velocityColor.copyFrom(m_savedVelocities, stream);
@@ -259,13 +251,18 @@ void DistributedCudaBackend::restoreAndThrow(int stepIndex, std::uint64_t affect
                               m_all.size(), m_stepsSinceLoad);
 }
 
-void DistributedCudaBackend::step(const SimParams& params, int stepCount) {
-    if (stepCount < 0)
-        throw std::invalid_argument("DistributedCudaBackend::step: negative step count " + std::to_string(stepCount));
+SolverForceSettings DistributedCudaBackend::prepareForces(const SimParams& params) {
     requireSupported(params);
     const SolverForceSettings settings =
         SolverForceSettings::of(params, "the CUDA backend across ranks", Device::Cuda);
     useSolver(*settings.solver);
+    return settings;
+}
+
+void DistributedCudaBackend::step(const SimParams& params, int stepCount) {
+    if (stepCount < 0)
+        throw std::invalid_argument("DistributedCudaBackend::step: negative step count " + std::to_string(stepCount));
+    const SolverForceSettings settings = prepareForces(params);
     if (stepCount == 0 || m_all.size() == 0)
         return;
     cudaStream_t stream = m_stream.get();
@@ -380,10 +377,7 @@ Diagnostics DistributedCudaBackend::diagnostics(const SimParams& params) const {
 }
 
 void DistributedCudaBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
-    requireSupported(params);
-    const SolverForceSettings settings =
-        SolverForceSettings::of(params, "the CUDA backend across ranks", Device::Cuda);
-    useSolver(*settings.solver);
+    const SolverForceSettings settings = prepareForces(params);
     if (!m_accelerationsValid || !m_accelerationsSettings.sameForces(settings)) {
         m_timeline.begin(m_stream.get());
         if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)

@@ -121,6 +121,10 @@ private:
     };
 
     void useSolver(const SolverInfo& solver);
+    /// params checked for what the step supports, their force settings, and their solver made current.
+    SolverForceSettings prepareForces(const SimParams& params);
+    /// This rank's slice as the solver's targets: the index list and the per-body flags (waits for the uploads).
+    void uploadTargets();
     /// Cuts the domains over the local bodies (host arrays; previous accelerations carried when given) and puts the
     /// result in place: host tables, this rank's slice uploaded, every slice all-gathered. Collective.
     void placeBodies(Bodies mine, std::vector<float> work, std::vector<float>* previousAccelerations,
