@@ -255,15 +255,24 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
             throw std::logic_error("ORB: the final records are not in the buffer the layout predicts");
         if (domainCount > 1) {
             // The other record buffer is free now (16 bytes per body): each body array is gathered into the buffer
-            // freed before it, and the buffers change owners after the replay (below), with no copy back.
+            // freed before it, and the buffers change owners after the replay (below), with no copy back. The load
+            // order rides along: gathered with the first array into the final records' first coordinates (dead once
+            // the levels are done), copied back with the second.
             float4* free = m_recordBuffers[1 - side].data();
-            for (DeviceBuffer<float4>* array : bodies.reorderedArrays()) {
-                launchOrbGather(array->data(), m_finalOrder, free, bodyCount, m_state.data(), captured);
-                free = array->data();
+            auto* orderScratch = reinterpret_cast<std::uint32_t*>(records(side, count).coordinate[0]);
+            const std::vector<DeviceBuffer<float4>*> arrays = bodies.reorderedArrays();
+            for (std::size_t a = 0; a < arrays.size(); ++a) {
+                OrbLoadOrderStep loadOrder;
+                if (a == 0) {
+                    loadOrder.gatherSource = bodies.loadOrder.data();
+                    loadOrder.gatherTarget = orderScratch;
+                } else if (a == 1) {
+                    loadOrder.copySource = orderScratch;
+                    loadOrder.copyTarget = bodies.loadOrder.data();
+                }
+                launchOrbGather(arrays[a]->data(), m_finalOrder, free, loadOrder, bodyCount, m_state.data(), captured);
+                free = arrays[a]->data();
             }
-            auto* orderScratch = reinterpret_cast<std::uint32_t*>(free);
-            launchOrbGather(bodies.loadOrder.data(), m_finalOrder, orderScratch, bodyCount, m_state.data(), captured);
-            launchOrbCopyBack(orderScratch, bodies.loadOrder.data(), bodyCount, m_state.data(), captured);
         }
     };
     launchSequence(key, enqueue, stream);
@@ -337,8 +346,9 @@ double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder
     // The count pass runs under bisection; radix select resolves its splits without it (work balance: nearly all).
     const double countPass = finder == OrbCutFinder::Bisection ? 4 + (work ? 4 : 0) : 0;
     const double level = keyPasses * (4 + (work ? 4 : 0)) + countPass + 32 + (work ? 8 : 0);
-    // Each float4 array gathered (index, random read, write); the load order gathered and copied back.
-    const double finish = positionsOnly ? 12 + 12 : 3 * (4 + 16 + 16) + (4 + 4 + 4) + (4 + 4);
+    // Each float4 array gathered (index, random read, write); the load order gathered with the first (random read,
+    // write) and copied back with the second.
+    const double finish = positionsOnly ? 12 + 12 : 3 * (4 + 16 + 16) + (4 + 4) + (4 + 4);
     return extract + double(splitLevels) * level + finish;
 }
 

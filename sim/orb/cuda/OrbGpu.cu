@@ -245,30 +245,23 @@ __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder fin
     }
 }
 
-// Per body: 4 bytes of index and sizeof(Value) read (a random load), sizeof(Value) written.
-template <typename Value>
-__global__ void orbGatherKernel(const Value* source, const std::uint32_t* order, Value* target, std::uint32_t bodyCount,
-                                const OrbBuildState* state) {
+// Per body: 4 bytes of index and 16 read (a random load), 16 written; the load order adds 4 read at random and 4
+// written when gathered, 4 and 4 when copied back.
+__global__ void orbGatherKernel(const float4* source, const std::uint32_t* order, float4* target,
+                                OrbLoadOrderStep loadOrder, std::uint32_t bodyCount, const OrbBuildState* state) {
     waitForPreviousKernel(); // the final order comes from the last level
     allowNextKernel();
     if (state->nonFinite != 0 || state->invalidWeights != 0)
         return;
     const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < bodyCount)
-        target[j] = source[order[j]];
-}
-
-// Per body: sizeof(Value) bytes read, as many written.
-template <typename Value>
-__global__ void orbCopyBackKernel(const Value* source, Value* target, std::uint32_t bodyCount,
-                                  const OrbBuildState* state) {
-    waitForPreviousKernel(); // the source comes from the gather before
-    allowNextKernel();
-    if (state->nonFinite != 0 || state->invalidWeights != 0)
+    if (j >= bodyCount)
         return;
-    const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
-    if (j < bodyCount)
-        target[j] = source[j];
+    const std::uint32_t from = order[j];
+    target[j] = source[from];
+    if (loadOrder.gatherSource != nullptr)
+        loadOrder.gatherTarget[j] = loadOrder.gatherSource[from];
+    if (loadOrder.copySource != nullptr)
+        loadOrder.copyTarget[j] = loadOrder.copySource[j];
 }
 
 // Per body: 12 bytes read, 12 written.
@@ -334,28 +327,12 @@ void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder fi
     launchDependent("orbLayoutKernel", orbLayoutKernel, 1, kOrbTileThreads, stream, level, rootLevel, finder);
 }
 
-template <typename Value>
-void launchOrbGather(const Value* source, const std::uint32_t* order, Value* target, std::uint32_t bodyCount,
-                     const OrbBuildState* state, cudaStream_t stream) {
+void launchOrbGather(const float4* source, const std::uint32_t* order, float4* target, OrbLoadOrderStep loadOrder,
+                     std::uint32_t bodyCount, const OrbBuildState* state, cudaStream_t stream) {
     const LaunchSize size = launchSize1d(bodyCount);
-    launchDependent("orbGatherKernel", orbGatherKernel<Value>, size.blocks, size.threadsPerBlock, stream, source, order,
-                    target, bodyCount, state);
+    launchDependent("orbGatherKernel", orbGatherKernel, size.blocks, size.threadsPerBlock, stream, source, order, target,
+                    loadOrder, bodyCount, state);
 }
-template void launchOrbGather(const float4*, const std::uint32_t*, float4*, std::uint32_t, const OrbBuildState*,
-                              cudaStream_t);
-template void launchOrbGather(const std::uint32_t*, const std::uint32_t*, std::uint32_t*, std::uint32_t,
-                              const OrbBuildState*, cudaStream_t);
-
-template <typename Value>
-void launchOrbCopyBack(const Value* source, Value* target, std::uint32_t bodyCount, const OrbBuildState* state,
-                       cudaStream_t stream) {
-    const LaunchSize size = launchSize1d(bodyCount);
-    launchDependent("orbCopyBackKernel", orbCopyBackKernel<Value>, size.blocks, size.threadsPerBlock, stream, source,
-                    target, bodyCount, state);
-}
-template void launchOrbCopyBack(const float4*, float4*, std::uint32_t, const OrbBuildState*, cudaStream_t);
-template void launchOrbCopyBack(const std::uint32_t*, std::uint32_t*, std::uint32_t, const OrbBuildState*,
-                                cudaStream_t);
 
 void launchOrbCopyPositions(OrbRecords records, float* x, float* y, float* z, std::uint32_t bodyCount,
                             const OrbBuildState* state, cudaStream_t stream) {

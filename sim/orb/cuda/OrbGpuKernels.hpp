@@ -123,15 +123,18 @@ void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream);
 /// Moves every record of the level to its place in the other buffer (stable: left bodies, then right ones). For
 /// resolved splits it finds each tile's offsets itself (decoupled look-back) and the last tile places the cut.
 void launchOrbScatter(const OrbLevel& level, cudaStream_t stream);
-/// target[j] = source[order[j]], unless the state counted a non-finite position or an invalid weight. Value is
-/// float4 (body arrays) or std::uint32_t (the bodies' load order).
-template <typename Value>
-void launchOrbGather(const Value* source, const std::uint32_t* order, Value* target, std::uint32_t bodyCount,
-                     const OrbBuildState* state, cudaStream_t stream);
-/// target[j] = source[j] under the same condition.
-template <typename Value>
-void launchOrbCopyBack(const Value* source, Value* target, std::uint32_t bodyCount, const OrbBuildState* state,
-                       cudaStream_t stream);
+/// What a body-array gather also does with the bodies' load order (4 bytes per body), so that it needs no kernel of its
+/// own: gather it through the same index into scratch, or copy that scratch back. Null pointers: nothing.
+struct OrbLoadOrderStep {
+    const std::uint32_t* gatherSource = nullptr;
+    std::uint32_t* gatherTarget = nullptr;
+    const std::uint32_t* copySource = nullptr;
+    std::uint32_t* copyTarget = nullptr;
+};
+/// target[j] = source[order[j]] and the load order's step, unless the state counted a non-finite position or an
+/// invalid weight.
+void launchOrbGather(const float4* source, const std::uint32_t* order, float4* target, OrbLoadOrderStep loadOrder,
+                     std::uint32_t bodyCount, const OrbBuildState* state, cudaStream_t stream);
 /// The final records' coordinates back into x, y, z under the same condition.
 void launchOrbCopyPositions(OrbRecords records, float* x, float* y, float* z, std::uint32_t bodyCount,
                             const OrbBuildState* state, cudaStream_t stream);
