@@ -136,23 +136,18 @@ void DistributedCpuBackend::updateDomains(const SimParams& params, std::vector<P
 
 void DistributedCpuBackend::exchangeIdentities() {
     std::vector<std::size_t> counts;
-    m_all.id = allGather(m_communicator, std::span<const std::uint64_t>(m_local.id), &counts);
+    m_all.id = allGather(m_communicator, m_local.id, &counts);
     m_all.colorKey = allGather(m_communicator, m_local.colorKey);
     m_all.component = allGather(m_communicator, m_local.component);
     for (std::vector<float>* array : {&m_all.x, &m_all.y, &m_all.z, &m_all.vx, &m_all.vy, &m_all.vz, &m_all.mass})
         array->resize(m_all.id.size());
-    const auto rank = std::size_t(m_communicator.rank());
-    m_slice = {std::accumulate(counts.begin(), counts.begin() + std::ptrdiff_t(rank), std::size_t{0}), counts[rank]};
+    m_slice = sliceOfRank(counts, m_communicator.rank());
     m_targets.resize(m_slice.count);
     std::iota(m_targets.begin(), m_targets.end(), std::uint32_t(m_slice.begin));
 }
 
 void DistributedCpuBackend::setPrecision(Precision precision) {
-    if (precision == Precision::Double) {
-        SimParams asked;
-        asked.precision = precision;
-        requireDistributedSupport(asked);
-    }
+    requireDistributedPrecision(precision);
 }
 
 DistributedCpuBackend::ForceSettings DistributedCpuBackend::forceSettingsOf(const SimParams& params) {

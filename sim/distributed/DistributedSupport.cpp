@@ -17,4 +17,10 @@ void requireDistributedSupport(const SimParams& params) {
         throw InvalidParameterError("precision", "double precision" + ranks + ", or with --precision single");
 }
 
+void requireDistributedPrecision(Precision precision) {
+    SimParams asked;
+    asked.precision = precision;
+    requireDistributedSupport(asked);
+}
+
 } // namespace gravlab

@@ -11,4 +11,7 @@ namespace gravlab {
 /// hierarchical time steps, ORB domains of one's own (the ranks' are automatic), double precision.
 void requireDistributedSupport(const SimParams& params);
 
+/// A distributed backend's setPrecision: single precision is what it keeps; double throws as above.
+void requireDistributedPrecision(Precision precision);
+
 } // namespace gravlab

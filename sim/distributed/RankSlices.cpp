@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -14,6 +15,14 @@ RankSlice contiguousSlice(std::size_t bodyCount, int rank, int rankCount) {
                                     std::to_string(rankCount) + " ranks");
     const auto boundary = [&](int r) { return bodyCount * std::size_t(r) / std::size_t(rankCount); };
     return {boundary(rank), boundary(rank + 1) - boundary(rank)};
+}
+
+RankSlice sliceOfRank(std::span<const std::size_t> counts, int rank) {
+    if (rank < 0 || std::size_t(rank) >= counts.size())
+        throw std::invalid_argument("sliceOfRank: rank " + std::to_string(rank) + " of " +
+                                    std::to_string(counts.size()) + " ranks");
+    const auto r = std::size_t(rank);
+    return {std::accumulate(counts.begin(), counts.begin() + std::ptrdiff_t(r), std::size_t{0}), counts[r]};
 }
 
 Bodies singlePrecisionSliceOf(const Bodies& bodies, RankSlice slice) {

@@ -8,6 +8,7 @@
 #include <gravlab/sim/Bodies.hpp>
 
 #include <cstddef>
+#include <span>
 
 namespace gravlab {
 
@@ -22,6 +23,9 @@ RankSlice contiguousSlice(std::size_t bodyCount, int rank, int rankCount);
 
 /// The bodies of slice, every array but the low parts (a state spread over ranks is single precision).
 Bodies singlePrecisionSliceOf(const Bodies& bodies, RankSlice slice);
+
+/// Rank rank's slice when every rank's body count is counts[r] and the slices lie in rank order (an all-gather's).
+RankSlice sliceOfRank(std::span<const std::size_t> counts, int rank);
 
 /// What a distributed backend's load() keeps of the bodies every rank is handed: rank's contiguous slice, single
 /// precision. Throws std::invalid_argument for arrays of different lengths or more bodies than a distributed run

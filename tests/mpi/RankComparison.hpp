@@ -1,9 +1,13 @@
 #pragma once
 // What the distributed backends' tests share: the parameters they step with, a seed shared by the ranks, bodies put in
-// id order (the ranks' domains reorder them), and the largest position difference relative to the system's size.
+// id order (the ranks' domains reorder them), the check that a rolled-back state is the loaded one again, and the
+// largest position difference relative to the system's size.
 #include <gravlab/sim/Bodies.hpp>
 #include <gravlab/sim/Communicator.hpp>
 #include <gravlab/sim/SimParams.hpp>
+#include <gravlab/sim/SimulationBackend.hpp>
+
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
@@ -55,6 +59,17 @@ inline Bodies inIdOrder(const Bodies& bodies) {
         sorted.colorKey[k] = bodies.colorKey[i];
     }
     return sorted;
+}
+
+/// Expects the bodies backend reads back (collective) to be initial's again after a rollback: positions and velocities
+/// bit for bit, compared in id order.
+inline void expectBodiesRestored(const SimulationBackend& backend, const Bodies& initial, std::uint64_t seed) {
+    Bodies restored;
+    backend.readBodies(restored);
+    restored = inIdOrder(restored);
+    const Bodies expected = inIdOrder(initial);
+    EXPECT_EQ(restored.x, expected.x) << "seed " << seed;
+    EXPECT_EQ(restored.vx, expected.vx) << "seed " << seed;
 }
 
 /// Largest |x_a - x_b| over bodies and axes, relative to the largest |x_b| (the system's size): position errors of a

@@ -31,6 +31,10 @@ bool cudaDeviceAvailable(std::string& reason);
 /// The current device; throws std::runtime_error when there is none.
 DeviceSummary queryCurrentDevice();
 
+/// The current device for a backend about to use it; throws std::runtime_error naming backendName and why, when no
+/// usable device is present (cudaDeviceAvailable).
+DeviceSummary requireCudaDevice(const std::string& backendName);
+
 /// Bytes to hold bodyCount bodies at bytesPerBody plus a fixed reserve for scratch space; saturates instead of
 /// overflowing for absurd counts.
 std::uint64_t deviceBytesNeeded(std::uint64_t bodyCount, std::uint64_t bytesPerBody);

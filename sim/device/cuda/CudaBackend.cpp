@@ -19,13 +19,6 @@ GravityParams gravityOf(const SimParams& params) {
     return {params.gravitationalConstant, params.softeningLength};
 }
 
-DeviceSummary requireDevice() {
-    std::string reason;
-    if (!cudaDeviceAvailable(reason))
-        throw std::runtime_error("the CUDA backend is unavailable: " + reason);
-    return queryCurrentDevice();
-}
-
 } // namespace
 
 bool CudaBackend::ForceSettings::operator==(const ForceSettings& other) const {
@@ -44,7 +37,7 @@ CudaBackend::ForceSettings CudaBackend::forceSettingsOf(const SimParams& params)
     return {&solver, gravityOf(params), params.openingAngle, params.openingCriterion, params.forceAccuracy};
 }
 
-CudaBackend::CudaBackend() : m_device(requireDevice()) {}
+CudaBackend::CudaBackend() : m_device(requireCudaDevice("the CUDA backend")) {}
 
 void CudaBackend::useSolver(const SolverInfo& solver) {
     if (m_solverInfo == &solver)

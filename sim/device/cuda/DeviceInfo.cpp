@@ -69,6 +69,13 @@ bool cudaDeviceAvailable(std::string& reason) {
     return problem.empty();
 }
 
+DeviceSummary requireCudaDevice(const std::string& backendName) {
+    std::string reason;
+    if (!cudaDeviceAvailable(reason))
+        throw std::runtime_error(backendName + " is unavailable: " + reason);
+    return queryCurrentDevice();
+}
+
 DeviceSummary queryCurrentDevice() {
     DeviceSummary summary;
     CUDA_CHECK(cudaGetDevice(&summary.ordinal));

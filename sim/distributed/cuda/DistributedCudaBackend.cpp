@@ -19,13 +19,6 @@
 namespace gravlab {
 namespace {
 
-DeviceSummary requireDevice() {
-    std::string reason;
-    if (!cudaDeviceAvailable(reason))
-        throw std::runtime_error("the CUDA backend across ranks is unavailable: " + reason);
-    return queryCurrentDevice();
-}
-
 /// count float4 from device to a host vector; waits for stream.
 std::vector<float4> downloadRange(const float4* device, std::size_t count, cudaStream_t stream) {
     std::vector<float4> host(count);
@@ -39,7 +32,7 @@ std::vector<float4> downloadRange(const float4* device, std::size_t count, cudaS
 } // namespace
 
 DistributedCudaBackend::DistributedCudaBackend(Communicator& communicator, std::string why)
-    : m_communicator(communicator), m_why(std::move(why)), m_device(requireDevice()), m_nccl(communicator) {}
+    : m_communicator(communicator), m_why(std::move(why)), m_device(requireCudaDevice("the CUDA backend across ranks")), m_nccl(communicator) {}
 
 void DistributedCudaBackend::requireSupported(const SimParams& params) {
     requireDistributedSupport(params);
@@ -104,9 +97,7 @@ void DistributedCudaBackend::placeBodies(Bodies mine, std::vector<float> work,
     placed.ids = allGather(m_communicator, mine.id, &counts);
     placed.components = allGather(m_communicator, mine.component);
     placed.colorKeys = allGather(m_communicator, mine.colorKey);
-    const auto rank = std::size_t(m_communicator.rank());
-    placed.slice = {std::accumulate(counts.begin(), counts.begin() + std::ptrdiff_t(rank), std::size_t{0}),
-                    counts[rank]};
+    placed.slice = sliceOfRank(counts, m_communicator.rank());
     const std::size_t total = placed.ids.size();
 
     cudaStream_t stream = m_stream.get();
@@ -196,11 +187,7 @@ void DistributedCudaBackend::exchange(bool withAccelerations) {
 }
 
 void DistributedCudaBackend::setPrecision(Precision precision) {
-    if (precision == Precision::Double) {
-        SimParams asked;
-        asked.precision = precision;
-        requireDistributedSupport(asked);
-    }
+    requireDistributedPrecision(precision);
 }
 
 unsigned DistributedCudaBackend::refreshAccelerations(const SolverForceSettings& settings) {
@@ -347,15 +334,22 @@ BodyIdentity DistributedCudaBackend::bodyIdentity(std::size_t index) const {
 
 std::vector<std::optional<BodyPosition>>
 DistributedCudaBackend::bodyPositions(std::span<const std::uint64_t> ids) const {
-    std::vector<std::optional<BodyPosition>> found(ids.size());
+    // Every asked body's copy is queued, then one wait for all of them.
+    std::vector<float4> positions(ids.size());
+    std::vector<bool> held(ids.size(), false);
     for (std::size_t k = 0; k < ids.size(); ++k) {
         const auto at = std::find(m_placement.ids.begin(), m_placement.ids.end(), ids[k]);
         if (at == m_placement.ids.end())
             continue;
-        const float4 p = downloadRange(m_all.positionMass.data() + (at - m_placement.ids.begin()), 1,
-                                       m_stream.get())[0];
-        found[k] = BodyPosition{{p.x, p.y, p.z}};
+        held[k] = true;
+        CUDA_CHECK(cudaMemcpyAsync(&positions[k], m_all.positionMass.data() + (at - m_placement.ids.begin()),
+                                   sizeof(float4), cudaMemcpyDeviceToHost, m_stream.get()));
     }
+    m_stream.synchronize();
+    std::vector<std::optional<BodyPosition>> found(ids.size());
+    for (std::size_t k = 0; k < ids.size(); ++k)
+        if (held[k])
+            found[k] = BodyPosition{{positions[k].x, positions[k].y, positions[k].z}};
     return found;
 }
 

@@ -162,12 +162,7 @@ TEST(DistributedCudaBackendMpi, NonFiniteStepRollsBackOnEveryRank) {
         EXPECT_GT(error.affectedBodies(), 0u);
     }
     EXPECT_EQ(ranksWhere(thrown), std::uint64_t(worldCommunicator().size())) << "seed " << seed;
-    Bodies restored;
-    spread.readBodies(restored);
-    restored = inIdOrder(restored);
-    initial = inIdOrder(initial);
-    EXPECT_EQ(restored.x, initial.x) << "seed " << seed;
-    EXPECT_EQ(restored.vx, initial.vx) << "seed " << seed;
+    expectBodiesRestored(spread, initial, seed);
     // Stepping goes on after the rollback with a sane time step.
     params.timeStep = 0.001;
     initial.vx.back() = 0.0f;
