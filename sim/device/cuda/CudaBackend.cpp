@@ -93,7 +93,7 @@ void CudaBackend::load(const Bodies& bodies) {
     m_orbDomains.invalidate();
     m_stepsTaken = 0;
     m_lastTimings.clear();
-    m_loadIndexOfId.clear();
+    m_lookup.reset();
 }
 
 void CudaBackend::setPrecision(Precision precision) {
@@ -290,14 +290,7 @@ void CudaBackend::throwIfCoincident() {
 }
 
 BodyIdentity CudaBackend::bodyIdentity(std::size_t index) const {
-    if (index >= m_bodies.size())
-        throw std::out_of_range("bodyIdentity: body " + std::to_string(index) + " of " +
-                                std::to_string(m_bodies.size()));
-    std::uint32_t loadIndex = 0; // one 4-byte read: the host tables are in load order
-    CUDA_CHECK(cudaMemcpyAsync(&loadIndex, m_bodies.loadOrder.data() + index, sizeof loadIndex, cudaMemcpyDeviceToHost,
-                               m_stream.get()));
-    m_stream.synchronize();
-    return {m_bodies.idInLoadOrder[loadIndex], m_bodies.componentInLoadOrder[loadIndex]};
+    return m_lookup.identityAt(m_bodies, index, m_stream.get());
 }
 
 void CudaBackend::readBodies(Bodies& out) const {
@@ -319,26 +312,13 @@ void CudaBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& 
     downloadAccelerations(m_bodies, out, m_stream.get());
 }
 
-std::optional<std::uint32_t> CudaBackend::loadIndexOf(std::uint64_t id) const {
-    const auto cached = m_loadIndexOfId.find(id);
-    if (cached != m_loadIndexOfId.end())
-        return cached->second;
-    const std::vector<std::uint64_t>& ids = m_bodies.idInLoadOrder;
-    const auto loaded = std::find(ids.begin(), ids.end(), id);
-    std::optional<std::uint32_t> index;
-    if (loaded != ids.end())
-        index = std::uint32_t(loaded - ids.begin());
-    m_loadIndexOfId.emplace(id, index);
-    return index;
-}
-
 std::optional<BodyInspection> CudaBackend::inspectBody(const SimParams& params, std::uint64_t id) const {
-    const std::optional<std::uint32_t> loadIndex = loadIndexOf(id);
+    const std::optional<std::uint32_t> loadIndex = m_lookup.loadIndexOf(m_bodies, id);
     if (!loadIndex)
         return std::nullopt;
     cudaStream_t stream = m_stream.get();
     const std::optional<std::size_t> index =
-        findBodiesByLoadOrder(m_bodies.loadOrder.data(), m_bodies.size(), {&*loadIndex, 1}, m_bodySearch, stream)
+        findBodiesByLoadOrder(m_bodies.loadOrder.data(), m_bodies.size(), {&*loadIndex, 1}, m_lookup.scratch(), stream)
             .front();
     if (!index)
         throw std::logic_error("inspectBody: load index " + std::to_string(*loadIndex) + " of id " +
@@ -350,7 +330,7 @@ std::optional<BodyInspection> CudaBackend::inspectBody(const SimParams& params, 
             cudaMemcpyAsync(&state[k], arrays[k]->data() + *index, sizeof(float4), cudaMemcpyDeviceToHost, stream));
     BodyInspection inspection;
     inspection.potential = potentialAtBodyDevice(m_bodies.positionMass.data(), m_bodies.size(), *index,
-                                                 gravityOf(params), m_bodySearch, stream);
+                                                 gravityOf(params), m_lookup.scratch(), stream);
     inspection.identity = {id, m_bodies.componentInLoadOrder[*loadIndex]};
     inspection.index = *index;
     inspection.position = {state[0].x, state[0].y, state[0].z};
@@ -364,29 +344,7 @@ std::optional<BodyInspection> CudaBackend::inspectBody(const SimParams& params, 
 }
 
 std::vector<std::optional<BodyPosition>> CudaBackend::bodyPositions(std::span<const std::uint64_t> ids) const {
-    std::vector<std::optional<BodyPosition>> positions(ids.size());
-    if (ids.empty())
-        return positions;
-    std::vector<std::uint32_t> loadIndices;
-    std::vector<std::size_t> askedFor; // which entry of ids each load index answers
-    for (std::size_t k = 0; k < ids.size(); ++k)
-        if (const std::optional<std::uint32_t> loadIndex = loadIndexOf(ids[k])) {
-            loadIndices.push_back(*loadIndex);
-            askedFor.push_back(k);
-        }
-    cudaStream_t stream = m_stream.get();
-    const std::vector<std::optional<std::size_t>> indices =
-        findBodiesByLoadOrder(m_bodies.loadOrder.data(), m_bodies.size(), loadIndices, m_bodySearch, stream);
-    std::vector<float4> found(indices.size());
-    for (std::size_t k = 0; k < indices.size(); ++k)
-        if (indices[k])
-            CUDA_CHECK(cudaMemcpyAsync(&found[k], m_bodies.positionMass.data() + *indices[k], sizeof(float4),
-                                       cudaMemcpyDeviceToHost, stream));
-    m_stream.synchronize();
-    for (std::size_t k = 0; k < indices.size(); ++k)
-        if (indices[k])
-            positions[askedFor[k]] = BodyPosition{found[k].x, found[k].y, found[k].z};
-    return positions;
+    return m_lookup.positions(m_bodies, ids, m_stream.get());
 }
 
 Diagnostics CudaBackend::diagnostics(const SimParams& params) const {

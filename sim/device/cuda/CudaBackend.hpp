@@ -28,6 +28,7 @@
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
 #include "device/cuda/DeviceBodyInspection.hpp"
+#include "device/cuda/DeviceBodyLookup.hpp"
 #include "device/cuda/PhaseTimeline.hpp"
 #include "device/cuda/StepRollback.hpp"
 #include "orb/cuda/OrbDomainsGpu.hpp"
@@ -40,7 +41,6 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 
 namespace gravlab {
 
@@ -198,8 +198,6 @@ private:
     std::optional<CoincidentPair> takeCoincidentPair();
     /// Restores the saved state and throws CoincidentBodiesError when the step's evaluations met a coincident pair.
     void throwIfCoincident();
-    /// Where id sits in the host tables (load order), through m_loadIndexOfId; empty when no body has it.
-    std::optional<std::uint32_t> loadIndexOf(std::uint64_t id) const;
 
     DeviceSummary m_device;
     CudaStream m_stream;
@@ -226,8 +224,7 @@ private:
     std::uint64_t m_stepsTaken = 0;
     /// Load indices of ids asked for since the last load: a linear search of the id table per frame and trail would
     /// cost O(N) on the host each time.
-    mutable std::unordered_map<std::uint64_t, std::optional<std::uint32_t>> m_loadIndexOfId;
-    mutable BodySearchScratch m_bodySearch; ///< inspections and position lookups, allocated once
+    mutable DeviceBodyLookup m_lookup; ///< who a body is and where an id is: inspections, trails, follow
     /// Counts changes of the state or of the accelerations, so the colour quantities know when they are stale.
     std::uint64_t m_stateVersion = 0;
     mutable DeviceBuffer<float> m_potential; ///< per body, computePotentialsOnDevice()

@@ -50,6 +50,20 @@ __global__ void kickAndCountNonFiniteKernel(const float4* __restrict__ positionM
         atomicAdd(nonFiniteCount, warpCount);
 }
 
+// Work per body: 16 bytes read, three finiteness tests, one atomic per warp that found a non-finite body.
+__global__ void countNonFinitePositionsKernel(const float4* __restrict__ positionMass, unsigned bodyCount,
+                                              unsigned* __restrict__ nonFiniteCount) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    bool nonFinite = false;
+    if (i < bodyCount) {
+        const float4 p = positionMass[i];
+        nonFinite = !(isfinite(p.x) && isfinite(p.y) && isfinite(p.z));
+    }
+    const unsigned warpCount = __popc(__ballot_sync(0xffffffffu, nonFinite));
+    if (warpCount != 0 && threadIdx.x % 32 == 0)
+        atomicAdd(nonFiniteCount, warpCount);
+}
+
 // Work per body: 16 bytes read, 16 bytes written.
 __global__ void negateVelocitiesKernel(float4* __restrict__ velocityColor, unsigned bodyCount) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -82,6 +96,16 @@ void launchKickAndCountNonFinite(const float4* positionMass, float4* velocityCol
     kickAndCountNonFiniteKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
         positionMass, velocityColor, acceleration, static_cast<unsigned>(bodyCount), halfStep, nonFiniteCount);
     checkLaunch("kickAndCountNonFiniteKernel");
+}
+
+void launchCountNonFinitePositions(const float4* positionMass, std::size_t bodyCount, unsigned* nonFiniteCount,
+                                   cudaStream_t stream) {
+    if (bodyCount == 0)
+        return;
+    const LaunchSize size = launchSize1d(bodyCount);
+    countNonFinitePositionsKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(
+        positionMass, static_cast<unsigned>(bodyCount), nonFiniteCount);
+    checkLaunch("countNonFinitePositionsKernel");
 }
 
 void launchNegateVelocities(float4* velocityColor, std::size_t bodyCount, cudaStream_t stream) {

@@ -8,6 +8,7 @@
 // reported counts the work done.
 #include <cstddef>
 #include <cstdint>
+#include <cuda_runtime_api.h>
 
 namespace gravlab {
 
@@ -17,5 +18,10 @@ struct DeviceTargets {
     const std::uint8_t* isTarget = nullptr;      ///< device: one per body, 1 where listed
     unsigned long long* surplusBodies = nullptr; ///< device counter; may be null
 };
+
+/// The contiguous bodies [begin, begin + count) of bodyCount as targets, written on the device: index[k] = begin + k
+/// (index holds at least count entries), isTarget[i] = 1 inside the range and 0 outside (bodyCount entries).
+void launchSliceTargets(std::uint32_t* index, std::uint8_t* isTarget, std::size_t bodyCount, std::size_t begin,
+                        std::size_t count, cudaStream_t stream);
 
 } // namespace gravlab

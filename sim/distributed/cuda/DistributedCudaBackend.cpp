@@ -7,13 +7,13 @@
 #include "core/Stopwatch.hpp"
 #include "device/cuda/DeviceDiagnostics.hpp"
 #include "device/cuda/DeviceLeapfrog.hpp"
+#include "device/cuda/DeviceRenderVertices.hpp"
 #include "distributed/DistributedSupport.hpp"
 #include "distributed/RankDomainVisuals.hpp"
 #include "solvers/SolverRegistration.hpp"
 
 #include <algorithm>
 #include <array>
-#include <numeric>
 #include <stdexcept>
 
 namespace gravlab {
@@ -32,7 +32,8 @@ std::vector<float4> downloadRange(const float4* device, std::size_t count, cudaS
 } // namespace
 
 DistributedCudaBackend::DistributedCudaBackend(Communicator& communicator, std::string why)
-    : m_communicator(communicator), m_why(std::move(why)), m_device(requireCudaDevice("the CUDA backend across ranks")), m_nccl(communicator) {}
+    : m_communicator(communicator), m_why(std::move(why)), m_device(requireCudaDevice("the CUDA backend across ranks")),
+      m_nccl(communicator) {}
 
 void DistributedCudaBackend::requireSupported(const SimParams& params) {
     requireDistributedSupport(params);
@@ -51,7 +52,7 @@ std::string DistributedCudaBackend::description() const {
 std::uint64_t DistributedCudaBackend::allocatedBytes() const {
     return m_all.positionMass.bytes() + m_all.velocityColor.bytes() + m_all.acceleration.bytes() +
            m_all.loadOrder.bytes() + m_scratch.bytes() + m_targetIndex.bytes() + m_isTarget.bytes() +
-           m_nonFiniteCounts.bytes() + m_savedPositions.bytes() + m_savedVelocities.bytes() +
+           m_nonFiniteCounts.bytes() + m_savedPositions.bytes() + m_savedVelocities.bytes() + m_savedLoadOrder.bytes() +
            (m_solver ? m_solver->allocatedBytes() : 0);
 }
 
@@ -73,110 +74,88 @@ void DistributedCudaBackend::useSolver(const SolverInfo& solver) {
 }
 
 void DistributedCudaBackend::load(const Bodies& bodies) {
-    Bodies mine = loadedSliceOfRank(bodies, m_communicator.rank(), m_communicator.size());
+    const Bodies all = loadedSliceOfRank(bodies, 0, 1); // checked, single precision, every body
     // Every rank holds all bodies; the check is local, and every rank has the same N and the same kind of GPU.
-    requireDeviceMemoryForBodies(bodies.size(), kDeviceBytesPerBody, allocatedBytes());
+    requireDeviceMemoryForBodies(all.size(), kDeviceBytesPerBody, allocatedBytes());
     if (m_solver)
         m_solver->release();
-    std::vector<float> work(mine.size(), 0.0f);
     m_accelerationsValid = m_accelerationsInBodyOrder = false;
     m_repartitions = 0;
     m_stepsSinceRepartition = m_stepsSinceLoad = 0;
     m_lastTimings.clear();
-    placeBodies(std::move(mine), std::move(work), nullptr, OrbBalance::Count); // nothing to weigh yet
+    cudaStream_t stream = m_stream.get();
+    uploadBodies(all, m_all, stream);
+    m_all.acceleration.zero(stream); // no work weighed yet: the first cut balances the count
+    m_scratch.resize(all.size());
+    m_savedPositions.resize(all.size());
+    m_savedVelocities.resize(all.size());
+    m_isTarget.resize(all.size());
+    m_targetIndex.resize(all.size()); // a slice may hold every body
+    m_savedLoadOrder.resize(all.size());
+    m_lookup.reset();
+    cutDomains(OrbBalance::Count);
 }
 
-void DistributedCudaBackend::placeBodies(Bodies mine, std::vector<float> work,
-                                         std::vector<float>* previousAccelerations, OrbBalance balance) {
+void DistributedCudaBackend::cutDomains(OrbBalance balance) {
     const Stopwatch cut;
-    const CarriedFloats carried{previousAccelerations, previousAccelerations ? std::size_t{3} : std::size_t{0}};
-    Placement placed;
-    placed.domains = repartitionAcrossRanks(m_communicator, mine, work, balance, carried);
-    ++m_repartitions;
-    std::vector<std::size_t> counts;
-    placed.ids = allGather(m_communicator, mine.id, &counts);
-    placed.components = allGather(m_communicator, mine.component);
-    placed.colorKeys = allGather(m_communicator, mine.colorKey);
-    placed.slice = sliceOfRank(counts, m_communicator.rank());
-    const std::size_t total = placed.ids.size();
-
     cudaStream_t stream = m_stream.get();
-    if (m_all.size() != total) {
-        m_all.resize(total);
-        m_all.velocityColor.zero(stream); // the other ranks' velocity slots are never read, but stay finite
-        m_scratch.resize(total);
-        m_savedPositions.resize(total);
-        m_savedVelocities.resize(total);
-        m_isTarget.resize(total);
+    const auto ranks = std::uint32_t(m_communicator.size());
+    // Throws the same on every rank (same bodies), with the bodies left as they were. The load order rides along, so
+    // the identity tables need no change.
+    m_orb.build(m_all, ranks, balance, stream);
+    Placement placed;
+    placed.domains.cells = m_orb.downloadCells(stream);
+    const std::vector<OrbGpu::CellLoad> loads = m_orb.cellLoads(m_all, balance, stream);
+    placed.domains.bodiesPerRank.assign(ranks, 0);
+    placed.domains.workPerRank.assign(ranks, 0.0);
+    double totalWork = 0;
+    for (std::size_t c = 0; c < loads.size(); ++c) {
+        const OrbCell& cell = placed.domains.cells[c];
+        if (!cell.isLeaf())
+            continue;
+        placed.domains.bodiesPerRank[cell.firstDomain] = cell.end - cell.begin;
+        placed.domains.workPerRank[cell.firstDomain] = loads[c].weight;
+        totalWork += loads[c].weight;
     }
-    // This rank's bodies at their new place; the acceleration's fourth lane is the work weight ORB balanced.
-    std::vector<float4> positions(mine.size()), velocities(mine.size()), accelerations(mine.size());
-    for (std::size_t i = 0; i < mine.size(); ++i) {
-        positions[i] = {mine.x[i], mine.y[i], mine.z[i], mine.mass[i]};
-        velocities[i] = {mine.vx[i], mine.vy[i], mine.vz[i], mine.colorKey[i]};
-        accelerations[i] = previousAccelerations != nullptr
-                               ? float4{(*previousAccelerations)[3 * i], (*previousAccelerations)[3 * i + 1],
-                                        (*previousAccelerations)[3 * i + 2], work[i]}
-                               : float4{0.0f, 0.0f, 0.0f, work[i]};
-    }
+    // Work balance falls back to the count when no body has a weight yet (OrbGpu.hpp).
+    placed.domains.balance = balance == OrbBalance::Work && totalWork > 0 ? OrbBalance::Work : OrbBalance::Count;
+    if (placed.domains.balance != balance)
+        for (std::uint32_t rank = 0; rank < ranks; ++rank)
+            placed.domains.workPerRank[rank] = double(placed.domains.bodiesPerRank[rank]);
+    const std::vector<std::size_t> counts(placed.domains.bodiesPerRank.begin(), placed.domains.bodiesPerRank.end());
+    placed.slice = sliceOfRank(counts, m_communicator.rank());
     m_placement = std::move(placed);
-    const auto upload = [&](DeviceBuffer<float4>& buffer, const std::vector<float4>& values) {
-        if (!values.empty())
-            CUDA_CHECK(cudaMemcpyAsync(local(buffer), values.data(), values.size() * sizeof(float4),
-                                       cudaMemcpyHostToDevice, stream));
-    };
-    upload(m_all.positionMass, positions);
-    upload(m_all.velocityColor, velocities);
-    upload(m_all.acceleration, accelerations);
-    uploadTargets();
-    m_accelerationsInBodyOrder = previousAccelerations != nullptr;
-    exchange(m_accelerationsInBodyOrder);
-    CUDA_CHECK(cudaStreamSynchronize(stream)); // the staging vectors die at return
+    ++m_repartitions;
+    placeTargets();
     if (m_solver)
         m_solver->invalidate();
     m_lastRepartitionMilliseconds = cut.elapsedMilliseconds();
 }
 
 std::uint64_t DistributedCudaBackend::repartition(OrbBalance balance) {
-    const RankSlice slice = m_placement.slice;
+    // Every rank's slice of the whole state (positions, velocities with colour keys, previous accelerations with the
+    // work weights) into every rank's array, so that every rank cuts the same domains from the same bodies.
     cudaStream_t stream = m_stream.get();
-    const std::vector<float4> positions = downloadRange(local(m_all.positionMass), slice.count, stream);
-    const std::vector<float4> velocities = downloadRange(local(m_all.velocityColor), slice.count, stream);
-    const std::vector<float4> accelerations = downloadRange(local(m_all.acceleration), slice.count, stream);
-    Bodies bodies;
-    bodies.resize(slice.count);
-    std::vector<float> work(slice.count), previous(3 * slice.count);
-    for (std::size_t i = 0; i < slice.count; ++i) {
-        bodies.x[i] = positions[i].x, bodies.y[i] = positions[i].y, bodies.z[i] = positions[i].z;
-        bodies.mass[i] = positions[i].w;
-        bodies.vx[i] = velocities[i].x, bodies.vy[i] = velocities[i].y, bodies.vz[i] = velocities[i].z;
-        bodies.colorKey[i] = velocities[i].w;
-        bodies.id[i] = m_placement.ids[slice.begin + i];
-        bodies.component[i] = m_placement.components[slice.begin + i];
-        previous[3 * i] = accelerations[i].x, previous[3 * i + 1] = accelerations[i].y;
-        previous[3 * i + 2] = accelerations[i].z;
-        work[i] = accelerations[i].w;
-    }
-    // A body the drift sent to infinity has no domain: counted on every rank first, so all give up together.
-    std::uint64_t nonFinite = countNonFiniteBodies(bodies, true);
-    m_communicator.allReduceSum(std::span<std::uint64_t>(&nonFinite, 1));
-    if (nonFinite > 0)
-        return nonFinite;
-    const bool carry = m_accelerationsInBodyOrder;
-    placeBodies(std::move(bodies), std::move(work), carry ? &previous : nullptr, balance);
+    const std::vector<std::uint64_t>& perRank = m_placement.domains.bodiesPerRank;
+    m_nccl.allGatherSlices(m_all.positionMass.data(), perRank, stream);
+    m_nccl.allGatherSlices(m_all.velocityColor.data(), perRank, stream);
+    m_nccl.allGatherSlices(m_all.acceleration.data(), perRank, stream);
+    // A body the drift sent to infinity has no domain; every rank counts the same gathered positions.
+    m_lostBodies.resize(1);
+    m_lostBodies.zero(stream);
+    launchCountNonFinitePositions(m_all.positionMass.data(), m_all.size(), m_lostBodies.data(), stream);
+    std::vector<unsigned> lost(1);
+    m_lostBodies.download(lost, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (lost[0] > 0)
+        return lost[0];
+    cutDomains(balance);
     return 0;
 }
 
-void DistributedCudaBackend::uploadTargets() {
-    const RankSlice slice = m_placement.slice;
-    std::vector<std::uint32_t> targets(slice.count);
-    std::iota(targets.begin(), targets.end(), std::uint32_t(slice.begin));
-    m_targetIndex.resize(targets.size());
-    m_targetIndex.upload(targets, m_stream.get());
-    std::vector<std::uint8_t> isTarget(m_all.size(), 0);
-    std::fill_n(isTarget.begin() + std::ptrdiff_t(slice.begin), slice.count, std::uint8_t{1});
-    m_isTarget.upload(isTarget, m_stream.get());
-    CUDA_CHECK(cudaStreamSynchronize(m_stream.get())); // the staging vectors die at return
+void DistributedCudaBackend::placeTargets() {
+    launchSliceTargets(m_targetIndex.data(), m_isTarget.data(), m_all.size(), m_placement.slice.begin,
+                       m_placement.slice.count, m_stream.get());
 }
 
 void DistributedCudaBackend::exchange(bool withAccelerations) {
@@ -226,7 +205,8 @@ void DistributedCudaBackend::restoreAndThrow(int stepIndex, std::uint64_t affect
     if (m_placementAtCallStart) {
         m_placement = std::move(*m_placementAtCallStart);
         m_placementAtCallStart.reset();
-        uploadTargets();
+        m_all.loadOrder.copyFrom(m_savedLoadOrder, stream);
+        placeTargets();
     }
     m_all.positionMass.copyFrom(m_savedPositions, stream);
     m_all.velocityColor.copyFrom(m_savedVelocities, stream);
@@ -240,8 +220,7 @@ void DistributedCudaBackend::restoreAndThrow(int stepIndex, std::uint64_t affect
 
 SolverForceSettings DistributedCudaBackend::prepareForces(const SimParams& params) {
     requireSupported(params);
-    const SolverForceSettings settings =
-        SolverForceSettings::of(params, "the CUDA backend across ranks", Device::Cuda);
+    const SolverForceSettings settings = SolverForceSettings::of(params, "the CUDA backend across ranks", Device::Cuda);
     useSolver(*settings.solver);
     return settings;
 }
@@ -275,8 +254,10 @@ void DistributedCudaBackend::step(const SimParams& params, int stepCount) {
             for (int failed = 0; failed < s; ++failed)
                 if (nonFinite[std::size_t(failed)] > 0)
                     restoreAndThrow(failed, nonFinite[std::size_t(failed)]);
-            if (!m_placementAtCallStart)
+            if (!m_placementAtCallStart) {
                 m_placementAtCallStart = m_placement;
+                m_savedLoadOrder.copyFrom(m_all.loadOrder, stream); // the re-cut permutes it with the bodies
+            }
             if (const std::uint64_t lost = repartition(params.orb.balance); lost > 0)
                 restoreAndThrow(s, lost);
             // The host's work since the last mark, while the device waited, is the gap this mark closes.
@@ -307,59 +288,32 @@ void DistributedCudaBackend::reverseVelocities() {
 }
 
 void DistributedCudaBackend::readBodies(Bodies& out) const {
-    cudaStream_t stream = m_stream.get();
-    const std::vector<float4> positions = downloadRange(m_all.positionMass.data(), m_all.size(), stream);
-    const std::vector<float4> velocities =
-        downloadRange(local(m_all.velocityColor), m_placement.slice.count, stream);
-    const std::vector<float4> allVelocities = allGather(m_communicator, std::span<const float4>(velocities));
+    // Positions, masses and colour keys are current in every rank's array; velocities only in each rank's own slice.
     Bodies all;
-    all.resize(positions.size());
-    for (std::size_t i = 0; i < positions.size(); ++i) {
-        all.x[i] = positions[i].x, all.y[i] = positions[i].y, all.z[i] = positions[i].z;
-        all.mass[i] = positions[i].w;
+    downloadBodies(m_all, all, m_stream.get());
+    const std::vector<float4> velocities =
+        downloadRange(local(m_all.velocityColor), m_placement.slice.count, m_stream.get());
+    const std::vector<float4> allVelocities = allGather(m_communicator, std::span<const float4>(velocities));
+    for (std::size_t i = 0; i < all.size(); ++i)
         all.vx[i] = allVelocities[i].x, all.vy[i] = allVelocities[i].y, all.vz[i] = allVelocities[i].z;
-    }
-    all.id = m_placement.ids;
-    all.component = m_placement.components;
-    all.colorKey = m_placement.colorKeys;
     out = std::move(all);
 }
 
 BodyIdentity DistributedCudaBackend::bodyIdentity(std::size_t index) const {
-    if (index >= m_placement.ids.size())
-        throw std::out_of_range("bodyIdentity: body " + std::to_string(index) + " of " +
-                                std::to_string(m_placement.ids.size()));
-    return {m_placement.ids[index], m_placement.components[index]};
+    return m_lookup.identityAt(m_all, index, m_stream.get());
 }
 
 std::vector<std::optional<BodyPosition>>
 DistributedCudaBackend::bodyPositions(std::span<const std::uint64_t> ids) const {
-    // Every asked body's copy is queued, then one wait for all of them.
-    std::vector<float4> positions(ids.size());
-    std::vector<bool> held(ids.size(), false);
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-        const auto at = std::find(m_placement.ids.begin(), m_placement.ids.end(), ids[k]);
-        if (at == m_placement.ids.end())
-            continue;
-        held[k] = true;
-        CUDA_CHECK(cudaMemcpyAsync(&positions[k], m_all.positionMass.data() + (at - m_placement.ids.begin()),
-                                   sizeof(float4), cudaMemcpyDeviceToHost, m_stream.get()));
-    }
-    m_stream.synchronize();
-    std::vector<std::optional<BodyPosition>> found(ids.size());
-    for (std::size_t k = 0; k < ids.size(); ++k)
-        if (held[k])
-            found[k] = BodyPosition{{positions[k].x, positions[k].y, positions[k].z}};
-    return found;
+    return m_lookup.positions(m_all, ids, m_stream.get());
 }
 
 Diagnostics DistributedCudaBackend::diagnostics(const SimParams& params) const {
     cudaStream_t stream = m_stream.get();
-    const Diagnostics local =
-        computeBodySumsDevice(this->local(m_all.positionMass), this->local(m_all.velocityColor),
-                              m_placement.slice.count, stream);
-    std::array<double, 7> sums{local.kineticEnergy,      local.linearMomentum[0],  local.linearMomentum[1],
-                               local.linearMomentum[2],  local.angularMomentum[0], local.angularMomentum[1],
+    const Diagnostics local = computeBodySumsDevice(this->local(m_all.positionMass), this->local(m_all.velocityColor),
+                                                    m_placement.slice.count, stream);
+    std::array<double, 7> sums{local.kineticEnergy,     local.linearMomentum[0],  local.linearMomentum[1],
+                               local.linearMomentum[2], local.angularMomentum[0], local.angularMomentum[1],
                                local.angularMomentum[2]};
     m_communicator.allReduceSum(sums);
     Diagnostics total = computeDiagnosticsDevice(m_all.positionMass.data(), m_all.velocityColor.data(), m_all.size(),
@@ -394,11 +348,15 @@ void DistributedCudaBackend::Visuals::writeVertices(std::span<RenderVertex> out)
     if (out.size() != count)
         throw std::invalid_argument("render vertices: buffer holds " + std::to_string(out.size()) + " vertices for " +
                                     std::to_string(count) + " bodies");
-    const std::vector<float4> positions =
-        downloadRange(m_backend.m_all.positionMass.data(), count, m_backend.m_stream.get());
-    const std::vector<float>& keys = m_backend.m_placement.colorKeys;
-    for (std::size_t i = 0; i < count; ++i)
-        out[i] = {positions[i].x, positions[i].y, positions[i].z, keys[i]};
+    // Every rank's array holds every position and colour key (velocityColor.w, gathered with the velocities).
+    if (count > 0) {
+        cudaStream_t stream = m_backend.m_stream.get();
+        auto* staging = reinterpret_cast<RenderVertex*>(m_backend.m_scratch.data());
+        launchWriteRenderVertices(m_backend.m_all.positionMass.data(), m_backend.m_all.velocityColor.data(), staging,
+                                  count, stream);
+        CUDA_CHECK(cudaMemcpyAsync(out.data(), staging, count * sizeof(RenderVertex), cudaMemcpyDeviceToHost, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
     const std::vector<std::uint64_t>& perRank = m_backend.m_placement.domains.bodiesPerRank;
     if (m_coloring.mode() == ColorMode::OrbDomain && !perRank.empty()) {
         colorVerticesByRank(out, perRank);

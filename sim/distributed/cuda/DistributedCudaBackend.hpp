@@ -11,12 +11,18 @@
 // rank's slice against all bodies (CudaForceSolver::computeAccelerationsOf, the partial evaluation hierarchical time
 // steps use): the tree is the global tree walked for the local walk groups, the direct sum the local rows. Each
 // target's sum runs over the same bodies as on one GPU, so trajectories match one GPU to float rounding.
-// Domains: the ranks' ORB domains (DistributedOrb.hpp) are cut at load and every --orb-every steps on the host: the
-// local bodies, their previous accelerations and work weights (the interaction counts the solver leaves in the
-// acceleration's fourth lane) are copied down, re-partitioned over MPI and copied up again at their new place; between
-// re-partitions the bodies stay on their ranks (on the GPU the global tree makes any split correct; the domains only
-// make walk groups rank-pure). The replicated tree build (O(N log N) on every GPU) and the O(N) gather per step bound
-// the speed-up; docs/PERFORMANCE.md measures where.
+// Domains: one ORB domain per rank, cut at load and every --orb-every steps by every rank on its own GPU. A re-cut
+// first all-gathers the rest of the state (velocities with colour keys, previous accelerations with the work weights
+// the solver leaves in the acceleration's fourth lane), so every rank holds the same bodies; each then runs the same
+// single-GPU build (OrbGpu) on its array of all bodies, which permutes that array into domain order. The build is
+// deterministic (exact integer counts and fixed-point weights, a stable scatter), so every rank arrives at the same
+// cuts and the same order without exchanging them, whatever its GPU; under count balance they are OrbCpu's cells of
+// the whole set. Who a body is follows it as on one GPU: the build permutes the load order with the bodies, and the
+// identity tables stay in load order (DeviceBodyLookup.hpp), so a re-cut moves nothing on the host. Between re-cuts
+// the bodies stay on their ranks (the global tree makes any split correct; the domains only make walk groups
+// rank-pure). Cutting on the GPUs replaced a cut on the host over MPI (download, collective radix select, all-to-all,
+// upload): at 32M bodies on 2 H200s a re-cut took 5.5 s that way; docs/PERFORMANCE.md has both. The replicated tree
+// build (O(N log N) on every GPU) and the O(N) gather per step bound the speed-up; docs/PERFORMANCE.md measures where.
 // Collectives as in the CPU backend: load(), step(), diagnostics(), readBodies(), readAccelerations() and the defaults
 // built on readBodies() are called by all ranks in the same order; what is drawn (every rank's array holds every
 // position after each step) is read without communicating. A step that leaves a non-finite body on any rank restores
@@ -25,10 +31,12 @@
 #include "color/ScalarColoring.hpp"
 #include "device/cuda/CudaStream.hpp"
 #include "device/cuda/DeviceBodies.hpp"
+#include "device/cuda/DeviceBodyLookup.hpp"
 #include "device/cuda/PhaseTimeline.hpp"
 #include "distributed/DistributedOrb.hpp"
 #include "distributed/RankSlices.hpp"
 #include "distributed/cuda/NcclCommunicator.hpp"
+#include "orb/cuda/OrbGpu.hpp"
 #include "solvers/SolverForceSettings.hpp"
 #include "solvers/cuda/CudaForceSolver.hpp"
 
@@ -47,10 +55,12 @@ namespace gravlab {
 
 class DistributedCudaBackend final : public SimulationBackend {
 public:
-    /// Device bytes per body on every rank: the array of all bodies (52), the rollback copy of positions and velocities
-    /// (32), the solver's scratch array (16), the target flags and list (5) and the tree's buffers (at most 48, as in
-    /// CudaBackend).
-    static constexpr std::uint64_t kDeviceBytesPerBody = DeviceBodies::kBytesPerBody + 32 + 16 + 5 + 48;
+    /// Device bytes per body on every rank: the array of all bodies (52), the rollback copy of positions, velocities
+    /// and load order (36), the solver's scratch array (16), the target flags and list (5), the tree's buffers (at most
+    /// 48, as in CudaBackend) and the ORB build's records (40 under work balance).
+    static constexpr std::uint64_t kDeviceBytesPerBody = DeviceBodies::kBytesPerBody + 36 + 16 + 5 + 48 +
+                                                         OrbGpu::kScratchBytesPerBody +
+                                                         OrbGpu::kWorkScratchBytesPerBody;
 
     /// Collective (sets up NCCL); this rank's GPU must be current (selectRankDevice). communicator outlives the
     /// backend; why: a note appended to description().
@@ -77,7 +87,7 @@ public:
     /// Collective: every body's acceleration, in readBodies' order.
     void readAccelerations(const SimParams& params, Vec3Arrays<float>& out) override;
     /// This rank's time per phase from CUDA events: the solver's, "exchange" (the NCCL all-gather, including the wait
-    /// for the slowest rank), "integrate", and "orb" (re-partitions: their host work, while the GPU waited; 0 in a
+    /// for the slowest rank), "integrate", and "orb" (re-cuts: the state's gather and the build; 0 in a
     /// call without one).
     std::vector<PhaseTiming> lastStepTimings() const override { return m_lastTimings; }
     std::vector<SolverStatistic> solverStatistics() const override;
@@ -101,9 +111,7 @@ private:
         void setColorMode(ColorMode mode) override { m_coloring.setMode(mode); }
         ColorMode colorMode() const override { return m_coloring.mode(); }
         ColorScale colorScale(const UnitSystem& units) const override { return m_coloring.scale(units); }
-        void collectOrbCells(std::vector<OrbCell>& out) const override {
-            out = m_backend.m_placement.domains.cells;
-        }
+        void collectOrbCells(std::vector<OrbCell>& out) const override { out = m_backend.m_placement.domains.cells; }
         OrbStatus orbStatus() const override;
 
     private:
@@ -111,11 +119,8 @@ private:
         mutable ScalarColoring m_coloring; ///< what the last vertex write showed
     };
 
-    /// Host tables of who the bodies are, in rank order, and this rank's place: changed only by a re-partition.
+    /// This rank's place among the domains: changed only by a re-cut.
     struct Placement {
-        std::vector<std::uint64_t> ids;
-        std::vector<std::uint8_t> components;
-        std::vector<float> colorKeys;
         RankSlice slice;
         RankDomains domains; ///< with the bodies per rank, the slices' lengths
     };
@@ -123,14 +128,14 @@ private:
     void useSolver(const SolverInfo& solver);
     /// params checked for what the step supports, their force settings, and their solver made current.
     SolverForceSettings prepareForces(const SimParams& params);
-    /// This rank's slice as the solver's targets: the index list and the per-body flags (waits for the uploads).
-    void uploadTargets();
-    /// Cuts the domains over the local bodies (host arrays; previous accelerations carried when given) and puts the
-    /// result in place: host tables, this rank's slice uploaded, every slice all-gathered. Collective.
-    void placeBodies(Bodies mine, std::vector<float> work, std::vector<float>* previousAccelerations,
-                     OrbBalance balance);
-    /// Copies the local bodies down and re-partitions them (placeBodies); returns 0, or, doing nothing, the number of
-    /// bodies with a non-finite position on all ranks. Collective.
+    /// This rank's slice as the solver's targets: the index list and the per-body flags, written on the device.
+    void placeTargets();
+    /// Cuts the domains on this rank's GPU over its array of all bodies, which must hold the same state on every rank,
+    /// and puts the result in place: the array (load order included) permuted into domain order, this rank's slice.
+    /// Collective in effect: every rank calls it with the same bodies.
+    void cutDomains(OrbBalance balance);
+    /// Gathers every rank's state into every rank's array and cuts the domains (cutDomains); returns 0, or, doing
+    /// nothing, the number of bodies with a non-finite position (the same on every rank). Collective.
     std::uint64_t repartition(OrbBalance balance);
     /// The ranks' slices of positions (and previous accelerations when the criterion reads them) into every rank's
     /// array. Collective; queued on the stream.
@@ -151,13 +156,17 @@ private:
     DeviceSummary m_device;
     CudaStream m_stream;
     NcclCommunicator m_nccl;
-    DeviceBodies m_all;                         ///< every body in rank order (see the design note)
-    DeviceBuffer<float4> m_scratch;             ///< the solver's per-body scratch
-    DeviceBuffer<std::uint32_t> m_targetIndex;  ///< this rank's bodies' indices in m_all
-    DeviceBuffer<std::uint8_t> m_isTarget;      ///< per body of m_all: 1 on this rank's slice
-    DeviceBuffer<unsigned> m_nonFiniteCounts;   ///< one per step of the current call
-    DeviceBuffer<float4> m_savedPositions;      ///< rollback: every position at the call's start
-    DeviceBuffer<float4> m_savedVelocities;     ///< rollback: every velocity slot at the call's start
+    DeviceBodies m_all;                           ///< every body in rank order (see the design note)
+    mutable DeviceBuffer<float4> m_scratch;       ///< the solver's per-body scratch; vertex staging between steps
+    DeviceBuffer<std::uint32_t> m_targetIndex;    ///< this rank's bodies' indices in m_all
+    DeviceBuffer<std::uint8_t> m_isTarget;        ///< per body of m_all: 1 on this rank's slice
+    DeviceBuffer<unsigned> m_nonFiniteCounts;     ///< one per step of the current call
+    DeviceBuffer<unsigned> m_lostBodies;          ///< a re-cut's count of non-finite positions
+    OrbGpu m_orb;                                 ///< the ranks' domains, cut on every rank alike
+    DeviceBuffer<float4> m_savedPositions;        ///< rollback: every position at the call's start
+    DeviceBuffer<float4> m_savedVelocities;       ///< rollback: every velocity slot at the call's start
+    DeviceBuffer<std::uint32_t> m_savedLoadOrder; ///< rollback: the load order before the call's first re-cut
+    mutable DeviceBodyLookup m_lookup;            ///< who a body is and where an id is, through the load order
     Placement m_placement;
     std::optional<Placement> m_placementAtCallStart; ///< kept by the call's first re-partition, for a rollback
     std::uint64_t m_repartitions = 0;

@@ -52,8 +52,7 @@ void OrbGpu::layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount) {
             m_hostSplits.resize(m_levelSplitBegin.back());
         else
             m_levelSplitBegin.push_back(std::uint32_t(m_hostSplits.size()));
-        m_widestMultiTileLevel =
-            std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
+        m_widestMultiTileLevel = std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
         m_levelBegin.push_back(levelEnd);
     }
     m_cells.resize(m_hostCells.size());
@@ -107,8 +106,7 @@ OrbRecords OrbGpu::records(int side, std::size_t bodyCount) {
     return result;
 }
 
-int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance,
-                            cudaStream_t stream) {
+int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream) {
     // Bins are cleared by the tile that reads them; clearing them here too keeps one failed build from leaking.
     m_binCounts.zero(stream);
     m_binWeights.zero(stream);
@@ -143,8 +141,8 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         const std::uint32_t first = m_levelSplitBegin[depth];
         level.splits = m_splits.data() + first;
         level.splitCount = m_levelSplitBegin[depth + 1] - first;
-        level.gridTiles = std::uint32_t((std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) *
-                                                                        (kOrbTileBodies - 1)) / kOrbTileBodies);
+        level.gridTiles = std::uint32_t(
+            (std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) * (kOrbTileBodies - 1)) / kOrbTileBodies);
         level.from = records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
         level.tileTicket = m_lookBack.data() + depth * lookBackStride();
@@ -313,14 +311,33 @@ std::vector<OrbCell> OrbGpu::downloadCells(cudaStream_t stream) const {
     return cells;
 }
 
-OrbImbalance OrbGpu::imbalance(const DeviceBodies& bodies, OrbBalance balance, cudaStream_t stream) const {
+void OrbGpu::enqueueLeafLoads(const DeviceBodies& bodies, OrbBalance balance, cudaStream_t stream) const {
     if (m_cells.empty())
-        throw std::logic_error("ORB imbalance: no domains have been built");
+        throw std::logic_error("ORB loads: no domains have been built");
     const std::size_t cells = m_cells.size();
     m_leafLoads.resize(2 * cells + 5);
     const float4* weights = balance == OrbBalance::Work ? bodies.acceleration.data() : nullptr;
-    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(), m_leafLoads.data() + 2 * cells,
-                       stream);
+    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(),
+                       m_leafLoads.data() + 2 * cells, stream);
+}
+
+std::vector<OrbGpu::CellLoad> OrbGpu::cellLoads(const DeviceBodies& bodies, OrbBalance balance,
+                                                cudaStream_t stream) const {
+    enqueueLeafLoads(bodies, balance, stream);
+    const std::size_t cells = m_cells.size();
+    std::vector<double> values(2 * cells);
+    CUDA_CHECK(cudaMemcpyAsync(values.data(), m_leafLoads.data(), values.size() * sizeof(double),
+                               cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::vector<CellLoad> loads(cells);
+    for (std::size_t c = 0; c < cells; ++c)
+        loads[c] = values[2 * c] < 0 ? CellLoad{-1, -1} : CellLoad{values[2 * c], values[2 * c + 1]};
+    return loads;
+}
+
+OrbImbalance OrbGpu::imbalance(const DeviceBodies& bodies, OrbBalance balance, cudaStream_t stream) const {
+    enqueueLeafLoads(bodies, balance, stream);
+    const std::size_t cells = m_cells.size();
     double loads[5] = {};
     CUDA_CHECK(cudaMemcpyAsync(loads, m_leafLoads.data() + 2 * cells, sizeof(loads), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
