@@ -1,6 +1,8 @@
 // Contiguous slices of the loaded bodies per rank (see RankSlices.hpp).
 #include "distributed/RankSlices.hpp"
 
+#include <gravlab/sim/SimParams.hpp>
+
 #include <cstdint>
 #include <limits>
 #include <numeric>
@@ -47,13 +49,22 @@ Bodies singlePrecisionSliceOf(const Bodies& bodies, RankSlice slice) {
     return out;
 }
 
-Bodies loadedSliceOfRank(const Bodies& bodies, int rank, int rankCount) {
+void requireLoadableAcrossRanks(const Bodies& bodies, int rankCount) {
     if (!bodies.consistent())
         throw std::invalid_argument("load: the body arrays differ in length (" + std::to_string(bodies.size()) +
                                     " positions)");
     if (bodies.size() > std::numeric_limits<std::uint32_t>::max())
         throw std::invalid_argument("load: " + std::to_string(bodies.size()) +
                                     " bodies, more than the 2^32 - 1 a distributed run indexes");
+    if (bodies.size() < std::size_t(rankCount))
+        throw InvalidParameterError("bodies", std::to_string(bodies.size()) + " bodies for " +
+                                                  std::to_string(rankCount) +
+                                                  " MPI ranks: every rank's domain needs a body; load at least " +
+                                                  std::to_string(rankCount) + " bodies or start fewer ranks");
+}
+
+Bodies loadedSliceOfRank(const Bodies& bodies, int rank, int rankCount) {
+    requireLoadableAcrossRanks(bodies, rankCount);
     return singlePrecisionSliceOf(bodies, contiguousSlice(bodies.size(), rank, rankCount));
 }
 

@@ -27,9 +27,13 @@ Bodies singlePrecisionSliceOf(const Bodies& bodies, RankSlice slice);
 /// Rank rank's slice when every rank's body count is counts[r] and the slices lie in rank order (an all-gather's).
 RankSlice sliceOfRank(std::span<const std::size_t> counts, int rank);
 
+/// What a distributed run can load, checked the same on every rank: std::invalid_argument for arrays of different
+/// lengths or more bodies than a distributed run indexes (2^32 - 1); InvalidParameterError (field "bodies") for fewer
+/// bodies than ranks, since every rank's domain needs a body.
+void requireLoadableAcrossRanks(const Bodies& bodies, int rankCount);
+
 /// What a distributed backend's load() keeps of the bodies every rank is handed: rank's contiguous slice, single
-/// precision. Throws std::invalid_argument for arrays of different lengths or more bodies than a distributed run
-/// indexes (2^32 - 1).
+/// precision. Throws as requireLoadableAcrossRanks.
 Bodies loadedSliceOfRank(const Bodies& bodies, int rank, int rankCount);
 
 } // namespace gravlab

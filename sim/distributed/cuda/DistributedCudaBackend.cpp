@@ -74,7 +74,8 @@ void DistributedCudaBackend::useSolver(const SolverInfo& solver) {
 }
 
 void DistributedCudaBackend::load(const Bodies& bodies) {
-    const Bodies all = loadedSliceOfRank(bodies, 0, 1); // checked, single precision, every body
+    requireLoadableAcrossRanks(bodies, m_communicator.size());
+    const Bodies all = singlePrecisionSliceOf(bodies, {0, bodies.size()});
     // Every rank holds all bodies; the check is local, and every rank has the same N and the same kind of GPU.
     requireDeviceMemoryForBodies(all.size(), kDeviceBytesPerBody, allocatedBytes());
     if (m_solver)
