@@ -130,6 +130,7 @@ void DistributedCudaBackend::cutDomains(OrbBalance balance) {
     placeTargets();
     if (m_solver)
         m_solver->invalidate();
+    m_arraysAlike = true;
     m_lastRepartitionMilliseconds = cut.elapsedMilliseconds();
 }
 
@@ -175,7 +176,8 @@ unsigned DistributedCudaBackend::refreshAccelerations(const SolverForceSettings&
     ForceParams forces = settings.forces;
     forces.previousAccelerations = m_accelerationsInBodyOrder;
     cudaStream_t stream = m_stream.get();
-    exchange(forces.relativeOpening());
+    if (!m_arraysAlike) // right after a cut every rank already holds every position and acceleration
+        exchange(forces.relativeOpening());
     m_timeline.mark(m_exchangePhase, stream);
     m_accelerationsInBodyOrder = false; // until the evaluation completes
     const DeviceTargets targets{m_targetIndex.data(), m_placement.slice.count, m_isTarget.data(), nullptr};
@@ -212,7 +214,7 @@ void DistributedCudaBackend::restoreAndThrow(int stepIndex, std::uint64_t affect
     m_all.positionMass.copyFrom(m_savedPositions, stream);
     m_all.velocityColor.copyFrom(m_savedVelocities, stream);
     CUDA_CHECK(cudaStreamSynchronize(stream));
-    m_accelerationsValid = m_accelerationsInBodyOrder = false;
+    m_accelerationsValid = m_accelerationsInBodyOrder = m_arraysAlike = false;
     if (m_solver)
         m_solver->invalidate();
     throw NonFiniteStateError(m_stepsSinceLoad + std::uint64_t(stepIndex) + 1, std::size_t(affectedBodies),
@@ -246,6 +248,7 @@ void DistributedCudaBackend::step(const SimParams& params, int stepCount) {
         if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)
             restoreAndThrow(0, nonFinite);
     for (int s = 0; s < stepCount; ++s) {
+        m_arraysAlike = false;
         launchKickDrift(local(m_all.positionMass), local(m_all.velocityColor), local(m_all.acceleration), slice.count,
                         0.5f * timeStep, timeStep, stream);
         m_timeline.mark(m_integratePhase, stream);

@@ -140,7 +140,8 @@ private:
     /// The ranks' slices of positions (and previous accelerations when the criterion reads them) into every rank's
     /// array. Collective; queued on the stream.
     void exchange(bool withAccelerations);
-    /// Exchange and evaluate the local bodies; the count of non-finite positions (the same on every rank), 0 when done.
+    /// Exchange (unless the arrays are alike) and evaluate the local bodies; the count of non-finite positions (the
+    /// same on every rank), 0 when done.
     unsigned refreshAccelerations(const SolverForceSettings& settings);
     /// Per-step non-finite counts of this call summed over ranks (waits for the stream). Collective.
     std::vector<std::uint64_t> nonFiniteCountsOnAllRanks(int steps);
@@ -179,6 +180,9 @@ private:
     std::size_t m_exchangePhase = 0, m_integratePhase = 0, m_orbPhase = 0;
     PhaseTimeline m_timeline{0};
     std::vector<PhaseTiming> m_lastTimings;
+    /// Every rank's array holds the same positions and accelerations (after a cut, until this rank steps its slice):
+    /// the force evaluation then needs no exchange.
+    bool m_arraysAlike = false;
     bool m_accelerationsValid = false;
     bool m_accelerationsInBodyOrder = false; ///< the slice's accelerations are an evaluation's for these bodies
     SolverForceSettings m_accelerationsSettings;
