@@ -156,6 +156,15 @@ void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinde
             EXPECT_EQ(leafRecords(gpuBodies, a), leafRecords(cpuBodies, b)) << "leaf " << c;
         }
     }
+    // Count balance, or work balance with every weight 0: what was balanced is the count of the CPU's leaves.
+    const OrbGpu::DomainLoads loads = gpu.domainLoads(stream.get());
+    EXPECT_FALSE(loads.weighted);
+    ASSERT_EQ(loads.bodies.size(), domainCount);
+    for (const OrbCell& leaf : reference)
+        if (leaf.isLeaf()) {
+            EXPECT_EQ(loads.bodies[leaf.firstDomain], double(leaf.bodyCount())) << "domain " << leaf.firstDomain;
+            EXPECT_EQ(loads.weights[leaf.firstDomain], double(leaf.bodyCount())) << "domain " << leaf.firstDomain;
+        }
     expectValidCuts(cells, gpuBodies, "GPU");
     expectValidCuts(reference, cpuBodies, "CPU");
 }
@@ -207,6 +216,10 @@ void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, 
     for (const OrbCell& cell : cells)
         if (cell.isLeaf())
             leaves[cell.firstDomain] = &cell;
+    // The loads the build reports from its own fixed-point sums, against the weights summed here.
+    const OrbGpu::DomainLoads loads = gpu.domainLoads(stream.get());
+    EXPECT_TRUE(loads.weighted);
+    ASSERT_EQ(loads.weights.size(), domainCount);
     std::uint32_t next = 0;
     for (std::uint32_t domain = 0; domain < domainCount; ++domain) {
         ASSERT_NE(leaves[domain], nullptr) << "domain " << domain;
@@ -216,6 +229,8 @@ void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, 
         for (std::uint32_t i = leaves[domain]->begin; i < leaves[domain]->end; ++i)
             weight += acceleration[i].w;
         EXPECT_NEAR(weight, total / domainCount, largest + 1e-9 * total) << "domain " << domain;
+        EXPECT_NEAR(loads.weights[domain], weight, 1e-9 * total) << "domain " << domain;
+        EXPECT_EQ(loads.bodies[domain], double(leaves[domain]->bodyCount())) << "domain " << domain;
     }
     EXPECT_EQ(next, count);
 }

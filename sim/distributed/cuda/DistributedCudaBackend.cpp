@@ -106,23 +106,11 @@ void DistributedCudaBackend::cutDomains(OrbBalance balance) {
     m_orb.build(m_all, ranks, balance, stream);
     Placement placed;
     placed.domains.cells = m_orb.downloadCells(stream);
-    const std::vector<OrbGpu::CellLoad> loads = m_orb.cellLoads(m_all, balance, stream);
-    placed.domains.bodiesPerRank.assign(ranks, 0);
-    placed.domains.workPerRank.assign(ranks, 0.0);
-    double totalWork = 0;
-    for (std::size_t c = 0; c < loads.size(); ++c) {
-        const OrbCell& cell = placed.domains.cells[c];
-        if (!cell.isLeaf())
-            continue;
-        placed.domains.bodiesPerRank[cell.firstDomain] = cell.end - cell.begin;
-        placed.domains.workPerRank[cell.firstDomain] = loads[c].weight;
-        totalWork += loads[c].weight;
-    }
+    const OrbGpu::DomainLoads loads = m_orb.domainLoads(stream);
+    placed.domains.bodiesPerRank.assign(loads.bodies.begin(), loads.bodies.end());
+    placed.domains.workPerRank = loads.weights;
     // Work balance falls back to the count when no body has a weight yet (OrbGpu.hpp).
-    placed.domains.balance = balance == OrbBalance::Work && totalWork > 0 ? OrbBalance::Work : OrbBalance::Count;
-    if (placed.domains.balance != balance)
-        for (std::uint32_t rank = 0; rank < ranks; ++rank)
-            placed.domains.workPerRank[rank] = double(placed.domains.bodiesPerRank[rank]);
+    placed.domains.balance = loads.weighted ? OrbBalance::Work : OrbBalance::Count;
     const std::vector<std::size_t> counts(placed.domains.bodiesPerRank.begin(), placed.domains.bodiesPerRank.end());
     placed.slice = sliceOfRank(counts, m_communicator.rank());
     m_placement = std::move(placed);

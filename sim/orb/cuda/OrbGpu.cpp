@@ -3,6 +3,7 @@
 #include "device/cuda/CudaCheck.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -52,7 +53,8 @@ void OrbGpu::layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount) {
             m_hostSplits.resize(m_levelSplitBegin.back());
         else
             m_levelSplitBegin.push_back(std::uint32_t(m_hostSplits.size()));
-        m_widestMultiTileLevel = std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
+        m_widestMultiTileLevel =
+            std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
         m_levelBegin.push_back(levelEnd);
     }
     m_cells.resize(m_hostCells.size());
@@ -106,7 +108,8 @@ OrbRecords OrbGpu::records(int side, std::size_t bodyCount) {
     return result;
 }
 
-int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream) {
+int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance,
+                            cudaStream_t stream) {
     // Bins are cleared by the tile that reads them; clearing them here too keeps one failed build from leaking.
     m_binCounts.zero(stream);
     m_binWeights.zero(stream);
@@ -141,8 +144,8 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         const std::uint32_t first = m_levelSplitBegin[depth];
         level.splits = m_splits.data() + first;
         level.splitCount = m_levelSplitBegin[depth + 1] - first;
-        level.gridTiles = std::uint32_t(
-            (std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) * (kOrbTileBodies - 1)) / kOrbTileBodies);
+        level.gridTiles = std::uint32_t((std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) *
+                                                                        (kOrbTileBodies - 1)) / kOrbTileBodies);
         level.from = records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
         level.tileTicket = m_lookBack.data() + depth * lookBackStride();
@@ -158,9 +161,10 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
 }
 
 void OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
-    OrbBuildState state{};
+    OrbBuildState& state = m_lastState;
     CUDA_CHECK(cudaMemcpyAsync(&state, m_state.data(), sizeof(state), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
+    m_lastBuildWeighted = workBalance && state.totalWeight > 0;
     if (state.nonFinite != 0)
         throw std::invalid_argument("ORB: " + std::to_string(state.nonFinite) +
                                     " position components are not finite; every position must be finite");
@@ -311,33 +315,14 @@ std::vector<OrbCell> OrbGpu::downloadCells(cudaStream_t stream) const {
     return cells;
 }
 
-void OrbGpu::enqueueLeafLoads(const DeviceBodies& bodies, OrbBalance balance, cudaStream_t stream) const {
+OrbImbalance OrbGpu::imbalance(const DeviceBodies& bodies, OrbBalance balance, cudaStream_t stream) const {
     if (m_cells.empty())
-        throw std::logic_error("ORB loads: no domains have been built");
+        throw std::logic_error("ORB imbalance: no domains have been built");
     const std::size_t cells = m_cells.size();
     m_leafLoads.resize(2 * cells + 5);
     const float4* weights = balance == OrbBalance::Work ? bodies.acceleration.data() : nullptr;
-    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(),
-                       m_leafLoads.data() + 2 * cells, stream);
-}
-
-std::vector<OrbGpu::CellLoad> OrbGpu::cellLoads(const DeviceBodies& bodies, OrbBalance balance,
-                                                cudaStream_t stream) const {
-    enqueueLeafLoads(bodies, balance, stream);
-    const std::size_t cells = m_cells.size();
-    std::vector<double> values(2 * cells);
-    CUDA_CHECK(cudaMemcpyAsync(values.data(), m_leafLoads.data(), values.size() * sizeof(double),
-                               cudaMemcpyDeviceToHost, stream));
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::vector<CellLoad> loads(cells);
-    for (std::size_t c = 0; c < cells; ++c)
-        loads[c] = values[2 * c] < 0 ? CellLoad{-1, -1} : CellLoad{values[2 * c], values[2 * c + 1]};
-    return loads;
-}
-
-OrbImbalance OrbGpu::imbalance(const DeviceBodies& bodies, OrbBalance balance, cudaStream_t stream) const {
-    enqueueLeafLoads(bodies, balance, stream);
-    const std::size_t cells = m_cells.size();
+    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(), m_leafLoads.data() + 2 * cells,
+                       stream);
     double loads[5] = {};
     CUDA_CHECK(cudaMemcpyAsync(loads, m_leafLoads.data() + 2 * cells, sizeof(loads), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -349,6 +334,32 @@ OrbImbalance OrbGpu::imbalance(const DeviceBodies& bodies, OrbBalance balance, c
         throw std::invalid_argument("ORB imbalance: the weights sum to zero");
     result.work = largestWeight * leaves / totalWeight;
     return result;
+}
+
+OrbGpu::DomainLoads OrbGpu::domainLoads(cudaStream_t stream) const {
+    const std::vector<OrbCell> cells = downloadCells(stream);
+    std::vector<std::uint64_t> weightBefore(cells.size(), 0);
+    if (m_lastBuildWeighted) {
+        m_cellWeightBefore.download(weightBefore, stream);
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
+    // Leaves in domain order: a domain's weight is the prefix of the next domain (or the total) minus its own.
+    std::vector<const OrbCell*> leaves(cells.empty() ? 0 : cells.front().domainCount);
+    std::vector<std::uint64_t> before(leaves.size() + 1, m_lastState.totalWeight);
+    for (std::size_t c = 0; c < cells.size(); ++c)
+        if (cells[c].isLeaf()) {
+            leaves.at(cells[c].firstDomain) = &cells[c];
+            before[cells[c].firstDomain] = weightBefore[c];
+        }
+    DomainLoads loads;
+    loads.weighted = m_lastBuildWeighted;
+    const double unit = std::ldexp(1.0, -m_lastState.weightExponent); // one fixed-point step
+    for (std::size_t d = 0; d < leaves.size(); ++d) {
+        const double count = double(leaves[d]->bodyCount());
+        loads.bodies.push_back(count);
+        loads.weights.push_back(loads.weighted ? double(before[d + 1] - before[d]) * unit : count);
+    }
+    return loads;
 }
 
 OrbImbalance OrbGpu::imbalance(cudaStream_t stream) const {

@@ -147,12 +147,14 @@ public:
     OrbImbalance imbalance(const DeviceBodies& bodies, OrbBalance balance, cudaStream_t stream) const;
     /// Memory imbalance only (work = memory), e.g. after buildPositions.
     OrbImbalance imbalance(cudaStream_t stream) const;
-    /// A cell's load: a leaf's body count and weight sum; an inner cell has bodies = weight = -1.
-    struct CellLoad {
-        double bodies = 0, weight = 0;
+    /// What the last build() balanced, per domain: its body count, and its weight as the build summed it (exact:
+    /// the fixed-point sums, scaled back), which is the count too when work balance was not asked for or fell back.
+    struct DomainLoads {
+        bool weighted = false; ///< work balance was in force
+        std::vector<double> bodies, weights;
     };
-    /// Per cell of the device cell array, weights as in imbalance() (the count under Count). Waits for the result.
-    std::vector<CellLoad> cellLoads(const DeviceBodies& bodies, OrbBalance balance, cudaStream_t stream) const;
+    /// O(domains): reads the cells and their weight prefixes, not the bodies. Waits for the build.
+    DomainLoads domainLoads(cudaStream_t stream) const;
 
     /// Bytes the build reads and writes per body in the model used to quote an effective bandwidth: extraction,
     /// per level 3 radix passes (32 bisection rounds and the 4-byte count pass) of 4-byte keys and the 32-byte
@@ -168,8 +170,6 @@ private:
     /// Enqueues the levels on the extracted records; returns the side holding the final records.
     int partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream);
     void checkState(cudaStream_t stream, bool workBalance);
-    /// Queues the per-cell loads (m_leafLoads: two per cell, then the five totals of launchOrbLeafLoads).
-    void enqueueLeafLoads(const DeviceBodies& bodies, OrbBalance balance, cudaStream_t stream) const;
 
     /// Everything the captured launch sequence depends on; a new key captures it again.
     struct GraphKey {
@@ -193,17 +193,17 @@ private:
     int finalSide() const { return int((m_levelSplitBegin.size() - 1) % 2); }
 
     OrbCutFinder m_cutFinder;
-    std::vector<OrbCell> m_hostCells;             ///< the tree's shape; ranges and boxes are filled on the device
-    std::vector<OrbSplit> m_hostSplits;           ///< per level: the cells to split and the leaves to copy
-    std::vector<std::uint32_t> m_levelSplitBegin; ///< first entry of each level that splits
+    std::vector<OrbCell> m_hostCells;              ///< the tree's shape; ranges and boxes are filled on the device
+    std::vector<OrbSplit> m_hostSplits;            ///< per level: the cells to split and the leaves to copy
+    std::vector<std::uint32_t> m_levelSplitBegin;  ///< first entry of each level that splits
     std::vector<std::size_t> m_levelBegin;
     std::uint32_t m_layoutBodies = 0, m_layoutDomains = 0;
-    std::uint32_t m_widestMultiTileLevel = 0; ///< most cells of more than one tile on one level (bin slots)
+    std::uint32_t m_widestMultiTileLevel = 0;      ///< most cells of more than one tile on one level (bin slots)
     DeviceBuffer<OrbCell> m_cells;
     DeviceBuffer<OrbSplit> m_splits;
     DeviceBuffer<std::uint64_t> m_cellWeightBefore;
     DeviceBuffer<OrbBuildState> m_state;
-    DeviceBuffer<float4> m_recordBuffers[2]; ///< x, y, z, index as four float arrays each; gather scratch
+    DeviceBuffer<float4> m_recordBuffers[2];       ///< x, y, z, index as four float arrays each; gather scratch
     DeviceBuffer<float> m_weightBuffers[2];
     DeviceBuffer<uint2> m_tileCounts, m_tileOffsets, m_tileExtremes, m_tileAggregate, m_tileInclusive;
     DeviceBuffer<std::uint32_t> m_lookBack; ///< per level: the scatter's tile ticket, then one state per tile
@@ -211,6 +211,8 @@ private:
     DeviceBuffer<std::uint32_t> m_binCounts;
     DeviceBuffer<std::uint64_t> m_binWeights;
     mutable DeviceBuffer<double> m_leafLoads;
+    OrbBuildState m_lastState{};      ///< the last build's checks, total weight and fixed-point exponent
+    bool m_lastBuildWeighted = false; ///< the last build balanced work (asked for, and some weight was positive)
     const std::uint32_t* m_finalOrder = nullptr;
     CudaEvent m_buildStart, m_buildStop;
     std::optional<CudaStream> m_captureStream;
