@@ -175,25 +175,8 @@ TEST(DistributedCpuBackendMpi, RefusesWhatItDoesNotDoYetNamingTheFlag) {
 }
 
 TEST(DistributedCpuBackendMpi, RefusesFewerBodiesThanRanksOnEveryRank) {
-    // Every rank's domain needs a body: one body fewer than ranks is refused on every rank, before any collective,
-    // naming the body count.
-    const int ranks = worldCommunicator().size();
-    const Bodies initial = generateScenario("plummer", std::size_t(ranks), sharedSeed());
-    Bodies tooFew = initial;
-    tooFew.resize(std::size_t(ranks - 1));
     DistributedCpuBackend spread(worldCommunicator());
-    bool refused = false;
-    try {
-        spread.load(tooFew);
-    } catch (const InvalidParameterError& error) {
-        refused = true;
-        EXPECT_EQ(error.field(), "bodies");
-        EXPECT_NE(std::string(error.what()).find(std::to_string(ranks) + " MPI ranks"), std::string::npos)
-            << error.what();
-    }
-    EXPECT_EQ(ranksWhere(refused), std::uint64_t(ranks));
-    spread.load(initial); // one body per rank is enough
-    EXPECT_EQ(spread.rankDomains().bodiesPerRank, std::vector<std::uint64_t>(std::size_t(ranks), 1));
+    expectFewerBodiesThanRanksRefused(spread);
 }
 
 } // namespace

@@ -1,9 +1,10 @@
 #pragma once
 // What the distributed backends' tests share: the parameters they step with, a seed shared by the ranks, bodies put in
-// id order (the ranks' domains reorder them), the check that a rolled-back state is the loaded one again, and the
-// largest position difference relative to the system's size.
+// id order (the ranks' domains reorder them), the check that a rolled-back state is the loaded one again, the refusal
+// of fewer bodies than ranks, and the largest position difference relative to the system's size.
 #include <gravlab/sim/Bodies.hpp>
 #include <gravlab/sim/Communicator.hpp>
+#include <gravlab/sim/Scenarios.hpp>
 #include <gravlab/sim/SimParams.hpp>
 #include <gravlab/sim/SimulationBackend.hpp>
 
@@ -82,6 +83,27 @@ inline double largestRelativePositionDifference(const Bodies& a, const Bodies& b
         size = std::max({size, std::abs(double(b.x[i])), std::abs(double(b.y[i])), std::abs(double(b.z[i]))});
     }
     return difference / size;
+}
+
+/// One body fewer than ranks is refused on every rank, before any collective, naming the body and rank counts; one
+/// body per rank then loads, one on each rank. Backend: a distributed backend (rankDomains()). Collective.
+template <typename Backend> void expectFewerBodiesThanRanksRefused(Backend& backend) {
+    const int ranks = worldCommunicator().size();
+    const Bodies initial = generateScenario("plummer", std::size_t(ranks), sharedSeed());
+    Bodies tooFew = initial;
+    tooFew.resize(std::size_t(ranks - 1));
+    bool refused = false;
+    try {
+        backend.load(tooFew);
+    } catch (const InvalidParameterError& error) {
+        refused = true;
+        EXPECT_EQ(error.field(), "bodies");
+        EXPECT_NE(std::string(error.what()).find(std::to_string(ranks) + " MPI ranks"), std::string::npos)
+            << error.what();
+    }
+    EXPECT_EQ(ranksWhere(refused), std::uint64_t(ranks));
+    backend.load(initial);
+    EXPECT_EQ(backend.rankDomains().bodiesPerRank, std::vector<std::uint64_t>(std::size_t(ranks), 1));
 }
 
 } // namespace gravlab

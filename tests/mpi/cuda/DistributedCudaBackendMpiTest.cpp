@@ -252,21 +252,8 @@ TEST(DistributedCudaBackendMpi, WorkBalancedRecutsEqualiseTheRanksWork) {
 
 TEST(DistributedCudaBackendMpi, RefusesFewerBodiesThanRanksOnEveryRank) {
     SKIP_WITHOUT_GPU_RANKS();
-    const int ranks = worldCommunicator().size();
-    const Bodies initial = generateScenario("plummer", std::size_t(ranks), sharedSeed());
-    Bodies tooFew = initial;
-    tooFew.resize(std::size_t(ranks - 1));
     DistributedCudaBackend spread(worldCommunicator());
-    bool refused = false;
-    try {
-        spread.load(tooFew);
-    } catch (const InvalidParameterError& error) {
-        refused = true;
-        EXPECT_EQ(error.field(), "bodies");
-    }
-    EXPECT_EQ(ranksWhere(refused), std::uint64_t(ranks));
-    spread.load(initial); // one body per rank is enough
-    EXPECT_EQ(spread.rankDomains().bodiesPerRank, std::vector<std::uint64_t>(std::size_t(ranks), 1));
+    expectFewerBodiesThanRanksRefused(spread);
 }
 
 TEST(DistributedCudaBackendMpi, EveryRankReachesTheSameVerdictOnGpuRanks) {
