@@ -3,7 +3,6 @@
 // (see DistributedCudaBackend.hpp).
 #include "distributed/cuda/DistributedCudaBackend.hpp"
 
-#include "core/CpuBackend.hpp"
 #include "core/Stopwatch.hpp"
 #include "device/cuda/DeviceDiagnostics.hpp"
 #include "device/cuda/DeviceLeapfrog.hpp"
