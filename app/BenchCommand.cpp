@@ -43,6 +43,7 @@ struct BenchResult {
     double fastestStepMs = 0;
     double meanStepMs = 0; ///< with the occasional steps that re-partition (ORB, ranks) counted in
     std::vector<PhaseTiming> medianPhases; ///< the backend's phases, each the median over the timed steps
+    std::vector<PhaseTiming> meanPhases;   ///< the same phases' means: a re-partition every K steps shows here
     double bodyStepsPerSecond = 0;
     double interactionsPerSecond = 0;        ///< direct solvers only
     double gflops = 0;                       ///< direct solvers only
@@ -84,6 +85,8 @@ void printJson(const BenchOptions& options, const BenchResult& result, std::ostr
     report["deviceBytesPerBody"] = reportedNumber(bytesPerBody(options, result));
     for (const PhaseTiming& phase : result.medianPhases)
         report[phase.phase + "Ms"] = reportedNumber(phase.milliseconds);
+    for (const PhaseTiming& phase : result.meanPhases)
+        report[phase.phase + "MeanMs"] = reportedNumber(phase.milliseconds);
     if (solver.usesOpeningAngle) {
         report["theta"] = reportedNumber(options.openingAngle);
         report["opening"] = std::string(toString(options.openingCriterion));
@@ -138,6 +141,9 @@ void printText(const BenchOptions& options, const BenchResult& result, std::ostr
         << result.meanStepMs << " ms\n"
         << "median per phase:";
     for (const PhaseTiming& phase : result.medianPhases)
+        out << " " << phase.phase << " " << phase.milliseconds << " ms";
+    out << "\nmean per phase:";
+    for (const PhaseTiming& phase : result.meanPhases)
         out << " " << phase.phase << " " << phase.milliseconds << " ms";
     if (!result.slowestRankPhases.empty()) {
         out << "\nslowest / fastest rank:";
@@ -219,6 +225,7 @@ BenchResult measure(const BenchOptions& options) {
     result.device = times.device;
     result.machine = times.machine;
     result.medianPhases = medianPhases(times.steps);
+    result.meanPhases = meanPhases(times.steps);
     if (runsAcrossRanks())
         spreadOverRanks(result.medianPhases, result.slowestRankPhases, result.fastestRankPhases);
     result.medianStepMs = median(stepMs);

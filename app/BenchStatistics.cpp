@@ -1,7 +1,9 @@
-// Medians of timings (BenchStatistics.hpp).
+// Medians and means of timings (BenchStatistics.hpp).
 #include "BenchStatistics.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <utility>
 
 namespace gravlab {
 
@@ -13,18 +15,34 @@ double median(std::vector<double> values) {
     return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
 }
 
-std::vector<PhaseTiming> medianPhases(const std::vector<std::vector<PhaseTiming>>& steps) {
+namespace {
+
+/// Each phase of the last step with reduce() of its values over the steps that reported it.
+template <typename Reduce>
+std::vector<PhaseTiming> reducePhases(const std::vector<std::vector<PhaseTiming>>& steps, Reduce reduce) {
     if (steps.empty())
         return {};
-    std::vector<PhaseTiming> medians = steps.back();
-    for (std::size_t phase = 0; phase < medians.size(); ++phase) {
+    std::vector<PhaseTiming> reduced = steps.back();
+    for (std::size_t phase = 0; phase < reduced.size(); ++phase) {
         std::vector<double> values;
         for (const std::vector<PhaseTiming>& step : steps)
             if (phase < step.size())
                 values.push_back(step[phase].milliseconds);
-        medians[phase].milliseconds = median(values);
+        reduced[phase].milliseconds = reduce(std::move(values));
     }
-    return medians;
+    return reduced;
+}
+
+} // namespace
+
+std::vector<PhaseTiming> medianPhases(const std::vector<std::vector<PhaseTiming>>& steps) {
+    return reducePhases(steps, median);
+}
+
+std::vector<PhaseTiming> meanPhases(const std::vector<std::vector<PhaseTiming>>& steps) {
+    return reducePhases(steps, [](std::vector<double> values) {
+        return std::accumulate(values.begin(), values.end(), 0.0) / double(values.size());
+    });
 }
 
 } // namespace gravlab

@@ -42,8 +42,8 @@ TEST(ReportJson, BenchPrintsOneParsableObjectWithItsKeys) {
     EXPECT_EQ(report["orbDomains"], 4);
     EXPECT_EQ(report["orbBalance"], "count");
     for (const char* key : {"date", "medianStepMs", "fastestStepMs", "meanStepMs", "ranks", "peakDeviceBytes",
-                            "deviceBytesPerBody", "forceMs", "orbMemoryImbalance", "orbWorkImbalance",
-                            "orbMigratedLastStep", "orbLastRebuildMs"})
+                            "deviceBytesPerBody", "forceMs", "forceMeanMs", "orbMs", "orbMeanMs", "orbMemoryImbalance",
+                            "orbWorkImbalance", "orbMigratedLastStep", "orbLastRebuildMs"})
         EXPECT_TRUE(report.contains(key)) << key << " in " << out.str();
     const double medianStepMs = report["medianStepMs"].get<double>();
     EXPECT_GE(medianStepMs, report["fastestStepMs"].get<double>());
