@@ -52,23 +52,6 @@ void buildTreeForFirstFrame(Simulation& simulation, const HeadlessSettings& sett
     simulation.backend().readAccelerations(simulation.params(), accelerations);
 }
 
-SessionSettings sessionSettingsFrom(const HeadlessSettings& settings) {
-    SessionSettings session;
-    session.stepsPerFrame = settings.stepsPerFrame;
-    session.colorMode = settings.colorMode;
-    session.colorScale = settings.colorScale;
-    session.autoRefreshEnergy = false;
-    session.saving = settings.saving;
-    // Plots only when a CSV is asked for: one sample per frame by default.
-    session.plots.enabled = settings.plotsCsv.has_value();
-    session.plots.everySteps =
-        settings.plotsEverySteps > 0 ? settings.plotsEverySteps : std::uint64_t(std::max(settings.stepsPerFrame, 1));
-    const std::uint64_t totalSteps =
-        std::uint64_t(std::max(settings.frameCount, 1)) * std::uint64_t(settings.stepsPerFrame);
-    // Room for every row up to a million (a few hundred bytes each); a longer run keeps its newest million.
-    session.plots.capacity = std::size_t(std::min<std::uint64_t>(totalSteps / session.plots.everySteps + 2, 1u << 20));
-    return session;
-}
 
 /// Writes the plots' series when --plots-csv asked for it; the summary line names the file and its rows.
 std::string writePlotsCsvIfAsked(const SessionController& session, const HeadlessSettings& settings) {
@@ -240,6 +223,24 @@ HeadlessSettings headlessSettingsFrom(const AppOptions& options) {
     settings.compare = options.compare;
     settings.compareCsv = options.compareCsv;
     return settings;
+}
+
+SessionSettings sessionSettingsFrom(const HeadlessSettings& settings) {
+    SessionSettings session;
+    session.stepsPerFrame = settings.stepsPerFrame;
+    session.colorMode = settings.colorMode;
+    session.colorScale = settings.colorScale;
+    session.autoRefreshEnergy = false;
+    session.saving = settings.saving;
+    // Plots only when a CSV is asked for: one sample per frame by default.
+    session.plots.enabled = settings.plotsCsv.has_value();
+    session.plots.everySteps =
+        settings.plotsEverySteps > 0 ? settings.plotsEverySteps : std::uint64_t(std::max(settings.stepsPerFrame, 1));
+    const std::uint64_t totalSteps =
+        std::uint64_t(std::max(settings.frameCount, 1)) * std::uint64_t(settings.stepsPerFrame);
+    // Room for every row up to a million (a few hundred bytes each); a longer run keeps its newest million.
+    session.plots.capacity = std::size_t(std::min<std::uint64_t>(totalSteps / session.plots.everySteps + 2, 1u << 20));
+    return session;
 }
 
 FrameOutputSettings frameOutputSettingsFrom(const AppOptions& options) {

@@ -23,6 +23,7 @@
 // ends with the final divergence (the CSV, with --compare-csv, is written after the frames).
 #include "CommandLine.hpp"
 #include "output/FrameOutputs.hpp"
+#include "session/SessionController.hpp"
 #include "session/SnapshotSaver.hpp"
 
 #include <gravlab/render/HeadlessContext.hpp>
@@ -55,6 +56,9 @@ struct HeadlessSettings {
 };
 
 HeadlessSettings headlessSettingsFrom(const AppOptions& options);
+/// The session a headless run drives: its frames' steps, snapshots and plot samples, no automatic energy measurement.
+/// The MPI ranks that follow rank 0 drive the same session, so they make the same collective calls.
+SessionSettings sessionSettingsFrom(const HeadlessSettings& settings);
 /// The PNG folder (unless only a movie was asked for), the movie, its rate and encoder.
 FrameOutputSettings frameOutputSettingsFrom(const AppOptions& options);
 

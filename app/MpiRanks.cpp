@@ -52,10 +52,6 @@ void requireSupportedAcrossRanks(const AppOptions& options) {
         throw UsageError("the window" + across + "add --headless, or run without mpirun");
     if (options.compare)
         throw UsageError("--compare" + across + "drop it, or run without mpirun");
-    if (options.saving.everySteps > 0)
-        throw UsageError("saving snapshots while running (--save-every)" + across + "drop it, or run without mpirun");
-    if (options.plotsCsv)
-        throw UsageError("--plots-csv" + across + "drop it, or run without mpirun");
     if (options.colorMode != ColorMode::Component && options.colorMode != ColorMode::OrbDomain)
         throw UsageError("--color " + std::string(enumName(options.colorMode)) + across +
                          "use --color component or orb-domain, or run without mpirun");
@@ -72,14 +68,30 @@ AppOptions optionsAcrossRanks(const AppOptions& options) {
     return adapted;
 }
 
+namespace {
+
+/// A follower draws nothing: what the session would push or invalidate goes nowhere.
+class NothingDrawn final : public FrameSink {
+public:
+    void refreshVertices(const Simulation&) override {}
+    void invalidateTreeOverlay() override {}
+    void invalidateOrbOverlay() override {}
+};
+
+} // namespace
+
 int followHeadlessRun(Simulation& simulation, const HeadlessSettings& settings) {
-    // Rank 0's frame 0 shows the initial state; every later frame first takes stepsPerFrame steps in one call.
-    for (int frame = 1; frame < settings.frameCount; ++frame) {
-        try {
-            simulation.step(settings.stepsPerFrame);
-        } catch (const NonFiniteStateError&) {
-            return 1; // every rank threw it together; rank 0 reports it
-        }
+    // Rank 0's session with its files left to rank 0: the same steps, snapshot reads and plot samples, so the same
+    // collective calls in the same order. Frame 0 shows the initial state (its snapshot is due); every later frame
+    // first takes its steps.
+    SessionSettings followed = sessionSettingsFrom(settings);
+    followed.saving.writeFiles = false;
+    NothingDrawn sink;
+    SessionController session(simulation, sink, followed);
+    for (int frame = 0; frame < settings.frameCount; ++frame) {
+        const FrameAdvance advance = frame == 0 ? session.stepSimulation(0) : session.advanceFrame();
+        if (advance.rolledBack())
+            return 1; // every rank met it together; rank 0 reports it
     }
     return 0;
 }

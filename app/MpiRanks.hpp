@@ -3,12 +3,14 @@
 //
 // Design note: a run spread over ranks is one simulation whose backend (DistributedCpuBackend) makes collective calls
 // in load, step and diagnostics, so every rank must make the same sequence of simulation calls. Rank 0 runs the
-// ordinary command (headless frames, bench) and alone writes frames, movies, logs and reports; the other ranks run
-// the same command with output streams that discard everything, or, for headless frames, followHeadlessRun: the
-// same steps per frame and no drawing (drawing makes no collective call: the backend draws the positions it
-// gathered). convert, which makes no simulation, runs on rank 0 alone. What would add calls on rank 0 alone
-// (snapshots while running, plot CSVs, comparisons, colours and overlays that need a force evaluation) and the window
-// are refused for now with the flag to drop; ORB cells and domain colours show the ranks' domains. A failure on one
+// ordinary command (headless frames, bench) and alone writes frames, movies, snapshots, plot CSVs, logs and reports;
+// the other ranks run the same command with output streams that discard everything, or, for headless frames,
+// followHeadlessRun: rank 0's session (SessionController, the same settings) with nothing drawn and no file written,
+// so its steps, snapshot reads and plot samples make the same collective calls in the same order (drawing makes none:
+// the backend draws the positions it gathered). convert, which makes no simulation, runs on rank 0 alone. What would
+// add calls on rank 0 alone (comparisons, colours and overlays that need a force evaluation) and the window, whose
+// calls follow the user, are refused for now with the flag to drop; ORB cells and domain colours show the ranks'
+// domains. A failure on one
 // rank ends the process at once without MPI's finalisation, which makes mpirun end every rank instead of leaving the
 // others waiting in a collective the failed rank will never join.
 #include "CommandLine.hpp"
@@ -37,8 +39,9 @@ int exitStatusAcrossRanks(int status);
 CpuFmaPeak summedOverRanks(CpuFmaPeak peak);
 /// Throws UsageError naming the flag when options ask across ranks for what only one process does yet.
 void requireSupportedAcrossRanks(const AppOptions& options);
-/// A rank other than 0 in a headless run: steps simulation as rank 0's frames do, draws and writes nothing. Returns
-/// the exit status: 1 when a step left a non-finite state (rank 0 reports it; every rank stops together).
+/// A rank other than 0 in a headless run: drives rank 0's session (steps, snapshot reads, plot samples), draws and
+/// writes nothing. Returns the exit status: 1 when a step was rolled back (rank 0 reports it; every rank stops
+/// together).
 int followHeadlessRun(Simulation& simulation, const HeadlessSettings& settings);
 /// options for a run across ranks (requireSupportedAcrossRanks first): ORB domains are the ranks' own, so a domain
 /// count asked for is dropped, and --orb-cells and --color orb-domain show the ranks' domains.

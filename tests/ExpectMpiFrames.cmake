@@ -2,22 +2,11 @@
 # the other ranks write nothing, so the folder holds nothing else), prints its summary once, and its frames are the
 # bytes of the same run in one process (written to ONE_DIR first): the ranks step the same trajectories.
 # ARGS: the run's options besides --out.
+include(${CMAKE_CURRENT_LIST_DIR}/MpiRunChecks.cmake)
 file(REMOVE_RECURSE ${OUT_DIR} ${ONE_DIR})
-execute_process(COMMAND ${EXE} ${ARGS} --out ${ONE_DIR} RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err
-                TIMEOUT 120)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "the one-process run failed (${status})\nstdout: ${out}\nstderr: ${err}")
-endif()
-execute_process(COMMAND ${MPIEXEC} --oversubscribe -np ${RANKS} ${EXE} ${ARGS} --out ${OUT_DIR}
-                RESULT_VARIABLE status OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 120)
-if(NOT status EQUAL 0)
-  message(FATAL_ERROR "the run on ${RANKS} ranks failed (${status})\nstdout: ${out}\nstderr: ${err}")
-endif()
-string(REGEX MATCHALL "gravlab: wrote ${FRAMES} frames" summaries "${out}${err}")
-list(LENGTH summaries summaryCount)
-if(NOT summaryCount EQUAL 1)
-  message(FATAL_ERROR "expected one summary (rank 0's), found ${summaryCount}\nstdout: ${out}\nstderr: ${err}")
-endif()
+run_checked("the one-process run" ${EXE} ${ARGS} --out ${ONE_DIR})
+run_checked("the run on ${RANKS} ranks" ${MPIEXEC} --oversubscribe -np ${RANKS} ${EXE} ${ARGS} --out ${OUT_DIR})
+expect_once("gravlab: wrote ${FRAMES} frames" "${out}${err}" "summary")
 file(GLOB written RELATIVE ${OUT_DIR} ${OUT_DIR}/*)
 list(SORT written)
 set(expected "")

@@ -43,6 +43,12 @@ std::optional<std::filesystem::path> SnapshotSaver::saveIfDue(const Simulation& 
     const std::uint64_t step = simulation.stepCount();
     if (!enabled() || stepsUntilDue(step) != 0)
         return std::nullopt;
+    if (!m_saving.writeFiles) {
+        (void)simulation.snapshot(); // rank 0 writes what every rank reads together
+        m_lastSavedStep = step;
+        ++m_savedCount;
+        return std::nullopt;
+    }
     std::error_code error;
     std::filesystem::create_directories(m_saving.folder, error);
     if (error)

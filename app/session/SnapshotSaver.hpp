@@ -5,7 +5,8 @@
 // conditions). The session controller asks stepsUntilDue() before stepping and splits a frame's steps there, so every
 // file holds exactly step n*K however many steps a frame takes. Files are named snapshot_<step, 8 digits>.<ext> in
 // the folder (created when missing) and written through writeSnapshot, whole or not at all; a failure throws
-// SnapshotError naming the file, which stops a headless run and pauses the window with the message.
+// SnapshotError naming the file, which stops a headless run and pauses the window with the message. Across MPI ranks
+// every rank reads the due state (a collective read) and rank 0 alone writes it.
 #include <gravlab/sim/SimParams.hpp>
 #include <gravlab/sim/Snapshot.hpp>
 
@@ -21,6 +22,9 @@ struct SnapshotSaving {
     std::uint64_t everySteps = 0; ///< 0: no snapshots
     std::filesystem::path folder = "gravlab_snapshots";
     SnapshotFormat format = SnapshotFormat::Hdf5;
+    /// false on the MPI ranks that follow rank 0: a due state is still read (every rank takes part in reading it)
+    /// and counted, but only rank 0 writes the file.
+    bool writeFiles = true;
 };
 
 inline constexpr ParamRange kSaveEveryRange{"save-every", 0.0, 1e12, true, "steps between snapshots, 0 for none"};

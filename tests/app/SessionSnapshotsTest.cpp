@@ -65,6 +65,24 @@ TEST(SnapshotSaver, FramesStopAtEachDueStepAndTheFileHoldsThatStep) {
     }
 }
 
+TEST(SnapshotSaver, ARankThatFollowsStopsAtTheSameStepsAndWritesNothing) {
+    // The MPI ranks other than 0 read every due state with rank 0 (a collective read) and leave the file to it: the
+    // same frames split at the same steps, counted, and no folder made.
+    test::TemporaryFolder folder;
+    SessionSettings settings = withoutAutomaticEnergy();
+    settings.stepsPerFrame = 3;
+    settings.saving = {
+        .everySteps = 5, .folder = folder.path() / "snaps", .format = SnapshotFormat::Csv, .writeFiles = false};
+    test::CountedSession session(smallDirectRun(), settings);
+    for (int frame = 0; frame < 4; ++frame) {
+        const FrameAdvance advance = session.controller.advanceFrame();
+        EXPECT_FALSE(advance.savedSnapshot);
+    }
+    EXPECT_EQ(session.simulation.stepCount(), 12u);
+    EXPECT_EQ(session.controller.snapshotSaver().savedCount(), 3u);
+    EXPECT_FALSE(std::filesystem::exists(folder.path() / "snaps"));
+}
+
 TEST(SnapshotSaver, AFailedWritePausesAndNamesTheFile) {
     test::TemporaryFolder folder;
     const std::filesystem::path notAFolder = folder.path() / "taken";
