@@ -103,11 +103,11 @@ void DistributedCudaBackend::cutDomains(OrbBalance balance) {
     // Throws the same on every rank (same bodies), with the bodies left as they were. The load order rides along, so
     // the identity tables need no change.
     m_orb.build(m_all, ranks, balance, stream);
+    OrbGpu::DomainLoads loads = m_orb.domainLoads(stream);
     Placement placed;
-    placed.domains.cells = m_orb.downloadCells(stream);
-    const OrbGpu::DomainLoads loads = m_orb.domainLoads(stream);
+    placed.domains.cells = std::move(loads.cells);
     placed.domains.bodiesPerRank.assign(loads.bodies.begin(), loads.bodies.end());
-    placed.domains.workPerRank = loads.weights;
+    placed.domains.workPerRank = std::move(loads.weights);
     // Work balance falls back to the count when no body has a weight yet (OrbGpu.hpp).
     placed.domains.balance = loads.weighted ? OrbBalance::Work : OrbBalance::Count;
     const std::vector<std::size_t> counts(placed.domains.bodiesPerRank.begin(), placed.domains.bodiesPerRank.end());
@@ -279,14 +279,24 @@ void DistributedCudaBackend::reverseVelocities() {
 }
 
 void DistributedCudaBackend::readBodies(Bodies& out) const {
-    // Positions, masses and colour keys are current in every rank's array; velocities only in each rank's own slice.
-    Bodies all;
-    downloadBodies(m_all, all, m_stream.get());
-    const std::vector<float4> velocities =
-        downloadRange(local(m_all.velocityColor), m_placement.slice.count, m_stream.get());
+    // Positions and masses are current in every rank's array, velocities (with the colour keys) only in each rank's
+    // own slice: those come from the ranks, not from this array. Who each body is follows from the load order.
+    cudaStream_t stream = m_stream.get();
+    std::vector<std::uint32_t> loadOrder(m_all.size());
+    m_all.loadOrder.download(loadOrder, stream); // complete once the positions' download has waited
+    const std::vector<float4> positions = downloadRange(m_all.positionMass.data(), m_all.size(), stream);
+    const std::vector<float4> velocities = downloadRange(local(m_all.velocityColor), m_placement.slice.count, stream);
     const std::vector<float4> allVelocities = allGather(m_communicator, std::span<const float4>(velocities));
-    for (std::size_t i = 0; i < all.size(); ++i)
+    Bodies all;
+    all.resize(positions.size());
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+        all.x[i] = positions[i].x, all.y[i] = positions[i].y, all.z[i] = positions[i].z;
+        all.mass[i] = positions[i].w;
         all.vx[i] = allVelocities[i].x, all.vy[i] = allVelocities[i].y, all.vz[i] = allVelocities[i].z;
+        all.colorKey[i] = allVelocities[i].w;
+        all.id[i] = m_all.idInLoadOrder[loadOrder[i]];
+        all.component[i] = m_all.componentInLoadOrder[loadOrder[i]];
+    }
     out = std::move(all);
 }
 

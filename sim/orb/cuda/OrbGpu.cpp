@@ -337,7 +337,9 @@ OrbImbalance OrbGpu::imbalance(const DeviceBodies& bodies, OrbBalance balance, c
 }
 
 OrbGpu::DomainLoads OrbGpu::domainLoads(cudaStream_t stream) const {
-    const std::vector<OrbCell> cells = downloadCells(stream);
+    DomainLoads loads;
+    loads.cells = downloadCells(stream);
+    const std::vector<OrbCell>& cells = loads.cells;
     std::vector<std::uint64_t> weightBefore(cells.size(), 0);
     if (m_lastBuildWeighted) {
         m_cellWeightBefore.download(weightBefore, stream);
@@ -351,7 +353,6 @@ OrbGpu::DomainLoads OrbGpu::domainLoads(cudaStream_t stream) const {
             leaves.at(cells[c].firstDomain) = &cells[c];
             before[cells[c].firstDomain] = weightBefore[c];
         }
-    DomainLoads loads;
     loads.weighted = m_lastBuildWeighted;
     const double unit = std::ldexp(1.0, -m_lastState.weightExponent); // one fixed-point step
     for (std::size_t d = 0; d < leaves.size(); ++d) {

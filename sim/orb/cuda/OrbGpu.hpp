@@ -148,10 +148,12 @@ public:
     /// Memory imbalance only (work = memory), e.g. after buildPositions.
     OrbImbalance imbalance(cudaStream_t stream) const;
     /// What the last build() balanced, per domain: its body count, and its weight as the build summed it (exact:
-    /// the fixed-point sums, scaled back), which is the count too when work balance was not asked for or fell back.
+    /// the fixed-point sums, scaled back), which is the count too when work balance was not asked for or fell back;
+    /// with the cells they were read from (downloadCells()).
     struct DomainLoads {
         bool weighted = false; ///< work balance was in force
         std::vector<double> bodies, weights;
+        std::vector<OrbCell> cells;
     };
     /// O(domains): reads the cells and their weight prefixes, not the bodies. Waits for the build.
     DomainLoads domainLoads(cudaStream_t stream) const;
