@@ -55,6 +55,19 @@ TEST_F(CudaDeviceTest, TreePotentialsOfAPlummerSphereMatchFp64) {
     expectPotentialsMatchFp64(backend, params, "after tree steps (the solver's octree)");
 }
 
+// The default stepping criterion is the relative one, whose octree sizes its cells for a wider safety angle: W reported
+// at theta must still be W at theta, not the coarser walk that octree would give (2e-5 off on a Plummer sphere).
+TEST_F(CudaDeviceTest, TreePotentialsAfterRelativeCriterionStepsMatchFp64) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    CudaBackend backend;
+    backend.load(generateScenario("plummer", 16384, seed));
+    SimParams params = treeParams(0.5);
+    params.openingCriterion = OpeningCriterion::Relative;
+    backend.step(params, 3);
+    expectPotentialsMatchFp64(backend, params, "after relative-criterion tree steps");
+}
+
 TEST_F(CudaDeviceTest, TreePotentialsOfAGalaxyCollisionMatchFp64) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));

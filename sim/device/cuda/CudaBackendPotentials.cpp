@@ -1,8 +1,9 @@
 // The CUDA backend's tree potentials and tree-potential diagnostics (CudaBackend.hpp).
 //
 // Design note: the stepping tree solver's octree is reused when it is current for params (same G, softening and
-// theta, built from the present positions: every step ends with a force evaluation, and ORB reorders invalidate it),
-// so a measurement costs one potential walk. Otherwise (another solver, theta or softening edited while paused, ORB
+// theta, built from the present positions: every step ends with a force evaluation, and ORB reorders invalidate it)
+// and its cells were sized for theta, so a measurement costs one potential walk. Otherwise (another solver, the
+// relative criterion, whose cells are sized for its safety angle, theta or softening edited while paused, ORB
 // re-partitioned) a separate DeviceTree is built for the measurement and kept, so measurements at the plots' cadence
 // do not reallocate; load() frees it. Either way the per-body potentials stay in m_potential on the device and W is
 // reduced there in fp64; only the few block partials come back.
@@ -23,8 +24,8 @@ const float* CudaBackend::computePotentialsOnDevice(const SimParams& params) con
     cudaStream_t stream = m_stream.get();
     const ForceSettings settings = forceSettingsOf(params);
     if (settings.solver->usesOpeningAngle && accelerationsCurrentFor(settings) &&
-        m_solver->writePotentials(m_bodies.positionMass.data(), m_bodyScratch.data(), gravity, m_potential.data(),
-                                  stream))
+        m_solver->writePotentials(m_bodies.positionMass.data(), m_bodyScratch.data(), gravity,
+                                  float(params.openingAngle), m_potential.data(), stream))
         return m_potential.data();
     if (!m_potentialTree)
         m_potentialTree = std::make_unique<DeviceTree>();

@@ -57,12 +57,13 @@ public:
         (void)positionMass, (void)vertices, (void)bodyCount, (void)stream;
         return false;
     }
-    /// potential[i] = phi_i (with G) of every body by the structure of the last evaluation (its opening angle), queued
-    /// on stream, with treeOrderedScratch (one element per body) as scratch; false (nothing queued) without a tree that
-    /// matches the bodies.
+    /// potential[i] = phi_i (with G) of every body by the structure of the last evaluation, opened at openingAngle,
+    /// queued on stream, with treeOrderedScratch (one element per body) as scratch; false (nothing queued) without a
+    /// tree that matches the bodies and whose cells were sized for openingAngle (a relative-criterion evaluation sizes
+    /// them for its safety angle).
     virtual bool writePotentials(const float4* positionMass, float4* treeOrderedScratch, const GravityParams& gravity,
-                                 float* potential, cudaStream_t stream) const {
-        (void)positionMass, (void)treeOrderedScratch, (void)gravity, (void)potential, (void)stream;
+                                 float openingAngle, float* potential, cudaStream_t stream) const {
+        (void)positionMass, (void)treeOrderedScratch, (void)gravity, (void)openingAngle, (void)potential, (void)stream;
         return false;
     }
     /// The first pair of distinct bodies at r = 0 that an evaluation with softening 0 met since the last call (the

@@ -227,6 +227,7 @@ unsigned DeviceTree::build(const float4* positionMass, unsigned bodyCount, float
 
     summarize(treeOrderedScratch, openingAngle, stream);
     timeline.mark(phases.summary, stream);
+    m_cellOpeningAngle = openingAngle;
     m_built = true;
     return 0;
 }

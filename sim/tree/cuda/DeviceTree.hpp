@@ -99,6 +99,9 @@ public:
 
     /// Whether the last evaluation built a tree that still matches the bodies (see invalidate()).
     bool built() const { return m_built; }
+    /// The opening angle the built tree's cell radii stand for (the geometric criterion of writePotentials). Under the
+    /// relative criterion it is the safety angle, not the user's theta.
+    float cellOpeningAngle() const { return m_cellOpeningAngle; }
     /// Called when the bodies change other than by a kick (moved, reordered, replaced): cells, the permutation, leaf
     /// depths and colours no longer apply.
     void invalidate() { m_built = false; }
@@ -185,6 +188,7 @@ private:
     unsigned m_bodyCount = 0;
     std::size_t m_cellCount = 0;
     std::vector<std::size_t> m_levelBegin;
+    float m_cellOpeningAngle = 0.0f;
     bool m_built = false;
     // Overlay queries.
     mutable DeviceBuffer<TreeCellBox> m_boxes;

@@ -42,8 +42,9 @@ bool TreeCudaSolver::writeLeafDepthVertices(const float4* positionMass, RenderVe
 }
 
 bool TreeCudaSolver::writePotentials(const float4* positionMass, float4* treeOrderedScratch,
-                                     const GravityParams& gravity, float* potential, cudaStream_t stream) const {
-    if (!m_tree.built())
+                                     const GravityParams& gravity, float openingAngle, float* potential,
+                                     cudaStream_t stream) const {
+    if (!m_tree.built() || m_tree.cellOpeningAngle() != openingAngle)
         return false;
     m_tree.writePotentials(positionMass, treeOrderedScratch, gravity, potential, stream);
     return true;

@@ -20,7 +20,7 @@ public:
     bool writeLeafDepthVertices(const float4* positionMass, RenderVertex* vertices, std::size_t bodyCount,
                                 cudaStream_t stream) const override;
     bool writePotentials(const float4* positionMass, float4* treeOrderedScratch, const GravityParams& gravity,
-                         float* potential, cudaStream_t stream) const override;
+                         float openingAngle, float* potential, cudaStream_t stream) const override;
     /// "octree cells" and "walk groups" of the last evaluation.
     std::vector<SolverStatistic> statistics(cudaStream_t stream) const override;
 
