@@ -46,7 +46,7 @@ struct OrbCell {
 };
 
 /// The axis of the cell's longest side; ties go to the lowest axis, so the choice is the same on every device.
-inline int longestAxis(const OrbCell& cell) {
+GRAVLAB_HOST_DEVICE int longestAxis(const OrbCell& cell) {
     int axis = 0;
     for (int candidate = 1; candidate < 3; ++candidate)
         if (cell.upper[candidate] - cell.lower[candidate] > cell.upper[axis] - cell.lower[axis])
@@ -55,14 +55,14 @@ inline int longestAxis(const OrbCell& cell) {
 }
 
 /// Domains given to the left child of a cell holding domainCount > 1 domains: ceil(domainCount / 2).
-inline std::uint32_t leftDomainCount(std::uint32_t domainCount) {
+GRAVLAB_HOST_DEVICE std::uint32_t leftDomainCount(std::uint32_t domainCount) {
     return domainCount - domainCount / 2;
 }
 
 /// Body index where the domain `domain` begins under count balance: floor(N domain / np), in 64-bit arithmetic so
 /// N up to 2^32 and np up to N cannot overflow.
-inline std::uint32_t countBalancedDomainBegin(std::uint64_t bodyCount, std::uint64_t domain,
-                                              std::uint64_t domainCount) {
+GRAVLAB_HOST_DEVICE std::uint32_t countBalancedDomainBegin(std::uint64_t bodyCount, std::uint64_t domain,
+                                                           std::uint64_t domainCount) {
     return std::uint32_t(bodyCount * domain / domainCount);
 }
 

@@ -151,10 +151,7 @@ __global__ void orbTotalWeightKernel(const float* weights, std::uint32_t bodyCou
 /// bisection starts from it) and its target. Returns false for a cell with no body, which it finishes at once.
 __device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinder finder) {
     OrbCell& cell = level.cells[split.cell];
-    int axis = 0;
-    for (int candidate = 1; candidate < 3; ++candidate) // longestAxis() of Orb.hpp, which is host-only
-        if (cell.upper[candidate] - cell.lower[candidate] > cell.upper[axis] - cell.lower[axis])
-            axis = candidate;
+    const int axis = longestAxis(cell);
     cell.cutAxis = axis;
     split.axis = axis;
     const std::uint32_t low = orderedKey(cell.lower[axis]), high = orderedKey(cell.upper[axis]);
@@ -170,10 +167,8 @@ __device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinde
         split.high = high;
         split.done = low == high ? 1u : 0u;
     }
-    // leftDomainCount() of Orb.hpp, host-only: ceil(d / 2).
-    const std::uint32_t leftDomainsEnd = cell.firstDomain + cell.domainCount - cell.domainCount / 2;
-    const std::uint32_t countSplit = std::uint32_t(std::uint64_t(level.bodyCount) * leftDomainsEnd / level.domainCount);
-    split.countRank = countSplit - cell.begin;
+    const std::uint32_t leftDomainsEnd = cell.firstDomain + leftDomainCount(cell.domainCount);
+    split.countRank = countBalancedDomainBegin(level.bodyCount, leftDomainsEnd, level.domainCount) - cell.begin;
     split.rank = split.countRank;
     split.lessWeight = 0;
     split.target = 0;
