@@ -22,7 +22,9 @@ void BodyInspector::track(std::optional<std::uint64_t> id) {
 void BodyInspector::update(const Simulation& simulation) {
     ++m_framesSinceReading;
     const bool stateMovedOn = simulation.stepCount() != m_reading.step;
-    if (m_stale || (stateMovedOn && m_framesSinceReading >= kFramesBetweenReadings))
+    // A reversal changes the state without a step: the velocity shown would keep its old sign until the next one.
+    const bool reversed = simulation.timeDirection() != m_reading.timeDirection;
+    if (m_stale || reversed || (stateMovedOn && m_framesSinceReading >= kFramesBetweenReadings))
         read(simulation);
 }
 
@@ -31,6 +33,7 @@ void BodyInspector::read(const Simulation& simulation) {
     m_framesSinceReading = 0;
     m_reading = {};
     m_reading.step = simulation.stepCount();
+    m_reading.timeDirection = simulation.timeDirection();
     if (!m_id)
         return;
     try {

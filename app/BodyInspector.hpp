@@ -24,6 +24,7 @@ struct InspectorReading {
     std::optional<TreeCellBox> leaf;    ///< the deepest octree cell holding the body, when the solver built a tree
     bool solverBuildsTree = false;      ///< whether the last force evaluation built an octree
     std::uint64_t step = 0;             ///< simulation step the reading describes
+    int timeDirection = 1;              ///< and the clock's direction then (a reversal negates every velocity)
     std::string error;                  ///< why the last reading failed; empty when it worked
 };
 

@@ -3,6 +3,7 @@
 
 #include "SessionController.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -115,19 +116,15 @@ bool Comparison::follow(const Simulation& main) {
     if (!m_failure.empty() || main.stepCount() == m_mainStepsSeen)
         return false;
     if (main.timeDirection() != m_mainDirectionSeen) {
+        // The main run may have stepped before it turned (a reversal waits for the steps in flight): those steps
+        // went the old way, so the comparison takes them before it turns too.
+        if (!catchUpTo(std::max(main.stepCountAtReversal(), m_mainStepsSeen)))
+            return false;
         m_run->reverseTime();
         m_mainDirectionSeen = main.timeDirection();
     }
-    const std::uint64_t behind = stepsOwed(main) - m_run->stepCount();
-    try {
-        m_run->step(static_cast<int>(behind));
-    } catch (const NonFiniteStateError& error) {
-        m_failure = std::string("the comparison run stopped: ") + error.what();
+    if (!catchUpTo(main.stepCount()))
         return false;
-    } catch (const CoincidentBodiesError& error) {
-        m_failure = std::string("the comparison run stopped: ") + error.what();
-        return false;
-    }
     m_mainStepsSeen = main.stepCount();
     if (++m_framesSinceSample >= m_cadence.sampleEveryFrames) {
         m_framesSinceSample = 0;
@@ -136,8 +133,18 @@ bool Comparison::follow(const Simulation& main) {
     return true;
 }
 
-std::uint64_t Comparison::stepsOwed(const Simulation& main) const {
-    return (main.stepCount() - m_mainStepsAtStart) * std::uint64_t(m_choice.substeps);
+bool Comparison::catchUpTo(std::uint64_t mainStep) {
+    const std::uint64_t owed = (mainStep - m_mainStepsAtStart) * std::uint64_t(m_choice.substeps);
+    try {
+        m_run->step(static_cast<int>(owed - m_run->stepCount()));
+    } catch (const NonFiniteStateError& error) {
+        m_failure = std::string("the comparison run stopped: ") + error.what();
+        return false;
+    } catch (const CoincidentBodiesError& error) {
+        m_failure = std::string("the comparison run stopped: ") + error.what();
+        return false;
+    }
+    return true;
 }
 
 bool Comparison::energyDue() const {

@@ -99,8 +99,9 @@ private:
     void takeSample(const Simulation& mainRun);
     bool energyDue() const;
 
-    /// Comparison steps owed to the main run's steps since the start.
-    std::uint64_t stepsOwed(const Simulation& main) const;
+    /// Steps the comparison run to where the main run stood at its step mainStep (each main step is `substeps` of
+    /// the comparison's); false, with the failure recorded, when that step fails.
+    bool catchUpTo(std::uint64_t mainStep);
 
     ComparisonChoice m_choice;
     ComparisonCadence m_cadence;

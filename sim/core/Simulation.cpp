@@ -235,6 +235,7 @@ void Simulation::restartClockAndEnergy() {
     m_timeDirection = 1;
     m_stepCount = 0;
     m_stepCountAtLoad = 0;
+    m_stepCountAtReversal = 0;
     m_energyBaseline.reset();
     if (m_bodyCount <= kEagerEnergyBaselineMaxBodies)
         (void)diagnostics(); // records E0
@@ -263,6 +264,7 @@ void Simulation::step(int stepCount) {
 void Simulation::reverseTime() {
     m_backend->reverseVelocities();
     m_timeDirection = -m_timeDirection;
+    m_stepCountAtReversal = m_stepCount;
 }
 
 Diagnostics Simulation::diagnostics() const {

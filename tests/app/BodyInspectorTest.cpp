@@ -61,6 +61,22 @@ TEST(BodyInspector, ReadsAtMostEveryFewFramesUnlessStale) {
     EXPECT_FALSE(inspector.reading().leaf.has_value());
 }
 
+// A reversal while paused takes no step, yet every velocity changes sign: the inspector reads again at once.
+TEST(BodyInspector, ReadsAgainWhenTimeIsReversed) {
+    Simulation simulation(cpuParams("direct"), Snapshot{test::bodiesWithIdentities(300, 5)});
+    const Bodies before = test::bodiesOf(simulation);
+    BodyInspector inspector;
+    inspector.track(before.id[7]);
+    inspector.update(simulation);
+    ASSERT_TRUE(inspector.reading().body.has_value());
+    EXPECT_EQ(inspector.reading().body->velocity[0], before.vx[7]);
+    simulation.reverseTime();
+    inspector.update(simulation); // the very next frame, no step taken
+    ASSERT_TRUE(inspector.reading().body.has_value());
+    EXPECT_EQ(inspector.reading().body->velocity[0], -before.vx[7]);
+    EXPECT_EQ(inspector.reading().timeDirection, -1);
+}
+
 TEST(BodyInspector, TheLeafContainsTheBody) {
     const std::uint64_t seed = test::freshSeed();
     SCOPED_TRACE(test::seedTrace(seed));

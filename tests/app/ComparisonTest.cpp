@@ -253,6 +253,25 @@ TEST(Comparison, FollowsTimeReversalAndRestartsWhenTheMainRunGoesBack) {
     EXPECT_EQ(comparison.run().params().softeningLength, softer.softeningLength);
 }
 
+// The window reverses between the main run's steps, and the comparison follows after both: the steps taken before the
+// reversal went forward, so the comparison must take them forward before it turns, or it ends two batches behind.
+TEST(Comparison, StepsTakenBeforeAReversalGoTheOldWay) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    Simulation main(smallPlummer(seed, 150));
+    Comparison comparison(main, choice("direct", 0.5), everySample());
+    runFrames(main, comparison, 2, 2);
+    main.step(3);
+    main.reverseTime();
+    comparison.follow(main);
+    EXPECT_EQ(comparison.run().timeDirection(), -1);
+    EXPECT_EQ(comparison.run().time(), main.time());
+    EXPECT_EQ(comparison.history().latest().rmsPositionDifference, 0.0);
+    runFrames(main, comparison, 2, 2);
+    EXPECT_EQ(comparison.run().time(), main.time());
+    EXPECT_EQ(comparison.history().latest().rmsPositionDifference, 0.0);
+}
+
 TEST(Comparison, RefusesAnUnknownSolverAThetaOutOfRangeAndASecondRunThatDoesNotFit) {
     Simulation main(smallPlummer(7, 64));
     try {

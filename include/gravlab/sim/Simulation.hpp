@@ -122,6 +122,8 @@ public:
     void reverseTime();
     /// +1 while the clock runs forward, -1 after an odd number of reverseTime() calls since the last reset.
     int timeDirection() const { return m_timeDirection; }
+    /// stepCount() at the last reverseTime() since the reset (0 without one): the steps before it ran the other way.
+    std::uint64_t stepCountAtReversal() const { return m_stepCountAtReversal; }
     double time() const { return m_time; }
     std::uint64_t stepCount() const { return m_stepCount; }
     std::size_t bodyCount() const { return m_bodyCount; }
@@ -163,6 +165,7 @@ private:
     int m_timeDirection = 1; ///< what each step adds to the time, in units of dt
     std::uint64_t m_stepCount = 0;
     std::uint64_t m_stepCountAtLoad = 0; ///< m_stepCount when the backend last received bodies
+    std::uint64_t m_stepCountAtReversal = 0;
     mutable std::optional<EnergyBaseline> m_energyBaseline;
 };
 
