@@ -301,6 +301,7 @@ void CudaBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& 
     const ForceSettings settings = forceSettingsOf(params);
     useSolver(*settings.solver);
     if (!accelerationsCurrentFor(settings) && m_bodies.size() != 0) {
+        m_earlierAccelerationsCurrent = false; // as in step(): they may come from other forces (G, softening, solver)
         m_timeline.begin(m_stream.get());
         if (const unsigned nonFinite = refreshAccelerations(settings); nonFinite != 0)
             throw NonFiniteStateError(m_stepsTaken, nonFinite, m_bodies.size(), m_stepsTaken);
