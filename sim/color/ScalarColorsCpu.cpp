@@ -7,6 +7,8 @@
 #include "core/Parallel.hpp"
 #include <gravlab/sim/Diagnostics.hpp>
 
+#include <limits>
+#include <unordered_map>
 #include <utility>
 
 namespace gravlab {
@@ -36,6 +38,7 @@ void ScalarColorsCpu::computeValues(const CpuColorInputs& inputs) {
         const std::string which = checked == count ? "all " + std::to_string(count) + " bodies checked"
                                                    : "sampled " + std::to_string(checked) + " of " +
                                                          std::to_string(count) + " bodies; the others grey";
+        m_forceErrorIds = inputs.bodies.id;
         m_coloring.valuesComputed(inputs.stateVersion, count, sampleForRange(sample), which);
         return;
     }
@@ -43,6 +46,18 @@ void ScalarColorsCpu::computeValues(const CpuColorInputs& inputs) {
         return;
     }
     m_coloring.valuesComputed(inputs.stateVersion, count, sampleForRange(m_values), rangeSampleNote(count));
+}
+
+void ScalarColorsCpu::followBodiesById(const std::vector<std::uint64_t>& ids) {
+    std::unordered_map<std::uint64_t, float> byId;
+    byId.reserve(m_forceErrorIds.size());
+    for (std::size_t i = 0; i < m_forceErrorIds.size(); ++i)
+        byId.emplace(m_forceErrorIds[i], m_values[i]);
+    m_values.assign(ids.size(), std::numeric_limits<float>::quiet_NaN()); // a body not checked then stays grey
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        if (const auto found = byId.find(ids[i]); found != byId.end())
+            m_values[i] = found->second;
+    m_forceErrorIds = ids;
 }
 
 void ScalarColorsCpu::write(const CpuColorInputs& inputs, std::span<RenderVertex> out) {
@@ -54,6 +69,8 @@ void ScalarColorsCpu::write(const CpuColorInputs& inputs, std::span<RenderVertex
         m_coloring.showComponents(std::move(reason));
         return;
     }
+    if (mode == ColorMode::ForceError && inputs.bodies.id != m_forceErrorIds)
+        followBodiesById(inputs.bodies.id);
     const ScalarRange range = m_coloring.range();
     const bool logarithmic = m_coloring.logarithmic();
     const auto count = std::int64_t(out.size());

@@ -4,7 +4,9 @@
 // Design note: the CPU backend's visual source hands its state to write() with each vertex write; write() computes the
 // mode's values only when ScalarColoring says they are stale (OpenMP loops of BodyScalarsCpu.hpp and
 // DensityGrid.hpp), keeps them for the next frames, and maps them into the vertices' colour scalars. A mode that
-// cannot be shown leaves the component colours in place and records why.
+// cannot be shown leaves the component colours in place and records why. Force errors are reused across states for a
+// while (ScalarColoring), during which ORB may permute the bodies: the ids they were computed for are kept, and when
+// the bodies' order no longer matches, the errors follow their bodies by id, so every body keeps its own.
 #include "color/ScalarColoring.hpp"
 
 #include <gravlab/sim/Bodies.hpp>
@@ -39,11 +41,14 @@ public:
     const std::vector<float>& values() const { return m_values; }
 
 private:
+    /// Reorders the force errors in m_values from the bodies m_forceErrorIds names to the bodies `ids` names.
+    void followBodiesById(const std::vector<std::uint64_t>& ids);
     /// Computes m_values for the current (scalar) mode and records them in m_coloring.
     void computeValues(const CpuColorInputs& inputs);
 
     ScalarColoring m_coloring;
     std::vector<float> m_values;
+    std::vector<std::uint64_t> m_forceErrorIds; ///< the ids of the bodies m_values holds force errors of, in order
 };
 
 } // namespace gravlab

@@ -1,8 +1,11 @@
 // The colour maps of per-body quantities on the CUDA backend: speed, |a| and density against the CPU backend's values
 // for the same bodies and against values computed here, the tree-force error against the fp64 CPU direct sum, the
-// sample above the all-bodies limit, and the exact solver's fallback.
+// sample above the all-bodies limit, a reused error map after the bodies were permuted, and the exact solver's
+// fallback.
+#include "ColourReorderChecks.hpp"
 #include "GpuTestSupport.hpp"
 #include "color/ForceErrorSample.hpp"
+#include "color/cuda/ScalarColorsGpu.hpp"
 #include "core/CpuBackend.hpp"
 #include "device/cuda/CudaBackend.hpp"
 
@@ -193,6 +196,57 @@ TEST_F(CudaDeviceTest, ForceErrorsMatchTheFp64DirectSumAndSampleAboveTheLimit) {
             }
         }
     }
+}
+
+/// A device array reversed in place, through the host.
+template <typename T> void reverseOnDevice(DeviceBuffer<T>& values, cudaStream_t stream) {
+    std::vector<T> host(values.size());
+    values.download(host, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::reverse(host.begin(), host.end());
+    values.upload(host, stream);
+}
+
+/// Every body's colour scalar after one write of the force-error map.
+std::vector<RenderVertex> forceErrorColours(ScalarColorsGpu& colors, const GpuColorInputs& inputs,
+                                            cudaStream_t stream) {
+    DeviceBuffer<RenderVertex> vertices(inputs.bodies.size());
+    EXPECT_TRUE(colors.write(inputs, vertices.data(), stream));
+    std::vector<RenderVertex> host(vertices.size());
+    vertices.download(host, stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    return host;
+}
+
+// A force-error map is reused for a while across states, during which ORB may permute the bodies (load order
+// included): each body must still show its own error. The device bodies reversed, the map reused (the same state
+// version): colour by colour, every body's is the one it had (the CPU backend's twin: ColorMapsCpuTest).
+TEST_F(CudaDeviceTest, AReusedForceErrorMapFollowsItsBodiesThroughAReorder) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    const Bodies bodies = generateScenario("plummer", 20'000, seed);
+    const SimParams params = paramsFor("tree");
+    CudaBackend gpu;
+    gpu.load(bodies);
+    Vec3Arrays<float> tree;
+    gpu.readAccelerations(params, tree);
+    CudaStream stream;
+    DeviceBodies device;
+    uploadBodies(bodies, device, stream.get());
+    std::vector<float4> accelerations(bodies.size());
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        accelerations[i] = float4{tree.x[i], tree.y[i], tree.z[i], 0.0f};
+    device.acceleration.upload(accelerations, stream.get());
+    ScalarColorsGpu colors;
+    colors.coloring().setMode(ColorMode::ForceError);
+    const GpuColorInputs inputs{device, true, {params.gravitationalConstant, params.softeningLength},
+                                &findSolver("tree"), 7, {}};
+    const std::vector<RenderVertex> before = forceErrorColours(colors, inputs, stream.get());
+    reverseOnDevice(device.positionMass, stream.get());
+    reverseOnDevice(device.velocityColor, stream.get());
+    reverseOnDevice(device.acceleration, stream.get());
+    reverseOnDevice(device.loadOrder, stream.get());
+    test::expectColoursFollowTheReversal(before, forceErrorColours(colors, inputs, stream.get()));
 }
 
 TEST_F(CudaDeviceTest, ExactSolverHasNoTreeErrorAndKeepsComponentColours) {

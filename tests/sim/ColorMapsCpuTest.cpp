@@ -1,9 +1,11 @@
 // The colour maps of per-body quantities on the CPU backend: each quantity against a value computed here from the
 // state (speed, |a|, a known density, the error against the fp64 direct sum), the [0, 1] mapping against hand-computed
 // values, the robust range against a sorted copy, and the fallbacks with their reasons.
+#include "ColourReorderChecks.hpp"
 #include "SimTestSupport.hpp"
 #include "color/ForceErrorSample.hpp"
 #include "color/ScalarColoring.hpp"
+#include "color/ScalarColorsCpu.hpp"
 #include "color/ScalarRange.hpp"
 #include "core/CpuBackend.hpp"
 
@@ -306,6 +308,40 @@ TEST(ColorMapsCpu, ACheapForceErrorMapFollowsEveryState) {
     const ColoredState next = colorIn(backend, ColorMode::ForceError);
     EXPECT_NE(next.values, first.values);
     EXPECT_EQ(next.scale.note.find("from an earlier state"), std::string::npos) << next.scale.note;
+}
+
+// A force-error map is reused for a while across states, during which ORB may permute the bodies: each body must
+// still show its own error. The same bodies in reverse order, the map reused (the same state version): colour by
+// colour, every body's is the one it had.
+TEST(ColorMapsCpu, AReusedForceErrorMapFollowsItsBodiesThroughAReorder) {
+    const std::uint64_t seed = simtest::freshSeed();
+    SCOPED_TRACE(simtest::seedTrace(seed));
+    std::mt19937_64 random(seed);
+    Bodies bodies = simtest::variedMassPlummer(2000, random);
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        bodies.id[i] = 1000 + 3 * i;
+    const SimParams params = paramsFor("tree");
+    CpuBackend backend;
+    backend.load(bodies);
+    Vec3Arrays<float> accelerations;
+    backend.readAccelerations(params, accelerations);
+    ScalarColorsCpu colors;
+    colors.coloring().setMode(ColorMode::ForceError);
+    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    const SolverInfo& tree = findSolver("tree");
+    std::vector<RenderVertex> before(bodies.size()), after(bodies.size());
+    colors.write({bodies, &accelerations, gravity, &tree, 7, params.openingAngle}, before);
+
+    Bodies reversed = bodies;
+    Vec3Arrays<float> reversedAccelerations = accelerations;
+    for (std::vector<float>* values : {&reversed.x, &reversed.y, &reversed.z, &reversed.vx, &reversed.vy, &reversed.vz,
+                                       &reversed.mass, &reversed.colorKey, &reversedAccelerations.x,
+                                       &reversedAccelerations.y, &reversedAccelerations.z})
+        std::reverse(values->begin(), values->end());
+    std::reverse(reversed.id.begin(), reversed.id.end());
+    std::reverse(reversed.component.begin(), reversed.component.end());
+    colors.write({reversed, &reversedAccelerations, gravity, &tree, 7, params.openingAngle}, after);
+    test::expectColoursFollowTheReversal(before, after);
 }
 
 TEST(ScalarColoring, AnExpensiveForceErrorMapWaitsUntilHalfASecondHasPassed) {

@@ -110,6 +110,13 @@ __global__ void gatherIndexedKernel(const float* __restrict__ values, const std:
         sample[k] = values[indices[k]];
 }
 
+__global__ void scatterIndexedKernel(const float* __restrict__ values, const std::uint32_t* __restrict__ indices,
+                                     float* __restrict__ out, unsigned count) {
+    const unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < count)
+        out[indices[k]] = values[k];
+}
+
 __global__ void gatherPositionSampleKernel(const float4* __restrict__ positionMass, float4* __restrict__ sample,
                                            unsigned sampleCount, std::size_t bodyCount) {
     const unsigned k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -196,6 +203,15 @@ void launchGatherIndexed(const float* values, const std::uint32_t* indices, floa
     gatherIndexedKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(values, indices, sample,
                                                                           unsigned(sampleCount));
     checkLaunch("gatherIndexedKernel");
+}
+
+void launchScatterIndexed(const float* values, const std::uint32_t* indices, float* out, std::size_t count,
+                          cudaStream_t stream) {
+    if (count == 0)
+        return;
+    const LaunchSize size = launchSize1d(count);
+    scatterIndexedKernel<<<size.blocks, size.threadsPerBlock, 0, stream>>>(values, indices, out, unsigned(count));
+    checkLaunch("scatterIndexedKernel");
 }
 
 void launchGatherPositionSample(const float4* positionMass, float4* sample, std::size_t sampleCount,

@@ -40,6 +40,10 @@ void launchTreeForceErrors(const float4* positionMass, const float4* acceleratio
 void launchGatherSample(const float* values, float* sample, std::size_t sampleCount, std::size_t bodyCount,
                         cudaStream_t stream);
 
+/// out[indices[k]] = values[k] for k < count (indices a permutation of [0, count)).
+void launchScatterIndexed(const float* values, const std::uint32_t* indices, float* out, std::size_t count,
+                          cudaStream_t stream);
+
 /// sample[k] = values[indices[k]].
 void launchGatherIndexed(const float* values, const std::uint32_t* indices, float* sample, std::size_t sampleCount,
                          cudaStream_t stream);

@@ -100,6 +100,9 @@ void ScalarColorsGpu::computeValues(const GpuColorInputs& inputs, cudaStream_t s
     case ColorMode::ForceError: {
         std::vector<float> sample;
         std::string note = computeForceErrors(inputs, stream, sample);
+        m_forceErrorsByLoadOrder.resize(bodyCount);
+        launchScatterIndexed(m_values.data(), inputs.bodies.loadOrder.data(), m_forceErrorsByLoadOrder.data(),
+                             bodyCount, stream);
         m_coloring.valuesComputed(inputs.stateVersion, bodyCount, std::move(sample), std::move(note));
         return;
     }
@@ -119,6 +122,9 @@ bool ScalarColorsGpu::write(const GpuColorInputs& inputs, RenderVertex* vertices
         m_coloring.showComponents(std::move(reason));
         return false;
     }
+    if (m_coloring.mode() == ColorMode::ForceError) // the bodies may have been permuted since (see the design note)
+        launchGatherIndexed(m_forceErrorsByLoadOrder.data(), inputs.bodies.loadOrder.data(), m_values.data(),
+                            bodyCount, stream);
     const ScalarRange range = m_coloring.range();
     launchWriteScalarVertices(inputs.bodies.positionMass.data(), m_values.data(), range.low, range.high,
                               m_coloring.logarithmic(), vertices, bodyCount, stream);
@@ -133,7 +139,7 @@ void ScalarColorsGpu::readValues(std::vector<float>& out, cudaStream_t stream) c
 }
 
 std::uint64_t ScalarColorsGpu::allocatedBytes() const {
-    return m_values.bytes() + m_sample.bytes() + m_positionSample.bytes() + m_cellMass.bytes() + m_errorTargets.bytes();
+    return m_values.bytes() + m_forceErrorsByLoadOrder.bytes() + m_sample.bytes() + m_positionSample.bytes() + m_cellMass.bytes() + m_errorTargets.bytes();
 }
 
 } // namespace gravlab

@@ -6,7 +6,10 @@
 // 65536 floats, or 65536 positions for the density grid's bounds) crosses to the host, where ScalarRange takes its
 // percentiles, so a recomputation costs one small download and a stream synchronisation, and a frame whose values
 // are current costs one kernel (launchWriteScalarVertices). The force error is summed for the bodies
-// forceErrorTargets(N, kForceErrorAllBodiesLimitCuda) lists (uploaded once per body count).
+// forceErrorTargets(N, kForceErrorAllBodiesLimitCuda) lists (uploaded once per body count). Force errors are reused
+// across states for a while (ScalarColoring), during which ORB may permute the bodies: they are also kept by load
+// order (DeviceBodies::loadOrder), and each write gathers them back to the bodies' current order, so every body keeps
+// its own error (one more 8-byte-per-body kernel per frame in that mode).
 #include "color/ScalarColoring.hpp"
 #include "device/cuda/DeviceBodies.hpp"
 
@@ -56,6 +59,7 @@ private:
 
     ScalarColoring m_coloring;
     DeviceBuffer<float> m_values;
+    DeviceBuffer<float> m_forceErrorsByLoadOrder; ///< the force errors indexed by the bodies' load order
     DeviceBuffer<float> m_sample;
     DeviceBuffer<float4> m_positionSample;
     DeviceBuffer<float> m_cellMass;
