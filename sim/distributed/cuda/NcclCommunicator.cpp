@@ -1,8 +1,12 @@
 // The NCCL communicator of GPU ranks: set up from an id broadcast over the host communicator (NcclCommunicator.hpp).
 #include "distributed/cuda/NcclCommunicator.hpp"
 
+#include "device/cuda/CudaStream.hpp"
+#include "device/cuda/DeviceBuffer.hpp"
+
 #include <cstdio>
 #include <stdexcept>
+#include <vector>
 
 namespace gravlab {
 namespace {
@@ -23,6 +27,18 @@ NcclCommunicator::NcclCommunicator(Communicator& host) : m_rankCount(host.size()
         throwOnNcclError(ncclGetUniqueId(&id), "ncclGetUniqueId");
     host.broadcastBytes(std::as_writable_bytes(std::span<ncclUniqueId>(&id, 1)), 0);
     throwOnNcclError(ncclCommInitRank(&m_comm, host.size(), id, host.rank()), "ncclCommInitRank");
+    // One value per rank gathered once: NCCL connects its channels now rather than in the first step (design note).
+    try {
+        const std::vector<std::uint64_t> oneEach(std::size_t(m_rankCount), 1);
+        CudaStream stream;
+        DeviceBuffer<float4> values(oneEach.size());
+        values.zero(stream.get());
+        allGatherSlices(values.data(), oneEach, stream.get());
+        stream.synchronize();
+    } catch (...) {
+        (void)ncclCommDestroy(m_comm); // no destructor runs for an object whose constructor threw
+        throw;
+    }
 }
 
 NcclCommunicator::~NcclCommunicator() {
