@@ -52,7 +52,6 @@ void buildTreeForFirstFrame(Simulation& simulation, const HeadlessSettings& sett
     simulation.backend().readAccelerations(simulation.params(), accelerations);
 }
 
-
 /// Writes the plots' series when --plots-csv asked for it; the summary line names the file and its rows.
 std::string writePlotsCsvIfAsked(const SessionController& session, const HeadlessSettings& settings) {
     if (!settings.plotsCsv)

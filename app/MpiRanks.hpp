@@ -10,9 +10,8 @@
 // the backend draws the positions it gathered). convert, which makes no simulation, runs on rank 0 alone. What would
 // add calls on rank 0 alone (comparisons, colours and overlays that need a force evaluation) and the window, whose
 // calls follow the user, are refused for now with the flag to drop; ORB cells and domain colours show the ranks'
-// domains. A failure on one
-// rank ends the process at once without MPI's finalisation, which makes mpirun end every rank instead of leaving the
-// others waiting in a collective the failed rank will never join.
+// domains. A failure on one rank ends the process at once without MPI's finalisation, which makes mpirun end every
+// rank instead of leaving the others waiting in a collective the failed rank will never join.
 #include "CommandLine.hpp"
 #include "HeadlessRun.hpp"
 

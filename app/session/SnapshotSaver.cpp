@@ -43,21 +43,19 @@ std::optional<std::filesystem::path> SnapshotSaver::saveIfDue(const Simulation& 
     const std::uint64_t step = simulation.stepCount();
     if (!enabled() || stepsUntilDue(step) != 0)
         return std::nullopt;
-    if (!m_saving.writeFiles) {
-        (void)simulation.snapshot(); // rank 0 writes what every rank reads together
-        m_lastSavedStep = step;
-        ++m_savedCount;
-        return std::nullopt;
+    const Snapshot state = simulation.snapshot(); // across MPI ranks every rank reads it together
+    std::optional<std::filesystem::path> written;
+    if (m_saving.writeFiles) {
+        std::error_code error;
+        std::filesystem::create_directories(m_saving.folder, error);
+        if (error)
+            throw SnapshotError(m_saving.folder, "cannot create the snapshot folder: " + error.message());
+        written = fileFor(step);
+        writeSnapshot(*written, state, m_saving.format);
     }
-    std::error_code error;
-    std::filesystem::create_directories(m_saving.folder, error);
-    if (error)
-        throw SnapshotError(m_saving.folder, "cannot create the snapshot folder: " + error.message());
-    const std::filesystem::path file = fileFor(step);
-    writeSnapshot(file, simulation.snapshot(), m_saving.format);
     m_lastSavedStep = step;
     ++m_savedCount;
-    return file;
+    return written;
 }
 
 } // namespace gravlab

@@ -139,7 +139,8 @@ void ScalarColorsGpu::readValues(std::vector<float>& out, cudaStream_t stream) c
 }
 
 std::uint64_t ScalarColorsGpu::allocatedBytes() const {
-    return m_values.bytes() + m_forceErrorsByLoadOrder.bytes() + m_sample.bytes() + m_positionSample.bytes() + m_cellMass.bytes() + m_errorTargets.bytes();
+    return m_values.bytes() + m_forceErrorsByLoadOrder.bytes() + m_sample.bytes() + m_positionSample.bytes() +
+           m_cellMass.bytes() + m_errorTargets.bytes();
 }
 
 } // namespace gravlab

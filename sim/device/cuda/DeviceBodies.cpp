@@ -93,8 +93,7 @@ void downloadBodies(const DeviceBodies& device, Bodies& out, cudaStream_t stream
         device.velocityLow.download(velocityLow, stream);
     }
     CUDA_CHECK(cudaStreamSynchronize(stream));
-    out = Bodies();
-    out.resize(count);
+    unpackBodies(device, positionMass, velocityColor, loadOrder, out);
     if (device.hasLowParts()) {
         convertPrecision(out, Precision::Double);
         for (std::size_t i = 0; i < count; ++i) {
@@ -102,6 +101,13 @@ void downloadBodies(const DeviceBodies& device, Bodies& out, cudaStream_t stream
             out.vxLow[i] = velocityLow[i].x, out.vyLow[i] = velocityLow[i].y, out.vzLow[i] = velocityLow[i].z;
         }
     }
+}
+
+void unpackBodies(const DeviceBodies& device, std::span<const float4> positionMass,
+                  std::span<const float4> velocityColor, std::span<const std::uint32_t> loadOrder, Bodies& out) {
+    const std::size_t count = positionMass.size();
+    out = Bodies();
+    out.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
         out.x[i] = positionMass[i].x;
         out.y[i] = positionMass[i].y;

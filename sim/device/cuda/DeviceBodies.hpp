@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 #include <vector_types.h>
 
@@ -70,6 +71,12 @@ void uploadBodies(const Bodies& host, DeviceBodies& device, cudaStream_t stream)
 /// Positions, velocities (with their low parts in double precision, none in single), masses, colour keys, ids and
 /// components back into out (resized), in the device's current order. Returns once the copies have completed.
 void downloadBodies(const DeviceBodies& device, Bodies& out, cudaStream_t stream);
+
+/// out (reset to single precision, resized) from host copies of a device's positionMass, velocityColor and load order,
+/// in the device's order: the float fields, and ids and components from device's identity tables. downloadBodies()
+/// uses it, and so do callers that assemble those arrays from elsewhere (the GPU ranks' gathered velocities).
+void unpackBodies(const DeviceBodies& device, std::span<const float4> positionMass,
+                  std::span<const float4> velocityColor, std::span<const std::uint32_t> loadOrder, Bodies& out);
 
 /// Accelerations back to the host (out resized), e.g. for tests against the fp64 reference.
 void downloadAccelerations(const DeviceBodies& device, Vec3Arrays<float>& out, cudaStream_t stream);

@@ -287,17 +287,7 @@ void DistributedCudaBackend::readBodies(Bodies& out) const {
     const std::vector<float4> positions = downloadRange(m_all.positionMass.data(), m_all.size(), stream);
     const std::vector<float4> velocities = downloadRange(local(m_all.velocityColor), m_placement.slice.count, stream);
     const std::vector<float4> allVelocities = allGather(m_communicator, std::span<const float4>(velocities));
-    Bodies all;
-    all.resize(positions.size());
-    for (std::size_t i = 0; i < positions.size(); ++i) {
-        all.x[i] = positions[i].x, all.y[i] = positions[i].y, all.z[i] = positions[i].z;
-        all.mass[i] = positions[i].w;
-        all.vx[i] = allVelocities[i].x, all.vy[i] = allVelocities[i].y, all.vz[i] = allVelocities[i].z;
-        all.colorKey[i] = allVelocities[i].w;
-        all.id[i] = m_all.idInLoadOrder[loadOrder[i]];
-        all.component[i] = m_all.componentInLoadOrder[loadOrder[i]];
-    }
-    out = std::move(all);
+    unpackBodies(m_all, positions, allVelocities, loadOrder, out);
 }
 
 BodyIdentity DistributedCudaBackend::bodyIdentity(std::size_t index) const {
