@@ -19,6 +19,23 @@ namespace {
 
 using BodyRecord = std::array<float, 8>;
 
+/// How a GPU build finds its cuts: the cut finder and, for radix select, how the scatter learns its tile offsets.
+struct OrbMethod {
+    OrbCutFinder finder;
+    OrbTileOffsets offsets;
+    std::string name() const {
+        if (finder == OrbCutFinder::Bisection)
+            return "bisection";
+        return offsets == OrbTileOffsets::FromLastPass ? "radix select, offsets from the last pass"
+                                                       : "radix select, offsets by look-back";
+    }
+};
+/// Both ways to the scatter's offsets are forced, whatever the size: Automatic picks by the level's tile count.
+constexpr std::array<OrbMethod, 2> kRadixMethods = {OrbMethod{OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass},
+                                                    OrbMethod{OrbCutFinder::RadixSelect, OrbTileOffsets::LookBack}};
+constexpr std::array<OrbMethod, 3> kAllMethods = {kRadixMethods[0], kRadixMethods[1],
+                                                  OrbMethod{OrbCutFinder::Bisection, OrbTileOffsets::Automatic}};
+
 const std::vector<float>& along(const Bodies& bodies, int axis) {
     return axis == 0 ? bodies.x : axis == 1 ? bodies.y : bodies.z;
 }
@@ -117,10 +134,10 @@ void expectEveryBodyWhole(const Bodies& input, const std::vector<float>& weights
 }
 
 /// balance Work is only used here with all-zero weights, which must fall back to count balance.
-void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinder finder,
+void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, const OrbMethod& method,
                      OrbBalance balance = OrbBalance::Count) {
-    SCOPED_TRACE("np = " + std::to_string(domainCount) + ", N = " + std::to_string(input.size()) + ", cut finder " +
-                 (finder == OrbCutFinder::RadixSelect ? "radix select" : "bisection"));
+    SCOPED_TRACE("np = " + std::to_string(domainCount) + ", N = " + std::to_string(input.size()) + ", " +
+                 method.name());
     Bodies cpuBodies = input;
     OrbCpu cpu;
     cpu.build(cpuBodies, domainCount);
@@ -129,7 +146,7 @@ void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinde
     DeviceBodies device;
     uploadBodies(input, device, stream.get());
     uploadIndexAndWeights(device, std::vector<float>(input.size(), 0.0f), stream.get());
-    OrbGpu gpu(finder);
+    OrbGpu gpu(method.finder, method.offsets);
     gpu.build(device, domainCount, balance, stream.get());
     const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
     Bodies gpuBodies;
@@ -169,25 +186,25 @@ void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, OrbCutFinde
     expectValidCuts(reference, cpuBodies, "CPU");
 }
 
-/// Both cut finders must give exactly the CPU reference's cells.
+/// Every method must give exactly the CPU reference's cells.
 void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount) {
-    for (OrbCutFinder finder : {OrbCutFinder::RadixSelect, OrbCutFinder::Bisection})
-        expectSameAsCpu(input, domainCount, finder);
+    for (const OrbMethod& method : kAllMethods)
+        expectSameAsCpu(input, domainCount, method);
 }
 
 /// Work balance: every body moved whole (its three arrays and its weight together), the same tree shape as OrbCpu's,
 /// the cells' invariants, leaves in domain order tiling [0, N), and Orb.hpp's bound: every leaf weight within one
 /// largest body weight of W / np (plus 1e-9 W for the fixed-point weights and the double sums here).
 void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, std::uint32_t domainCount,
-                        OrbCutFinder finder) {
-    SCOPED_TRACE("work balance, np = " + std::to_string(domainCount) + ", N = " + std::to_string(input.size()) +
-                 ", cut finder " + (finder == OrbCutFinder::RadixSelect ? "radix select" : "bisection"));
+                        const OrbMethod& method) {
+    SCOPED_TRACE("work balance, np = " + std::to_string(domainCount) + ", N = " + std::to_string(input.size()) + ", " +
+                 method.name());
     const std::size_t count = input.size();
     CudaStream stream;
     DeviceBodies device;
     uploadBodies(input, device, stream.get());
     uploadIndexAndWeights(device, weights, stream.get());
-    OrbGpu gpu(finder);
+    OrbGpu gpu(method.finder, method.offsets);
     gpu.build(device, domainCount, OrbBalance::Work, stream.get());
     const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
     Bodies moved;
@@ -236,8 +253,8 @@ void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, 
 }
 
 void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, std::uint32_t domainCount) {
-    for (OrbCutFinder finder : {OrbCutFinder::RadixSelect, OrbCutFinder::Bisection})
-        expectWorkBalanced(input, weights, domainCount, finder);
+    for (const OrbMethod& method : kAllMethods)
+        expectWorkBalanced(input, weights, domainCount, method);
 }
 
 Bodies allArrays(const DeviceBodies& device, cudaStream_t stream) {
@@ -311,13 +328,34 @@ TEST_F(OrbGpuTest, MatchesCpuWithManyTilesPerCell) {
         for (std::vector<float>* axis : {&bodies.x, &bodies.y, &bodies.z})
             for (float& coordinate : *axis)
                 coordinate += offset;
-        for (std::uint32_t domains : {3u, 64u})
-            expectSameAsCpu(bodies, domains, OrbCutFinder::RadixSelect);
+        for (const OrbMethod& method : kRadixMethods)
+            for (std::uint32_t domains : {3u, 64u})
+                expectSameAsCpu(bodies, domains, method);
         std::uniform_real_distribution<float> weight(0.0f, 10.0f);
         std::vector<float> weights(bodies.size());
         for (float& w : weights)
             w = weight(random);
-        expectWorkBalanced(bodies, weights, 64, OrbCutFinder::RadixSelect);
+        for (const OrbMethod& method : kRadixMethods)
+            expectWorkBalanced(bodies, weights, 64, method);
+    }
+}
+
+/// Ties with the root's pivot spread over its 98 tiles: 400,000 bodies stretched along x, every k-th of them moved onto
+/// the plane x = 0, where the root's median falls, so the index order splits the ties across tiles. With k = 200 each
+/// tile holds about 20 of them, which its slots for the last pass's matches take (offsets from the last pass); with
+/// k = 50 about 80, which they do not (the scatter looks back instead).
+TEST_F(OrbGpuTest, MatchesCpuWithTiesSpreadOverTiles) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    for (const std::size_t every : {200u, 50u}) {
+        SCOPED_TRACE("every " + std::to_string(every) + "th body on x = 0");
+        Bodies bodies = randomBall(400000, random);
+        for (std::size_t i = 0; i < bodies.size(); ++i)
+            bodies.x[i] = i % every == 0 ? 0.0f : 3.0f * bodies.x[i];
+        for (const OrbMethod& method : kRadixMethods)
+            for (std::uint32_t domains : {2u, 3u, 64u})
+                expectSameAsCpu(bodies, domains, method);
     }
 }
 
@@ -483,9 +521,9 @@ TEST_F(OrbGpuTest, WorkBalanceWithZeroWeightsIsCountBalance) {
     std::uniform_int_distribution<int> point(-1, 2);
     for (std::size_t i = 0; i < bodies.size(); i += 2)
         bodies.x[i] = float(point(random));
-    for (OrbCutFinder finder : {OrbCutFinder::RadixSelect, OrbCutFinder::Bisection})
+    for (const OrbMethod& method : kAllMethods)
         for (std::uint32_t domains : {3u, 64u})
-            expectSameAsCpu(bodies, domains, finder, OrbBalance::Work);
+            expectSameAsCpu(bodies, domains, method, OrbBalance::Work);
 }
 
 /// The device imbalance against sums over the downloaded leaves (work) and against OrbCpu (memory, same cells).

@@ -1,6 +1,7 @@
 #include "orb/cuda/OrbGpu.hpp"
 
 #include "device/cuda/CudaCheck.hpp"
+#include "device/cuda/DeviceAttributes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -82,6 +83,7 @@ void OrbGpu::reserve(std::size_t bodyCount, bool weights) {
         m_tileExtremes.resize(tiles);
         m_tileAggregate.resize(tiles);
         m_tileInclusive.resize(tiles);
+        m_tileMatches.resize(tiles * kOrbTileMatchSlots);
     }
     const std::size_t lookBackWords = (m_levelSplitBegin.size() - 1) * lookBackStride();
     if (m_lookBack.size() < lookBackWords)
@@ -123,6 +125,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     level.tileAggregate = m_tileAggregate.data();
     level.tileInclusive = m_tileInclusive.data();
     level.tileEqualWeight = m_tileEqualWeight.data();
+    level.tileMatches = m_tileMatches.data();
     level.binCounts = m_binCounts.data();
     level.binWeights = m_binWeights.data();
     level.bodyCount = bodyCount;
@@ -135,6 +138,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
             cudaMemsetAsync(m_lookBack.data(), 0, splitLevels * lookBackStride() * sizeof(std::uint32_t), stream));
     // Count balance with radix select resolves every split in its selection: no count pass.
     const bool countPass = workBalance || m_cutFinder != OrbCutFinder::RadixSelect;
+    const bool tally = tallyLastPass(bodyCount);
     int side = 0;
     if (m_levelSplitBegin.size() == 1) { // one domain: only the root box
         launchOrbLayoutLevel(level, true, m_cutFinder, stream);
@@ -148,6 +152,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
                                                                         (kOrbTileBodies - 1)) / kOrbTileBodies);
         level.from = records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
+        level.tallyLastPass = tally;
         level.tileTicket = m_lookBack.data() + depth * lookBackStride();
         level.tileStatus = level.tileTicket + 1;
         launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
@@ -158,6 +163,20 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         side = 1 - side;
     }
     return side;
+}
+
+bool OrbGpu::tallyLastPass(std::uint32_t bodyCount) const {
+    if (m_cutFinder != OrbCutFinder::RadixSelect || m_offsetSource == OrbTileOffsets::LookBack)
+        return false;
+    if (m_offsetSource == OrbTileOffsets::FromLastPass)
+        return true;
+    // Every level holds at least N / kOrbTileBodies tiles. While they are all resident in the scatter at once, its
+    // look-back waits on tiles that are already running and costs about what the last pass's tally and scan cost
+    // (H200, 2^20 bodies / 64 domains, 256 tiles on 264 slots: 0.360 ms either way under count balance, and 0.606
+    // against 0.634 ms under work balance); beyond one wave a tile waits for tiles of an earlier wave, and the tally
+    // pays (2^21 / 128: 0.718 -> 0.695 ms, 2^24 / 1024: 5.98 -> 5.69 ms, 2^27 / 4096: 52.0 -> 48.9 ms).
+    const std::uint64_t tiles = (std::uint64_t(bodyCount) + kOrbTileBodies - 1) / kOrbTileBodies;
+    return tiles > std::uint64_t(multiprocessorCount()) * kOrbScatterTilesPerMultiprocessor;
 }
 
 void OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
@@ -204,6 +223,7 @@ OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uin
     add(m_tileInclusive.data(), m_tileInclusive.size());
     add(m_lookBack.data(), m_lookBack.size());
     add(m_tileEqualWeight.data(), m_tileEqualWeight.size());
+    add(m_tileMatches.data(), m_tileMatches.size());
     add(m_binCounts.data(), m_binCounts.size());
     add(m_binWeights.data(), m_binWeights.size());
     return key;

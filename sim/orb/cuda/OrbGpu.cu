@@ -189,6 +189,8 @@ __device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinde
     split.equalWeight = 0;
     split.leftTieWeight = 0;
     split.resolved = 0;
+    split.offsetsReady = 0;
+    split.matchOverflow = 0;
     if (finder == OrbCutFinder::RadixSelect && split.done != 0 && !weighted(level)) {
         split.equalCount = cell.end - cell.begin; // every key is the pivot
         resolveTies(split, false);

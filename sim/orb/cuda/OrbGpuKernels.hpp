@@ -19,14 +19,29 @@ enum class OrbCutFinder {
     RadixSelect, ///< at most 3 passes of 11-bit digit histograms per level, each fixing one digit of the pivot key
 };
 
+/// How the scatter of a split that radix select resolved learns where each tile's bodies go.
+enum class OrbTileOffsets {
+    Automatic,    ///< FromLastPass when a level holds more tiles than the scatter runs at once, else LookBack
+    FromLastPass, ///< the last radix pass counts every tile against the pivot; its cell's last tile scans the counts
+    LookBack,     ///< each scatter tile adds up the counts of the tiles before it (decoupled look-back)
+};
+
 /// Bodies per tile: every level kernel runs one block of kOrbTileThreads threads per tile, and a tile belongs to
 /// exactly one cell of the level (8 warps x 16 rows of 32 consecutive bodies).
 inline constexpr std::uint32_t kOrbTileBodies = 4096;
 inline constexpr unsigned kOrbTileThreads = 256;
+/// Scatter tiles resident per multiprocessor (its launch bound: the records sit in registers).
+inline constexpr unsigned kOrbScatterTilesPerMultiprocessor = 2;
 /// Radix select: 3 passes of 11-bit digits (the last takes the 10 bits left), 2048 bins per cell.
 inline constexpr int kOrbRadixDigitBits = 11;
 inline constexpr std::uint32_t kOrbRadixPasses = 3;
 inline constexpr std::uint32_t kOrbRadixBins = 1u << kOrbRadixDigitBits;
+/// Bits of the last pass's digit.
+inline constexpr int kOrbLastDigitBits = 32 - int(kOrbRadixPasses - 1) * kOrbRadixDigitBits;
+/// Per tile of the last radix pass: the final digits of up to this many bodies that match the pivot's digits fixed
+/// before it, which lets the cell's last tile count every tile against the pivot (more in one tile: the scatter looks
+/// back instead).
+inline constexpr std::uint32_t kOrbTileMatchSlots = 32;
 
 /// One cell of the level being processed: a cell to split, or (copyOnly) a leaf whose records only change buffer.
 /// The host sets cell and copyOnly; the level's layout kernel fills the rest.
@@ -56,6 +71,8 @@ struct OrbSplit {
     std::uint64_t equalWeight; ///< radix select, work balance: their weight
     std::uint64_t leftTieWeight; ///< resolved: the weight of the ties that go left
     std::uint32_t resolved;      ///< 1: the selection decided tiesLeft and split, so the scatter needs no count pass
+    std::uint32_t offsetsReady;  ///< 1: the last radix pass also wrote the tile offsets, the cut and the children
+    std::uint32_t matchOverflow; ///< 1: a tile of the last radix pass had more matching bodies than its slots
     std::uint32_t roundCount;    ///< bisection: bodies at or below the trial key
     std::uint64_t roundWeight;   ///< bisection, work balance: their weight
 };
@@ -95,11 +112,13 @@ struct OrbLevel {
     std::uint32_t* tileStatus; ///< this level's look-back state per tile (0 at the start of a build)
     std::uint32_t* tileTicket; ///< this level's scatter tile counter (0 at the start of a build)
     std::uint64_t* tileEqualWeight; ///< per tile: weight of the bodies equal to the pivot (work balance)
+    std::uint16_t* tileMatches;   ///< per tile, kOrbTileMatchSlots: final digits of the last radix pass's matches
     std::uint32_t* binCounts;     ///< kOrbRadixBins per bin slot
     std::uint64_t* binWeights;    ///< kOrbRadixBins per bin slot (work balance)
     std::uint32_t bodyCount;
     std::uint32_t domainCount;
     std::uint32_t gridTiles;      ///< blocks of the level's tile kernels: an upper bound on the level's tiles
+    bool tallyLastPass;           ///< radix select: the last pass counts the tiles for the scatter (FromLastPass)
     bool workBalance;             ///< requested; the kernels fall back to count balance when the total weight is 0
 };
 

@@ -5,17 +5,12 @@
 #include "device/cuda/DependentLaunch.cuh"
 #include "orb/cuda/OrbGpuDevice.cuh"
 #include "orb/cuda/OrbGpuLookBack.cuh"
-
-#include <cub/block/block_reduce.cuh>
-#include <cub/block/block_scan.cuh>
-#include <cuda/functional>
+#include "orb/cuda/OrbGpuTileScan.cuh"
 
 namespace gravlab {
 namespace {
 
 using namespace orbdevice;
-
-constexpr int kTilesPerThread = 4; // tile counts scanned per thread and round by a cell's last tile
 
 /// Work balance: ties with the pivot go left in index order while the middle of their weight lies below the target
 /// left over after the bodies below the pivot (Orb.hpp's rule), 2 (before + w / 2) < 2 target in fixed point. The
@@ -78,77 +73,6 @@ __device__ std::uint32_t leftTiesInTile(const OrbLevel& level, const OrbSplit& s
     return ties;
 }
 
-using TileScan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
-using TileReduce = cub::BlockReduce<std::uint64_t, kOrbTileThreads>;
-
-/// The block's scratch for scanning and reducing the tile counts of a split cell.
-union TileScanStorage {
-    typename TileScan::TempStorage scan;
-    typename TileReduce::TempStorage reduce;
-};
-
-/// finishSplit's totals over a cell's tiles: references to its shared memory, which thread 0 writes.
-struct SplitTotals {
-    std::uint64_t& tilesBelow;    ///< tiles whose ties all go left under work balance
-    std::uint64_t& weightBelow;   ///< the weight of the ties in those tiles
-    std::uint32_t& maxLessKey;    ///< the largest key below the pivot
-    std::uint32_t& minGreaterKey; ///< the smallest key above the pivot
-};
-
-/// One chunk of a split cell's tiles (kTilesPerThread per thread), block-wide: writes each tile's scatter offset (the
-/// exclusive scan of the counts, (below, equal), continuing from countCarry), adds the chunk's tiles whose ties all go
-/// left and the extreme keys to totals, and advances the carries of counts and tie weights.
-__device__ __forceinline__ void scanTileChunk(const OrbLevel& level, const OrbSplit& split, std::uint32_t chunk,
-                                              bool useWeights, TileScanStorage& storage, const SplitTotals& totals,
-                                              std::uint64_t& countCarry, std::uint64_t& weightCarry) {
-    std::uint64_t counts[kTilesPerThread], countsBefore[kTilesPerThread];
-    std::uint64_t weights[kTilesPerThread], weightsBefore[kTilesPerThread];
-    for (int k = 0; k < kTilesPerThread; ++k) {
-        const std::uint32_t t = chunk + threadIdx.x * kTilesPerThread + k;
-        const bool valid = t < split.tileCount;
-        const uint2 tileCount = valid ? __ldcg(&level.tileCounts[split.tileBegin + t]) : make_uint2(0, 0);
-        counts[k] = (std::uint64_t(tileCount.x) << 32) | tileCount.y;
-        weights[k] = valid && useWeights ? __ldcg(&level.tileEqualWeight[split.tileBegin + t]) : 0ull;
-    }
-    std::uint64_t countTotal, weightTotal;
-    TileScan(storage.scan).ExclusiveSum(counts, countsBefore, countTotal);
-    __syncthreads();
-    TileScan(storage.scan).ExclusiveSum(weights, weightsBefore, weightTotal);
-    __syncthreads();
-    std::uint64_t below = 0, belowWeight = 0, largestLess = 0, smallestGreater = ~0u;
-    for (int k = 0; k < kTilesPerThread; ++k) {
-        const std::uint32_t t = chunk + threadIdx.x * kTilesPerThread + k;
-        if (t >= split.tileCount)
-            continue;
-        const uint2 extremes = __ldcg(&level.tileExtremes[split.tileBegin + t]);
-        largestLess = max(largestLess, std::uint64_t(extremes.x));
-        smallestGreater = min(smallestGreater, std::uint64_t(extremes.y));
-        const std::uint64_t before = countCarry + countsBefore[k];
-        level.tileOffsets[split.tileBegin + t] = make_uint2(std::uint32_t(before >> 32), std::uint32_t(before));
-        // Tiles whose ties all go left: even their last tie's weight ends below the target.
-        if (useWeights && weightCarry + weightsBefore[k] + weights[k] < split.target) {
-            ++below;
-            belowWeight += weights[k];
-        }
-    }
-    below = TileReduce(storage.reduce).Sum(below);
-    __syncthreads();
-    belowWeight = TileReduce(storage.reduce).Sum(belowWeight);
-    __syncthreads();
-    largestLess = TileReduce(storage.reduce).Reduce(largestLess, cuda::maximum<>{});
-    __syncthreads();
-    smallestGreater = TileReduce(storage.reduce).Reduce(smallestGreater, cuda::minimum<>{});
-    if (threadIdx.x == 0) {
-        totals.tilesBelow += below;
-        totals.weightBelow += belowWeight;
-        totals.maxLessKey = max(totals.maxLessKey, std::uint32_t(largestLess));
-        totals.minGreaterKey = min(totals.minGreaterKey, std::uint32_t(smallestGreater));
-    }
-    __syncthreads();
-    countCarry += countTotal;
-    weightCarry += weightTotal;
-}
-
 /// How many of the cell's equalCount ties with the pivot go left, block-wide: by rank under count balance, else all
 /// ties of the tiles before the one where the weight rule flips plus those of that tile that still go left
 /// (equalWeight: the weight of all ties). Sets leftWeight (shared, thread 0) to the weight of the ties that go left;
@@ -178,31 +102,6 @@ __device__ __forceinline__ std::uint32_t tiesGoingLeft(const OrbLevel& level, co
     return tiesLeft;
 }
 
-/// One thread, once the ties are decided: places the cut, records the split and writes the children (leftWeight: the
-/// weight of the ties that go left).
-__device__ __forceinline__ void placeCut(const OrbLevel& level, OrbSplit& split, std::uint32_t lessCount,
-                                         std::uint32_t equalCount, std::uint32_t tiesLeft, std::uint32_t maxLessKey,
-                                         std::uint32_t minGreaterKey, std::uint64_t leftWeight) {
-    const OrbCell& parent = level.cells[split.cell];
-    const std::uint32_t leftCount = lessCount + tiesLeft;
-    float cut;
-    if (leftCount == 0) {
-        cut = parent.lower[split.axis];
-    } else if (leftCount == split.end - split.begin) {
-        cut = parent.upper[split.axis];
-    } else {
-        // The midpoint of the largest key on the left and the smallest on the right, rounded once, as in OrbCpu.
-        const std::uint32_t leftKey = tiesLeft > 0 ? split.pivot : maxLessKey;
-        const std::uint32_t rightKey = tiesLeft < equalCount ? split.pivot : minGreaterKey;
-        cut = float(0.5 * (double(keyToFloat(leftKey)) + double(keyToFloat(rightKey))));
-    }
-    split.maxLessKey = maxLessKey;
-    split.minGreaterKey = minGreaterKey;
-    split.tiesLeft = tiesLeft;
-    split.split = split.begin + leftCount;
-    writeChildren(level, split, cut, split.begin + leftCount, split.lessWeight + leftWeight);
-}
-
 /// Run by the last tile of a split cell, block-wide: the exclusive scan of the cell's tile counts (the scatter's
 /// offsets), the ties that go left, the cut and the children.
 __device__ void finishSplit(const OrbLevel& level, OrbSplit& split) {
@@ -218,7 +117,7 @@ __device__ void finishSplit(const OrbLevel& level, OrbSplit& split) {
     const SplitTotals totals{tilesBelow, weightBelow, maxLessKey, minGreaterKey};
     std::uint64_t countCarry = 0, weightCarry = 0; // (below << 32) | equal, and weight equal, over earlier tiles
     for (std::uint32_t chunk = 0; chunk < split.tileCount; chunk += kOrbTileThreads * kTilesPerThread)
-        scanTileChunk(level, split, chunk, useWeights, storage, totals, countCarry, weightCarry);
+        scanTileChunk(level, split, CountedTiles{level}, chunk, useWeights, storage, totals, countCarry, weightCarry);
     const std::uint32_t lessCount = std::uint32_t(countCarry >> 32), equalCount = std::uint32_t(countCarry);
     const std::uint32_t tiesLeft =
         tiesGoingLeft(level, split, useWeights, lessCount, equalCount, weightCarry, totals, leftWeight);
@@ -403,9 +302,10 @@ __device__ __forceinline__ void foldExtremesAndCut(const OrbLevel& level, OrbSpl
 // Per body: 16 bytes read and 16 written (+ 4 and 4 of weight under work balance, kWeights). Each warp ranks its 512
 // bodies by ballots, row by row, so the stable order needs no per-body flag or prefix array.
 // A resolved split's tiles find their offsets by look-back and fold their extreme keys into the split; its last tile
-// places the cut. Other splits read the offsets the count pass wrote. Two blocks per multiprocessor: at 2^20 bodies
-// the level's 256 tiles then run in one wave.
-template <bool kWeights> __global__ void __launch_bounds__(kOrbTileThreads, 2) orbScatterKernel(OrbLevel level) {
+// places the cut. Other splits read the offsets that the last radix pass or the count pass wrote. Two blocks per
+// multiprocessor: at 2^20 bodies the level's 256 tiles then run in one wave.
+template <bool kWeights>
+__global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiprocessor) orbScatterKernel(OrbLevel level) {
     __shared__ WarpTallies tallies;
     __shared__ std::uint32_t ticket;
     if (threadIdx.x == 0)
@@ -433,11 +333,12 @@ template <bool kWeights> __global__ void __launch_bounds__(kOrbTileThreads, 2) o
                 records.store(row, tile.body(row), to);
         return;
     }
-    const bool resolved = split.resolved != 0;
+    // Offsets come from the look-back only for resolved splits whose last radix pass could not count the tiles.
+    const bool lookingBack = split.resolved != 0 && split.offsetsReady == 0;
     const std::uint32_t tiesLeft = split.tiesLeft, splitBody = split.split;
     PivotRows rows(tile, records, split.axis, split.pivot);
     const int warp = int(threadIdx.x / 32);
-    if (resolved) {
+    if (lookingBack) {
         rows.maxLess = warpMax(rows.maxLess);
         rows.minGreater = warpMin(rows.minGreater);
     }
@@ -448,7 +349,7 @@ template <bool kWeights> __global__ void __launch_bounds__(kOrbTileThreads, 2) o
         tallies.minGreater[warp] = rows.minGreater;
     }
     __syncthreads();
-    const uint2 tileBefore = countsBeforeTile(level, split, tileIndex, resolved, tallies);
+    const uint2 tileBefore = countsBeforeTile(level, split, tileIndex, lookingBack, tallies);
     std::uint32_t lessBefore = tileBefore.x, equalBefore = tileBefore.y;
     for (int w = 0; w < warp; ++w) {
         lessBefore += tallies.less[w];
@@ -468,7 +369,7 @@ template <bool kWeights> __global__ void __launch_bounds__(kOrbTileThreads, 2) o
         lessBefore += __popc(rows.lessMask[row]);
         equalBefore += __popc(rows.equalMask[row]);
     }
-    if (resolved)
+    if (lookingBack)
         foldExtremesAndCut(level, split, rows, tallies);
 }
 

@@ -5,8 +5,7 @@
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/DependentLaunch.cuh"
 #include "orb/cuda/OrbGpuDevice.cuh"
-
-#include <cub/block/block_scan.cuh>
+#include "orb/cuda/OrbGpuTileScan.cuh"
 
 namespace gravlab {
 namespace {
@@ -132,12 +131,59 @@ __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBins
     }
 }
 
+/// The last pass's tally of one tile against the pivot's digits fixed before it: the bodies below them, their largest
+/// key and the smallest key above them, and the final digits of the bodies that match them, in shared memory.
+struct MatchTally {
+    std::uint32_t below[kWarpsPerTile], maxBelow[kWarpsPerTile], minAbove[kWarpsPerTile];
+    std::uint32_t matches;
+    std::uint16_t digits[kOrbTileMatchSlots];
+};
+
+/// Per row of the last pass: this thread's body against the fixed digits (prefix) of the pivot.
+__device__ __forceinline__ void tallyRow(bool valid, std::uint32_t key, std::uint32_t keyPrefix,
+                                         std::uint32_t pivotPrefix, std::uint32_t digit, MatchTally& tally,
+                                         std::uint32_t& below, std::uint32_t& maxBelow, std::uint32_t& minAbove) {
+    const bool isBelow = valid && keyPrefix < pivotPrefix;
+    below += __popc(__ballot_sync(kFullWarp, isBelow));
+    if (isBelow)
+        maxBelow = max(maxBelow, key);
+    if (valid && keyPrefix > pivotPrefix)
+        minAbove = min(minAbove, key);
+    if (valid && keyPrefix == pivotPrefix) {
+        const std::uint32_t slot = atomicAdd(&tally.matches, 1u);
+        if (slot < kOrbTileMatchSlots)
+            tally.digits[slot] = std::uint16_t(digit);
+    }
+}
+
+/// Thread 0, after the rows: the tile's tally into the level's per-tile arrays (counts: (below, matches); extremes),
+/// its matches' digits into its slots, and a mark on the split when they did not fit.
+__device__ __forceinline__ void publishTally(const OrbLevel& level, OrbSplit& split, const MatchTally& tally) {
+    uint2 counts = make_uint2(0, tally.matches);
+    uint2 extremes = make_uint2(0, ~0u);
+    for (int w = 0; w < kWarpsPerTile; ++w) {
+        counts.x += tally.below[w];
+        extremes.x = max(extremes.x, tally.maxBelow[w]);
+        extremes.y = min(extremes.y, tally.minAbove[w]);
+    }
+    level.tileCounts[blockIdx.x] = counts;
+    level.tileExtremes[blockIdx.x] = extremes;
+    std::uint16_t* slots = level.tileMatches + std::size_t(blockIdx.x) * kOrbTileMatchSlots;
+    for (std::uint32_t m = 0; m < min(tally.matches, kOrbTileMatchSlots); ++m)
+        slots[m] = tally.digits[m];
+    if (tally.matches > kOrbTileMatchSlots)
+        atomicExch(&split.matchOverflow, 1u);
+}
+
 // Per body of a split still selecting: 4 bytes read (+ 4 of weight), one shared atomic or fewer; per tile, at most
 // one global atomic per non-empty bin into the cell's bins. The last tile of a cell (or the only one) selects the
 // digit. kWeights: compiled for work balance (the pass is issue-bound, so count balance gets an instance without any
-// weight arithmetic; the work instance still falls back to counts when the weights vanish).
-template <bool kWeights> __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
+// weight arithmetic; the work instance still falls back to counts when the weights vanish). kLastPass: the pass of
+// the final digit also tallies each tile against the digits fixed before it (MatchTally), so that the cell's last tile
+// can write the scatter's offsets, the cut and the children (finishSelectedSplit) once the digit is known.
+template <bool kWeights, bool kLastPass> __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
     __shared__ std::uint32_t counts[kOrbRadixBins];
+    __shared__ MatchTally tally;
     __shared__ std::uint32_t weightLow[kWeights ? kOrbRadixBins : 1], weightHigh[kWeights ? kOrbRadixBins : 1];
     const SplitWeightBins weights{weightLow, weightHigh};
     // Pass 0 follows the level's layout, which places the tiles; later passes find their tile and load its bodies
@@ -169,15 +215,32 @@ template <bool kWeights> __global__ void orbRadixPassKernel(OrbLevel level, int 
     const int prefixShift = 32 - kOrbRadixDigitBits * pass; // the bits above it are fixed (none in pass 0)
     const std::uint32_t digitMask = (1u << (prefixShift - shift)) - 1u;
     const std::uint32_t fixedBits = split->pivot;
+    if (kLastPass && threadIdx.x == 0)
+        tally.matches = 0;
     __syncthreads();
+    std::uint32_t below = 0, maxBelow = 0, minAbove = ~0u;
     for (int row = 0; row < kRowsPerWarp; ++row) {
         const bool valid = tile.holds(row);
         const std::uint32_t key = orderedKey(coordinates[row]);
         const bool active = valid && (pass == 0 || (key >> prefixShift) == (fixedBits >> prefixShift));
         const std::uint64_t weight = active && useWeights ? fixedWeight(rowWeights[row], exponent) : 0ull;
         addRowToHistogram(active, (key >> shift) & digitMask, weight, useWeights, counts, weights);
+        if constexpr (kLastPass)
+            tallyRow(valid, key, key >> prefixShift, fixedBits >> prefixShift, key & digitMask, tally, below, maxBelow,
+                     minAbove);
+    }
+    if constexpr (kLastPass) {
+        maxBelow = warpMax(maxBelow);
+        minAbove = warpMin(minAbove);
+        if ((threadIdx.x & 31) == 0) {
+            tally.below[threadIdx.x / 32] = below;
+            tally.maxBelow[threadIdx.x / 32] = maxBelow;
+            tally.minAbove[threadIdx.x / 32] = minAbove;
+        }
     }
     __syncthreads();
+    if (kLastPass && threadIdx.x == 0)
+        publishTally(level, *split, tally);
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
     const std::uint32_t firstBin = threadIdx.x * kBinsPerThread;
@@ -211,6 +274,11 @@ template <bool kWeights> __global__ void orbRadixPassKernel(OrbLevel level, int 
         }
     }
     selectDigit(*split, binCounts, binWeights, shift, useWeights);
+    if constexpr (kLastPass) {
+        __syncthreads(); // the selection's last writes to the split come from one thread
+        if (split->resolved != 0 && __ldcg(&split->matchOverflow) == 0)
+            finishSelectedSplit(level, *split);
+    }
 }
 
 /// Halves the bisection bracket: the pivot is the smallest key t with more than `rank` bodies at or below it (count
@@ -296,10 +364,13 @@ __global__ void orbBisectRoundKernel(OrbLevel level) {
 
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream) {
     if (finder == OrbCutFinder::RadixSelect) {
-        for (int pass = 0; pass < int(kOrbRadixPasses); ++pass)
-            launchDependent("orbRadixPassKernel",
-                            level.workBalance ? orbRadixPassKernel<true> : orbRadixPassKernel<false>, level.gridTiles,
-                            kOrbTileThreads, stream, level, pass);
+        for (int pass = 0; pass < int(kOrbRadixPasses); ++pass) {
+            const bool tally = level.tallyLastPass && pass + 1 == int(kOrbRadixPasses);
+            const auto kernel = level.workBalance
+                                    ? (tally ? orbRadixPassKernel<true, true> : orbRadixPassKernel<true, false>)
+                                    : (tally ? orbRadixPassKernel<false, true> : orbRadixPassKernel<false, false>);
+            launchDependent("orbRadixPassKernel", kernel, level.gridTiles, kOrbTileThreads, stream, level, pass);
+        }
         return;
     }
     for (int round = 0; round < kBisectionRounds; ++round)
