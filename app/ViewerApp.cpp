@@ -166,6 +166,9 @@ void ViewerApp::pickAt(const glm::vec2& cursor) {
     request.cursor = cursor;
     // While comparing, the main run fills the left half, which starts at the same top-left corner.
     request.viewportSize = m_events.windowSize() * glm::vec2(m_comparison ? 0.5f : 1.0f, 1.0f);
+    // A click is handled before the frame's poll pushes the vertices an edit made stale, and a picked vertex's index
+    // names a body through the current order, which an ORB edit in the frame before may have changed.
+    m_session.pushVerticesIfStale();
     const Simulation& simulation = m_session.simulation();
     const std::optional<PickedBody> picked = pickNearestBody(m_pipeline.hostVertices(simulation), request);
     if (picked)

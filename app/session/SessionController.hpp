@@ -125,6 +125,9 @@ public:
     /// The main thread's part once stepSimulation() has returned: a failure pauses with its message, steps mark the
     /// drawn things stale, a measured energy is recorded, and stale vertices are pushed into the sink.
     void completeFrame(const FrameAdvance& advance);
+    /// Pushes the vertices into the sink now if an edit made them stale (completeFrame() does it once per frame): a
+    /// pick between an edit that reordered the bodies (ORB) and the next frame must read the new order.
+    void pushVerticesIfStale();
     /// Pauses and keeps message for the panel (a step that failed on a worker for a reason of its own).
     void pauseWithError(const std::string& message);
     /// Whether an automatic energy measurement is due now (auto refresh on, running, time elapsed, cheap).
@@ -190,7 +193,6 @@ private:
     void followSteps(const FrameAdvance& advance);
     /// Follows an accepted edit's report; pushNewBodies: push re-initialised bodies' vertices now (may throw).
     void follow(const ParamsChange& change, bool pushNewBodies);
-    void pushVerticesIfStale();
     /// Empties the history for a new E0 and records the first sample (Simulation's own, when it has one).
     void restartEnergyHistory();
     void record(const Diagnostics& diagnostics, double computeSeconds);
