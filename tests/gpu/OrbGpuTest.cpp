@@ -11,6 +11,7 @@
 #include <gravlab/sim/SimParams.hpp>
 
 #include <array>
+#include <bit>
 #include <cstring>
 #include <numeric>
 
@@ -510,6 +511,23 @@ TEST_F(OrbGpuTest, WorkBalanceWithBodiesHeavierThanADomain) {
     weights[17] = weights[1500] = weights[2999] = 1e4f;
     for (std::uint32_t domains : {7u, 100u})
         expectWorkBalanced(bodies, weights, domains);
+}
+
+/// A cell lighter than its own target, whose cut is found in the pass of the last digit: three bodies on x only, all
+/// keys within one block of 2^10 (so every cell's first pass is its last), into 3 domains. The root sends A (weight 10)
+/// and the first of two ties at x = V (weight 0) left and the second tie (weight 20) right, since the middle of its
+/// weight does not lie below the target 2 W / 3 = 20; the cut is V. The left cell's target W / 3 = 10 equals its whole
+/// weight, so no bin of its last pass holds it: every body goes left, and the cut is the cell's upper corner. V's final
+/// digit is the largest, 0x3ff, the one a key rebuilt from that pass's placeholder pivot (~0u) would confuse with it.
+TEST_F(OrbGpuTest, WorkBalanceWithACellLighterThanItsTarget) {
+    Bodies bodies;
+    bodies.resize(3);
+    bodies.x = {std::bit_cast<float>(std::uint32_t(0x447a0100)), std::bit_cast<float>(std::uint32_t(0x447a03ff)),
+                std::bit_cast<float>(std::uint32_t(0x447a03ff))}; // 1000.0156, then V = 1000.0624 twice
+    std::fill(bodies.mass.begin(), bodies.mass.end(), 1.0f);
+    bodies.numberSequentially();
+    for (const OrbMethod& method : kAllMethods)
+        expectWorkBalanced(bodies, {10.0f, 0.0f, 20.0f}, 3, method);
 }
 
 /// Work balance with every weight zero falls back to count balance: exactly OrbCpu's cells, also on tied planes.

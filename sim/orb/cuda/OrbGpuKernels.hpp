@@ -21,7 +21,7 @@ enum class OrbCutFinder {
 
 /// How the scatter of a split that radix select resolved learns where each tile's bodies go.
 enum class OrbTileOffsets {
-    Automatic,    ///< FromLastPass when a level holds more tiles than the scatter runs at once, else LookBack
+    Automatic,    ///< FromLastPass when N / kOrbTileBodies tiles exceed what the scatter runs at once, else LookBack
     FromLastPass, ///< the last radix pass counts every tile against the pivot; its cell's last tile scans the counts
     LookBack,     ///< each scatter tile adds up the counts of the tiles before it (decoupled look-back)
 };

@@ -139,7 +139,9 @@ struct MatchTally {
     std::uint16_t digits[kOrbTileMatchSlots];
 };
 
-/// Per row of the last pass: this thread's body against the fixed digits (prefix) of the pivot.
+/// Per row of the last pass: this thread's body against the fixed digits (prefix) of the pivot. Counting stops soon
+/// after the slots are full, since more matches only mean overflow: a tile whose bodies all match (a box that fixes
+/// 22 key bits, many bodies on one plane) would otherwise serialise 4096 shared atomics.
 __device__ __forceinline__ void tallyRow(bool valid, std::uint32_t key, std::uint32_t keyPrefix,
                                          std::uint32_t pivotPrefix, std::uint32_t digit, MatchTally& tally,
                                          std::uint32_t& below, std::uint32_t& maxBelow, std::uint32_t& minAbove) {
@@ -149,7 +151,8 @@ __device__ __forceinline__ void tallyRow(bool valid, std::uint32_t key, std::uin
         maxBelow = max(maxBelow, key);
     if (valid && keyPrefix > pivotPrefix)
         minAbove = min(minAbove, key);
-    if (valid && keyPrefix == pivotPrefix) {
+    if (valid && keyPrefix == pivotPrefix &&
+        *static_cast<volatile std::uint32_t*>(&tally.matches) <= kOrbTileMatchSlots) {
         const std::uint32_t slot = atomicAdd(&tally.matches, 1u);
         if (slot < kOrbTileMatchSlots)
             tally.digits[slot] = std::uint16_t(digit);
@@ -277,7 +280,7 @@ template <bool kWeights, bool kLastPass> __global__ void orbRadixPassKernel(OrbL
     if constexpr (kLastPass) {
         __syncthreads(); // the selection's last writes to the split come from one thread
         if (split->resolved != 0 && __ldcg(&split->matchOverflow) == 0)
-            finishSelectedSplit(level, *split);
+            finishSelectedSplit(level, *split, fixedBits);
     }
 }
 
