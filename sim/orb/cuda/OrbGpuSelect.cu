@@ -131,12 +131,64 @@ __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBins
     }
 }
 
+/// Block-wide, once the tile's histogram is complete: this thread's kBinsPerThread consecutive bins of the whole cell.
+/// A cell of one tile has them at once; otherwise every tile adds its non-empty bins to the cell's, and only the last
+/// tile to arrive gets them (and clears the cell's bins for the next pass or level). False in the other tiles.
+__device__ __forceinline__ bool cellBins(const OrbLevel& level, OrbSplit& split, const std::uint32_t* counts,
+                                         const SplitWeightBins& weights, bool useWeights,
+                                         std::uint32_t (&binCounts)[kBinsPerThread],
+                                         std::uint64_t (&binWeights)[kBinsPerThread]) {
+    const std::uint32_t firstBin = threadIdx.x * kBinsPerThread;
+    if (split.tileCount > 1) {
+        std::uint32_t* cellCounts = level.binCounts + std::size_t(split.binSlot) * kOrbRadixBins;
+        unsigned long long* cellWeights =
+            reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(split.binSlot) * kOrbRadixBins);
+        for (int k = 0; k < kBinsPerThread; ++k) { // strided: a warp's atomics cover consecutive bins
+            const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
+            if (counts[bin] > 0)
+                atomicAdd(&cellCounts[bin], counts[bin]);
+            if (useWeights && weights[bin] > 0)
+                atomicAdd(&cellWeights[bin], weights[bin]);
+        }
+        if (!lastTileOfSplit(split))
+            return false;
+        // Read through L2 (other blocks' atomics live there), then clear the bins for the next pass or level.
+        for (int k = 0; k < kBinsPerThread; ++k) {
+            binCounts[k] = __ldcg(&cellCounts[firstBin + k]);
+            cellCounts[firstBin + k] = 0;
+            binWeights[k] = 0;
+            if (useWeights) {
+                binWeights[k] = __ldcg(&cellWeights[firstBin + k]);
+                cellWeights[firstBin + k] = 0;
+            }
+        }
+    } else {
+        for (int k = 0; k < kBinsPerThread; ++k) {
+            binCounts[k] = counts[firstBin + k];
+            binWeights[k] = useWeights ? weights[firstBin + k] : 0ull;
+        }
+    }
+    return true;
+}
+
 /// The last pass's tally of one tile against the pivot's digits fixed before it: the bodies below them, their largest
 /// key and the smallest key above them, and the final digits of the bodies that match them, in shared memory.
 struct MatchTally {
     std::uint32_t below[kWarpsPerTile], maxBelow[kWarpsPerTile], minAbove[kWarpsPerTile];
     std::uint32_t matches;
     std::uint16_t digits[kOrbTileMatchSlots];
+
+    /// Warp-wide, after the rows: this warp's count below (already warp-uniform) and extreme keys into its entries.
+    __device__ __forceinline__ void closeWarp(std::uint32_t warpBelow, std::uint32_t maxBelowKey,
+                                              std::uint32_t minAboveKey) {
+        maxBelowKey = warpMax(maxBelowKey);
+        minAboveKey = warpMin(minAboveKey);
+        if ((threadIdx.x & 31) == 0) {
+            below[threadIdx.x / 32] = warpBelow;
+            maxBelow[threadIdx.x / 32] = maxBelowKey;
+            minAbove[threadIdx.x / 32] = minAboveKey;
+        }
+    }
 };
 
 /// Per row of the last pass: this thread's body against the fixed digits (prefix) of the pivot. Counting stops soon
@@ -232,50 +284,15 @@ template <bool kWeights, bool kLastPass> __global__ void orbRadixPassKernel(OrbL
             tallyRow(valid, key, key >> prefixShift, fixedBits >> prefixShift, key & digitMask, tally, below, maxBelow,
                      minAbove);
     }
-    if constexpr (kLastPass) {
-        maxBelow = warpMax(maxBelow);
-        minAbove = warpMin(minAbove);
-        if ((threadIdx.x & 31) == 0) {
-            tally.below[threadIdx.x / 32] = below;
-            tally.maxBelow[threadIdx.x / 32] = maxBelow;
-            tally.minAbove[threadIdx.x / 32] = minAbove;
-        }
-    }
+    if constexpr (kLastPass)
+        tally.closeWarp(below, maxBelow, minAbove);
     __syncthreads();
     if (kLastPass && threadIdx.x == 0)
         publishTally(level, *split, tally);
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
-    const std::uint32_t firstBin = threadIdx.x * kBinsPerThread;
-    if (split->tileCount > 1) {
-        std::uint32_t* cellCounts = level.binCounts + std::size_t(split->binSlot) * kOrbRadixBins;
-        unsigned long long* cellWeights =
-            reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(split->binSlot) * kOrbRadixBins);
-        for (int k = 0; k < kBinsPerThread; ++k) { // strided: a warp's atomics cover consecutive bins
-            const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
-            if (counts[bin] > 0)
-                atomicAdd(&cellCounts[bin], counts[bin]);
-            if (useWeights && weights[bin] > 0)
-                atomicAdd(&cellWeights[bin], weights[bin]);
-        }
-        if (!lastTileOfSplit(*split))
-            return;
-        // Read through L2 (other blocks' atomics live there), then clear the bins for the next pass or level.
-        for (int k = 0; k < kBinsPerThread; ++k) {
-            binCounts[k] = __ldcg(&cellCounts[firstBin + k]);
-            cellCounts[firstBin + k] = 0;
-            binWeights[k] = 0;
-            if (useWeights) {
-                binWeights[k] = __ldcg(&cellWeights[firstBin + k]);
-                cellWeights[firstBin + k] = 0;
-            }
-        }
-    } else {
-        for (int k = 0; k < kBinsPerThread; ++k) {
-            binCounts[k] = counts[firstBin + k];
-            binWeights[k] = useWeights ? weights[firstBin + k] : 0ull;
-        }
-    }
+    if (!cellBins(level, *split, counts, weights, useWeights, binCounts, binWeights))
+        return;
     selectDigit(*split, binCounts, binWeights, shift, useWeights);
     if constexpr (kLastPass) {
         __syncthreads(); // the selection's last writes to the split come from one thread
