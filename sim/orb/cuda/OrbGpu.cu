@@ -117,11 +117,12 @@ __global__ void orbExtractPositionsKernel(const float* x, const float* y, const 
     totals.publish(state);
 }
 
-/// The exponent that keeps N fixed-point weights below 2^62: the largest weight maps below 2^(62 - bits(N)).
+/// The exponent that keeps N fixed-point weights below 2^62: the largest weight maps below 2^(62 - bits(N)). At most
+/// 127, so that 2^exponent is a float (weightScale); only weights below 2^-90 lose precision to that.
 __device__ int weightExponent(const OrbBuildState* state, std::uint32_t bodyCount) {
     const float largest = __uint_as_float(state->maxWeightBits);
     const int bodyBits = 32 - __clz(bodyCount);
-    return largest > 0.0f ? 62 - bodyBits - ilogbf(largest) - 1 : 0;
+    return largest > 0.0f ? min(62 - bodyBits - ilogbf(largest) - 1, 127) : 0;
 }
 
 // Per body: 4 bytes read; one 64-bit atomic per block (per warp, 32k of them on one address took 33 us at 2^20).
@@ -134,7 +135,7 @@ __global__ void orbTotalWeightKernel(const float* weights, std::uint32_t bodyCou
         state->weightExponent = exponent;
     std::uint64_t total = 0;
     for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x)
-        total += fixedWeight(weights[i], exponent);
+        total += fixedWeight(weights[i], weightScale(exponent));
     total = warpSum(total);
     if ((threadIdx.x & 31) == 0)
         warpTotals[threadIdx.x / 32] = total;

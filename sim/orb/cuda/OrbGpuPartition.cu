@@ -25,10 +25,10 @@ __device__ std::uint32_t leftTiesInTile(const OrbLevel& level, const OrbSplit& s
     const Tile tile = tileOf(split, split.tileBegin + localTile);
     float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
     loadTileRows<true>(tile, level.from.coordinate[split.axis], level.from.weight, coordinates, rowWeights);
-    const int exponent = level.state->weightExponent;
+    const float scale = weightScale(level.state->weightExponent);
     const auto tieWeight = [&](int row) {
         const bool tie = tile.holds(row) && orderedKey(coordinates[row]) == split.pivot;
-        return tie ? fixedWeight(rowWeights[row], exponent) : 0ull;
+        return tie ? fixedWeight(rowWeights[row], scale) : 0ull;
     };
     const int lane = int(threadIdx.x & 31), warp = int(threadIdx.x / 32);
     std::uint64_t warpTotal = 0;
@@ -146,7 +146,7 @@ template <bool kWeights> __global__ void orbCountKernel(OrbLevel level) {
     float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
     loadTileRows<kWeights>(tile, level.from.coordinate[split.axis], level.from.weight, coordinates, rowWeights);
     const bool useWeights = kWeights && weighted(level);
-    const int exponent = kWeights ? level.state->weightExponent : 0;
+    const float scale = kWeights ? weightScale(level.state->weightExponent) : 1.0f;
     const std::uint32_t pivot = split.pivot;
     std::uint32_t less = 0, equal = 0, maxLess = 0, minGreater = ~0u;
     std::uint64_t equalWeight = 0;
@@ -160,7 +160,7 @@ template <bool kWeights> __global__ void orbCountKernel(OrbLevel level) {
         if (valid && key > pivot)
             minGreater = min(minGreater, key);
         if (valid && key == pivot && useWeights)
-            equalWeight += fixedWeight(rowWeights[row], exponent);
+            equalWeight += fixedWeight(rowWeights[row], scale);
     }
     maxLess = warpMax(maxLess);
     minGreater = warpMin(minGreater);

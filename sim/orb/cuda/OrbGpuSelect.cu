@@ -265,7 +265,7 @@ template <bool kWeights, bool kLastPass> __global__ void orbRadixPassKernel(OrbL
     allowNextKernel();
     if (!selecting || split->done != 0)
         return;
-    const int exponent = kWeights ? level.state->weightExponent : 0;
+    const float scale = kWeights ? weightScale(level.state->weightExponent) : 1.0f;
     const int shift = digitShift(pass);
     const int prefixShift = 32 - kOrbRadixDigitBits * pass; // the bits above it are fixed (none in pass 0)
     const std::uint32_t digitMask = (1u << (prefixShift - shift)) - 1u;
@@ -278,7 +278,7 @@ template <bool kWeights, bool kLastPass> __global__ void orbRadixPassKernel(OrbL
         const bool valid = tile.holds(row);
         const std::uint32_t key = orderedKey(coordinates[row]);
         const bool active = valid && (pass == 0 || (key >> prefixShift) == (fixedBits >> prefixShift));
-        const std::uint64_t weight = active && useWeights ? fixedWeight(rowWeights[row], exponent) : 0ull;
+        const std::uint64_t weight = active && useWeights ? fixedWeight(rowWeights[row], scale) : 0ull;
         addRowToHistogram(active, (key >> shift) & digitMask, weight, useWeights, counts, weights);
         if constexpr (kLastPass)
             tallyRow(valid, key, key >> prefixShift, fixedBits >> prefixShift, key & digitMask, tally, below, maxBelow,
@@ -331,7 +331,7 @@ __global__ void orbBisectRoundKernel(OrbLevel level) {
     if (split.copyOnly != 0 || split.done != 0)
         return;
     const bool useWeights = weighted(level);
-    const int exponent = level.state->weightExponent;
+    const float scale = weightScale(level.state->weightExponent);
     const std::uint32_t middle = split.pivot + (split.high - split.pivot) / 2;
     const Tile tile = tileOf(split, blockIdx.x);
     const float* along = level.from.coordinate[split.axis];
@@ -346,7 +346,7 @@ __global__ void orbBisectRoundKernel(OrbLevel level) {
         const bool atOrBelow = tile.holds(row) && orderedKey(coordinates[row]) <= middle;
         count += __popc(__ballot_sync(kFullWarp, atOrBelow));
         if (atOrBelow && useWeights)
-            weight += fixedWeight(rowWeights[row], exponent);
+            weight += fixedWeight(rowWeights[row], scale);
     }
     weight = warpSum(weight);
     if ((threadIdx.x & 31) == 0) {
