@@ -326,7 +326,7 @@ void printOrb(const BenchOptions& options, const OrbBenchResult& result, std::os
     if (options.orbPositionsOnly)
         out << " (positions only: every body weighs 1)\n";
     else
-        out << " (weights: exponential random numbers with mean 1 in acceleration.w)\n";
+        out << " (weights: interaction-count stand-ins 1 + floor(1000 x exponential) in acceleration.w)\n";
 }
 #endif
 

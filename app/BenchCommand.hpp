@@ -17,8 +17,9 @@
 // each build starts from the same unpartitioned bodies, copied on the device outside the timed region). It reports
 // bodies/s, an effective bandwidth (OrbGpu::modelledBytesPerBody x N / time) next to the device's measured copy
 // bandwidth (a 1 GiB cudaMemcpy device to device in the same run, counted as read + write), and the memory and work
-// imbalance of the domains. Weights (acceleration.w) are exponential random numbers with mean 1, as a stand-in for
-// per-body interaction counts, which bench does not compute; --orb-balance work balances them, count reports how
+// imbalance of the domains. Weights (acceleration.w) are integers drawn as 1 + floor(1000 x an exponential random
+// number), a stand-in for the per-body interaction counts that the solvers report and bench does not compute (whole
+// numbers, which the work-balanced radix passes sum in 32 bits); --orb-balance work balances them, count reports how
 // unevenly count balance spreads them. --positions-only builds over three float arrays of uniform random positions
 // generated on the device (count balance), for body counts up to 2^32 - 1 whose full state would not fit.
 // With --io it times snapshot files instead: each format written and read back (SnapshotBench.hpp). With --frames N

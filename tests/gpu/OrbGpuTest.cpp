@@ -258,6 +258,17 @@ void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, 
         expectWorkBalanced(input, weights, domainCount, method);
 }
 
+/// Whether a radix-select build under work balance summed these weights in 32 bits (integers below 2^20 at one scale).
+bool sumsNarrowWeights(const Bodies& input, const std::vector<float>& weights, std::uint32_t domainCount) {
+    CudaStream stream;
+    DeviceBodies device;
+    uploadBodies(input, device, stream.get());
+    uploadIndexAndWeights(device, weights, stream.get());
+    OrbGpu gpu;
+    gpu.build(device, domainCount, OrbBalance::Work, stream.get());
+    return gpu.lastBuildSummedNarrowWeights();
+}
+
 Bodies allArrays(const DeviceBodies& device, cudaStream_t stream) {
     Bodies bodies;
     downloadBodies(device, bodies, stream);
@@ -481,6 +492,40 @@ TEST_F(OrbGpuTest, WorkBalanceWithRandomWeights) {
         weight = interactions(random);
     for (std::uint32_t domains : {2u, 3u, 7u, 64u, 1000u})
         expectWorkBalanced(bodies, weights, domains);
+    EXPECT_FALSE(sumsNarrowWeights(bodies, weights, 64)) << "random float weights need the 64-bit sums";
+}
+
+/// Integer weights (interaction counts, as the force solvers report them) are summed in 32 bits by the radix passes;
+/// the cuts must keep the same bound, over cells of many tiles and of one.
+TEST_F(OrbGpuTest, WorkBalanceWithIntegerInteractionCounts) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = randomBall(50000, random);
+    std::uniform_int_distribution<int> interactions(1, 5000);
+    std::vector<float> weights(bodies.size());
+    for (float& weight : weights)
+        weight = float(interactions(random));
+    for (std::uint32_t domains : {3u, 64u, 1000u})
+        expectWorkBalanced(bodies, weights, domains);
+    EXPECT_TRUE(sumsNarrowWeights(bodies, weights, 64));
+}
+
+/// Weights in 64ths below one half, every seventh -0 (a valid weight of 0): integers at the scale 2^6, so summed in 32
+/// bits. A -0 taken by its bits as the largest weight made the fixed-point scale 1, which rounded every weight to 0,
+/// so the build fell back to count balance.
+TEST_F(OrbGpuTest, WorkBalanceWithSmallDyadicWeightsAndNegativeZeros) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = randomBall(20000, random);
+    std::uniform_int_distribution<int> sixtyFourths(1, 31);
+    std::vector<float> weights(bodies.size());
+    for (std::size_t i = 0; i < weights.size(); ++i)
+        weights[i] = i % 7 == 0 ? -0.0f : float(sixtyFourths(random)) / 64.0f;
+    for (std::uint32_t domains : {5u, 64u})
+        expectWorkBalanced(bodies, weights, domains);
+    EXPECT_TRUE(sumsNarrowWeights(bodies, weights, 64));
 }
 
 /// A dense cluster (a sphere of radius 0.2 around a random point) carries 1000 times the weight per body: the

@@ -36,7 +36,7 @@ struct DeviceOrbBench {
     OrbBalance balance = OrbBalance::Count;
     /// Build over three float arrays of uniform random positions generated on the device (count balance only), for
     /// body counts whose full state would not fit. Otherwise the scenario's bodies, weighted (acceleration.w) by
-    /// exponential random numbers with mean 1 as a stand-in for per-body interaction counts.
+    /// integers 1 + floor(1000 x an exponential random number) as a stand-in for per-body interaction counts.
     bool positionsOnly = false;
     std::string scenario = "plummer";
     std::uint64_t seed = 42;

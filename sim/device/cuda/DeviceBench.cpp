@@ -46,7 +46,8 @@ double measureCopyBandwidth(cudaStream_t stream) {
     return 2.0 * double(kBytes) / (median(ms) * 1e-3);
 }
 
-/// Exponential weights with mean 1 (splitmix64 of the seed and the index), in acceleration.w.
+/// Interaction-count stand-ins in acceleration.w: whole numbers 1 + floor(1000 x an exponential random number with
+/// mean 1) (splitmix64 of the seed and the index), about 1000 on average, as a tree walk reports per body.
 std::vector<float4> benchWeights(std::uint64_t count, std::uint64_t seed) {
     std::vector<float4> acceleration(count);
     for (std::uint64_t i = 0; i < count; ++i) {
@@ -55,7 +56,7 @@ std::vector<float4> benchWeights(std::uint64_t count, std::uint64_t seed) {
         bits = (bits ^ (bits >> 27)) * 0x94d049bb133111ebull;
         bits ^= bits >> 31;
         const double uniform = (double(bits >> 11) + 0.5) / 9007199254740992.0; // in (0, 1)
-        acceleration[i] = float4{0.0f, 0.0f, 0.0f, float(-std::log(uniform))};
+        acceleration[i] = float4{0.0f, 0.0f, 0.0f, float(1.0 + std::floor(-1000.0 * std::log(uniform)))};
     }
     return acceleration;
 }

@@ -27,7 +27,8 @@ constexpr unsigned kStreamWarps = kStreamThreads / 32;
 /// per warp they were 32k atomics on each of a few addresses at 2^20 bodies, which L2 serialises (the count-balanced
 /// build of 2^20 bodies into 64 domains took 0.657 ms with them, 0.518 ms without; reading the bodies takes a few us).
 struct ExtractTotals {
-    std::uint32_t low[3] = {~0u, ~0u, ~0u}, high[3] = {0, 0, 0}, nonFinite = 0, invalidWeights = 0, maxWeight = 0;
+    std::uint32_t low[3] = {~0u, ~0u, ~0u}, high[3] = {0, 0, 0}, nonFinite = 0, invalidWeights = 0, maxWeight = 0,
+                  fractionBits = 0;
 
     __device__ void addPosition(float x, float y, float z) {
         const float c[3] = {x, y, z};
@@ -38,11 +39,25 @@ struct ExtractTotals {
             high[axis] = max(high[axis], key);
         }
     }
+    /// Binary digits below the point of a valid weight (bits: its magnitude's): its lowest set bit's position below
+    /// 2^0, 0 for integers.
+    __device__ static std::uint32_t fractionBitsOf(std::uint32_t bits) {
+        const std::uint32_t biased = bits >> 23, mantissa = bits & 0x7fffffu;
+        if (bits == 0)
+            return 0;
+        // value = significand * 2^(biased - 150), the significand with its implicit leading one unless subnormal
+        const std::uint32_t significand = biased == 0 ? mantissa : mantissa | 0x800000u;
+        const int lowestBit = int(biased == 0 ? 1 : biased) - 150 + (__ffs(int(significand)) - 1);
+        return lowestBit < 0 ? std::uint32_t(-lowestBit) : 0u;
+    }
     __device__ void addWeight(float weight) {
-        if (weight >= 0.0f && weight <= 3.4e38f)
-            maxWeight = max(maxWeight, __float_as_uint(weight));
-        else
+        if (weight >= 0.0f && weight <= 3.4e38f) {
+            const std::uint32_t magnitude = __float_as_uint(weight) & 0x7fffffffu; // -0 is a weight of 0
+            maxWeight = max(maxWeight, magnitude);
+            fractionBits = max(fractionBits, fractionBitsOf(magnitude));
+        } else {
             ++invalidWeights;
+        }
     }
     __device__ void add(const ExtractTotals& other) {
         for (int axis = 0; axis < 3; ++axis) {
@@ -52,6 +67,7 @@ struct ExtractTotals {
         nonFinite += other.nonFinite;
         invalidWeights += other.invalidWeights;
         maxWeight = max(maxWeight, other.maxWeight);
+        fractionBits = max(fractionBits, other.fractionBits);
     }
     /// Block-wide (every thread of a kStreamThreads block calls it).
     __device__ void publish(OrbBuildState* state) {
@@ -63,6 +79,7 @@ struct ExtractTotals {
         nonFinite = warpSum(nonFinite);
         invalidWeights = warpSum(invalidWeights);
         maxWeight = warpMax(maxWeight);
+        fractionBits = warpMax(fractionBits);
         if ((threadIdx.x & 31) == 0)
             warpTotals[threadIdx.x / 32] = *this;
         __syncthreads();
@@ -79,6 +96,7 @@ struct ExtractTotals {
         if (invalidWeights > 0)
             atomicAdd(&state->invalidWeights, invalidWeights);
         atomicMax(&state->maxWeightBits, maxWeight);
+        atomicMax(&state->fractionBits, fractionBits);
     }
 };
 
@@ -125,14 +143,26 @@ __device__ int weightExponent(const OrbBuildState* state, std::uint32_t bodyCoun
     return largest > 0.0f ? min(62 - bodyBits - ilogbf(largest) - 1, 127) : 0;
 }
 
+/// How far below weightExponent the weights are all integers below 2^kOrbNarrowWeightBits, or -1 when some weight is
+/// not an integer at that scale. Sums at the narrow scale, shifted left by this, are the fixed-point sums exactly.
+__device__ int narrowWeightShift(const OrbBuildState* state, int exponent) {
+    const float largest = __uint_as_float(state->maxWeightBits);
+    if (!(largest > 0.0f))
+        return -1;
+    const int narrowExponent = int(kOrbNarrowWeightBits) - 1 - ilogbf(largest); // the largest weight below 2^20
+    return narrowExponent <= exponent && int(state->fractionBits) <= narrowExponent ? exponent - narrowExponent : -1;
+}
+
 // Per body: 4 bytes read; one 64-bit atomic per block (per warp, 32k of them on one address took 33 us at 2^20).
 __global__ void orbTotalWeightKernel(const float* weights, std::uint32_t bodyCount, OrbBuildState* state) {
     __shared__ std::uint64_t warpTotals[kStreamWarps];
     waitForPreviousKernel(); // the largest weight comes from the extraction
     allowNextKernel();
     const int exponent = weightExponent(state, bodyCount);
-    if (blockIdx.x == 0 && threadIdx.x == 0)
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
         state->weightExponent = exponent;
+        state->narrowShift = narrowWeightShift(state, exponent);
+    }
     std::uint64_t total = 0;
     for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x)
         total += fixedWeight(weights[i], weightScale(exponent));

@@ -57,12 +57,14 @@ __device__ __forceinline__ std::uint64_t warpSumOfChunks(std::uint64_t value) {
 }
 #endif
 
-// Warp reductions by shuffles, except 64-bit sums from sm_80 on: the __reduce_*_sync intrinsics need sm_80, and
-// Gravlab also builds for sm_75.
+// Warp reductions by shuffles, except unsigned sums from sm_80 on (one reduction for 32 bits, three for 64): the
+// __reduce_*_sync intrinsics need sm_80, and Gravlab also builds for sm_75.
 template <typename T> __device__ __forceinline__ T warpSum(T value) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     if constexpr (sizeof(T) == 8 && std::is_unsigned_v<T>)
         return T(warpSumOfChunks(value));
+    else if constexpr (sizeof(T) == 4 && std::is_unsigned_v<T>)
+        return T(__reduce_add_sync(kFullWarp, std::uint32_t(value)));
     else
 #endif
     {

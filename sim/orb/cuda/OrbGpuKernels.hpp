@@ -38,6 +38,12 @@ inline constexpr std::uint32_t kOrbRadixPasses = 3;
 inline constexpr std::uint32_t kOrbRadixBins = 1u << kOrbRadixDigitBits;
 /// Bits of the last pass's digit.
 inline constexpr int kOrbLastDigitBits = 32 - int(kOrbRadixPasses - 1) * kOrbRadixDigitBits;
+/// Work balance: when every weight is an integer below this bound at one common scale (Gravlab's weights are
+/// interaction counts times power-of-two level multiplicities), a tile sums them in 32 bits (kOrbTileBodies of them
+/// stay below 2^32) and the radix passes take one conversion, one reduction and one atomic per weight.
+inline constexpr std::uint32_t kOrbNarrowWeightBits = 20;
+static_assert(kOrbNarrowWeightBits + 12 <= 32 && (1u << 12) == kOrbTileBodies);
+
 /// Per tile of the last radix pass: the final digits of up to this many bodies that match the pivot's digits fixed
 /// before it, which lets the cell's last tile count every tile against the pivot (more in one tile: the scatter looks
 /// back instead).
@@ -84,7 +90,9 @@ struct OrbBuildState {
     std::uint32_t nonFinite;      ///< position components that are not finite
     std::uint32_t invalidWeights; ///< work balance: weights that are negative or not finite
     std::uint32_t maxWeightBits;  ///< largest valid weight (float bits; weights >= 0 order like their bits)
+    std::uint32_t fractionBits;   ///< most binary digits below the point among the valid weights (0: all integers)
     std::int32_t weightExponent;  ///< fixed-point weight = weight * 2^weightExponent, rounded
+    std::int32_t narrowShift;     ///< >= 0: every weight * 2^(weightExponent - narrowShift) is an integer below 2^20
     std::uint64_t totalWeight;    ///< sum of the fixed-point weights; 0 falls back to count balance
 };
 
