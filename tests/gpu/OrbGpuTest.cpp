@@ -269,6 +269,23 @@ bool sumsNarrowWeights(const Bodies& input, const std::vector<float>& weights, s
     return gpu.lastBuildSummedNarrowWeights();
 }
 
+/// Work balance over a fresh random ball of bodyCount bodies weighted by weightOf(index, random), into each of
+/// domainCounts; and whether the radix passes summed those weights in 32 bits must be summedIn32Bits.
+template <typename WeightOf>
+void expectWorkBalancedOnRandomBall(std::size_t bodyCount, WeightOf&& weightOf,
+                                    std::initializer_list<std::uint32_t> domainCounts, bool summedIn32Bits) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies bodies = randomBall(bodyCount, random);
+    std::vector<float> weights(bodies.size());
+    for (std::size_t i = 0; i < weights.size(); ++i)
+        weights[i] = weightOf(i, random);
+    for (std::uint32_t domains : domainCounts)
+        expectWorkBalanced(bodies, weights, domains);
+    EXPECT_EQ(sumsNarrowWeights(bodies, weights, 64), summedIn32Bits);
+}
+
 Bodies allArrays(const DeviceBodies& device, cudaStream_t stream) {
     Bodies bodies;
     downloadBodies(device, bodies, stream);
@@ -482,50 +499,33 @@ TEST_F(OrbGpuTest, RefusesInvalidWeightsUnderWorkBalance) {
 }
 
 TEST_F(OrbGpuTest, WorkBalanceWithRandomWeights) {
-    const std::uint64_t seed = freshSeed();
-    SCOPED_TRACE(seedTrace(seed));
-    std::mt19937_64 random(seed);
-    const Bodies bodies = randomBall(20000, random);
     std::exponential_distribution<float> interactions(1.0f);
-    std::vector<float> weights(bodies.size());
-    for (float& weight : weights)
-        weight = interactions(random);
-    for (std::uint32_t domains : {2u, 3u, 7u, 64u, 1000u})
-        expectWorkBalanced(bodies, weights, domains);
-    EXPECT_FALSE(sumsNarrowWeights(bodies, weights, 64)) << "random float weights need the 64-bit sums";
+    // Random floats have digits far below the point: the radix passes need their 64-bit sums.
+    expectWorkBalancedOnRandomBall(
+        20000, [&](std::size_t, std::mt19937_64& random) { return interactions(random); }, {2u, 3u, 7u, 64u, 1000u},
+        false);
 }
 
 /// Integer weights (interaction counts, as the force solvers report them) are summed in 32 bits by the radix passes;
 /// the cuts must keep the same bound, over cells of many tiles and of one.
 TEST_F(OrbGpuTest, WorkBalanceWithIntegerInteractionCounts) {
-    const std::uint64_t seed = freshSeed();
-    SCOPED_TRACE(seedTrace(seed));
-    std::mt19937_64 random(seed);
-    const Bodies bodies = randomBall(50000, random);
     std::uniform_int_distribution<int> interactions(1, 5000);
-    std::vector<float> weights(bodies.size());
-    for (float& weight : weights)
-        weight = float(interactions(random));
-    for (std::uint32_t domains : {3u, 64u, 1000u})
-        expectWorkBalanced(bodies, weights, domains);
-    EXPECT_TRUE(sumsNarrowWeights(bodies, weights, 64));
+    expectWorkBalancedOnRandomBall(
+        50000, [&](std::size_t, std::mt19937_64& random) { return float(interactions(random)); }, {3u, 64u, 1000u},
+        true);
 }
 
 /// Weights in 64ths below one half, every seventh -0 (a valid weight of 0): integers at the scale 2^6, so summed in 32
 /// bits. A -0 taken by its bits as the largest weight made the fixed-point scale 1, which rounded every weight to 0,
 /// so the build fell back to count balance.
 TEST_F(OrbGpuTest, WorkBalanceWithSmallDyadicWeightsAndNegativeZeros) {
-    const std::uint64_t seed = freshSeed();
-    SCOPED_TRACE(seedTrace(seed));
-    std::mt19937_64 random(seed);
-    const Bodies bodies = randomBall(20000, random);
     std::uniform_int_distribution<int> sixtyFourths(1, 31);
-    std::vector<float> weights(bodies.size());
-    for (std::size_t i = 0; i < weights.size(); ++i)
-        weights[i] = i % 7 == 0 ? -0.0f : float(sixtyFourths(random)) / 64.0f;
-    for (std::uint32_t domains : {5u, 64u})
-        expectWorkBalanced(bodies, weights, domains);
-    EXPECT_TRUE(sumsNarrowWeights(bodies, weights, 64));
+    expectWorkBalancedOnRandomBall(
+        20000,
+        [&](std::size_t i, std::mt19937_64& random) {
+            return i % 7 == 0 ? -0.0f : float(sixtyFourths(random)) / 64.0f;
+        },
+        {5u, 64u}, true);
 }
 
 /// A dense cluster (a sphere of radius 0.2 around a random point) carries 1000 times the weight per body: the
