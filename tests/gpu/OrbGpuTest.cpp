@@ -515,6 +515,44 @@ TEST_F(OrbGpuTest, WorkBalanceWithIntegerInteractionCounts) {
         true);
 }
 
+/// The 32-bit sums, shifted into fixed point, are the 64-bit sums exactly: radix select on integer weights (the 32-bit
+/// path) must give the cells that bisection (always 64 bits) gives, cut for cut, also with ties on cut planes.
+TEST_F(OrbGpuTest, WorkBalanceIn32BitsGivesTheCellsOf64BitSums) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    Bodies bodies = randomBall(30000, random);
+    for (std::size_t i = 0; i < bodies.size(); i += 5) // a fifth of the bodies on a few planes: ties with the pivots
+        bodies.x[i] = float(i % 4) * 0.25f - 0.5f;
+    std::uniform_int_distribution<int> interactions(1, 3000);
+    std::vector<float> weights(bodies.size());
+    for (float& weight : weights)
+        weight = float(interactions(random));
+    for (std::uint32_t domains : {7u, 64u, 500u}) {
+        SCOPED_TRACE("np = " + std::to_string(domains));
+        std::vector<OrbCell> cells[2];
+        for (int method = 0; method < 2; ++method) {
+            CudaStream stream;
+            DeviceBodies device;
+            uploadBodies(bodies, device, stream.get());
+            uploadIndexAndWeights(device, weights, stream.get());
+            OrbGpu gpu(method == 0 ? OrbCutFinder::RadixSelect : OrbCutFinder::Bisection);
+            gpu.build(device, domains, OrbBalance::Work, stream.get());
+            EXPECT_EQ(gpu.lastBuildSummedNarrowWeights(), method == 0);
+            cells[method] = gpu.downloadCells(stream.get());
+        }
+        ASSERT_EQ(cells[0].size(), cells[1].size());
+        for (std::size_t c = 0; c < cells[0].size(); ++c) {
+            EXPECT_EQ(cells[0][c].begin, cells[1][c].begin) << "cell " << c;
+            EXPECT_EQ(cells[0][c].end, cells[1][c].end) << "cell " << c;
+            for (int axis = 0; axis < 3; ++axis) {
+                EXPECT_EQ(cells[0][c].lower[axis], cells[1][c].lower[axis]) << "cell " << c << " axis " << axis;
+                EXPECT_EQ(cells[0][c].upper[axis], cells[1][c].upper[axis]) << "cell " << c << " axis " << axis;
+            }
+        }
+    }
+}
+
 /// Weights in 64ths below one half, every seventh -0 (a valid weight of 0): integers at the scale 2^6, so summed in 32
 /// bits. A -0 taken by its bits as the largest weight made the fixed-point scale 1, which rounded every weight to 0,
 /// so the build fell back to count balance.

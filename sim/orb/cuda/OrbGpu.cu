@@ -23,7 +23,8 @@ constexpr unsigned kStreamThreads = 256;
 
 constexpr unsigned kStreamWarps = kStreamThreads / 32;
 
-/// Bounds, non-finite count and the largest valid weight of one thread's bodies, then one set of atomics per block:
+/// Bounds, non-finite count, the largest valid weight and the most binary digits below the point among the weights of
+/// one thread's bodies, then one set of atomics per block:
 /// per warp they were 32k atomics on each of a few addresses at 2^20 bodies, which L2 serialises (the count-balanced
 /// build of 2^20 bodies into 64 domains took 0.657 ms with them, 0.518 ms without; reading the bodies takes a few us).
 struct ExtractTotals {
@@ -136,15 +137,16 @@ __global__ void orbExtractPositionsKernel(const float* x, const float* y, const 
 }
 
 /// The exponent that keeps N fixed-point weights below 2^62: the largest weight maps below 2^(62 - bits(N)). At most
-/// 127, so that 2^exponent is a float (weightScale); only weights below 2^-90 lose precision to that.
+/// 127, so that 2^exponent is a float (weightScale); only weights below 2^-104 lose precision to that.
 __device__ int weightExponent(const OrbBuildState* state, std::uint32_t bodyCount) {
     const float largest = __uint_as_float(state->maxWeightBits);
     const int bodyBits = 32 - __clz(bodyCount);
     return largest > 0.0f ? min(62 - bodyBits - ilogbf(largest) - 1, 127) : 0;
 }
 
-/// How far below weightExponent the weights are all integers below 2^kOrbNarrowWeightBits, or -1 when some weight is
-/// not an integer at that scale. Sums at the narrow scale, shifted left by this, are the fixed-point sums exactly.
+/// How far below weightExponent the weights are all integers below 2^kOrbNarrowWeightBits, or -1 when no such scale
+/// exists (a weight is not an integer at the scale that puts the largest below 2^20, e.g. integers that differ by more
+/// than 2^20 times, or a largest weight below 2^-108). Narrow sums shifted left by this are the fixed-point sums.
 __device__ int narrowWeightShift(const OrbBuildState* state, int exponent) {
     const float largest = __uint_as_float(state->maxWeightBits);
     if (!(largest > 0.0f))

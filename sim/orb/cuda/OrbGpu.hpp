@@ -30,14 +30,14 @@
 //     - bisection (the baseline): 32 rounds, each counts the bodies at or below a trial key per cell and halves the
 //       cell's bracket [key(lower), key(upper)].
 //   Count balance: the pivot is the key of rank k = floor(N (f + l) / np) - begin. Work balance: weights are
-//   DeviceBodies::acceleration[i].w (interactions of the body's last force evaluation), as 64-bit fixed point
-//   (w 2^e, e chosen so that N weights stay below 2^62), whose sums are exact and independent of the order of the
-//   atomics, so cuts are deterministic; the pivot is the key of the first body (in key order) whose cumulative weight
-//   exceeds the cell's share of the global target W (f + l) / np. If every weight is 0, work balance falls back to
-//   count balance (same cells as OrbCpu's count balance). When every weight is an integer below 2^20 at one scale
+//   DeviceBodies::acceleration[i].w (interactions of the body's last force evaluation), as 64-bit fixed point (w 2^e, e
+//   chosen so that N weights stay below 2^62, and at most 127), whose sums are exact and independent of the order of
+//   the atomics, so cuts are deterministic; the pivot is the key of the first body (in key order) whose cumulative
+//   weight exceeds the cell's share of the global target W (f + l) / np. If every weight is 0, work balance falls back
+//   to count balance (same cells as OrbCpu's count balance). When every weight is an integer below 2^20 at one scale
 //   2^(e - s) (the extraction finds the most binary digits below the point; interaction counts have none), the radix
-//   passes weigh a tile's bodies in 32 bits at that scale and shift the tile's sums left by s into the cell's bins:
-//   the same sums, for a 32-bit conversion, reduction and atomic per weight (2^27 / 4096: 72.3 -> 67.6 ms).
+//   passes weigh a tile's bodies in 32 bits at that scale and shift the tile's sums left by s into the cell's bins: the
+//   same sums, for a 32-bit conversion, reduction and atomic per weight (2^27 / 4096: 72.3 -> 67.6 ms).
 //   Ties: radix select also counts the bodies below the pivot (the bins below the chosen ones) and equal to it (the
 //   last digit's bin, with its weight), which decides how many ties go left (count balance: k - below; work balance:
 //   while the middle of the tie's weight lies below the remaining target, in index order) whenever that needs no
@@ -174,9 +174,12 @@ public:
     };
     /// O(domains): reads the cells and their weight prefixes, not the bodies. Waits for the build.
     DomainLoads domainLoads(cudaStream_t stream) const;
-    /// Whether the last build balanced work with the radix passes' 32-bit weights: every weight an integer below 2^20
-    /// at one common scale (kOrbNarrowWeightBits), as interaction counts are. The cuts are the same either way.
-    bool lastBuildSummedNarrowWeights() const { return m_lastBuildWeighted && m_lastState.narrowShift >= 0; }
+    /// Whether the last build balanced work with the radix passes' 32-bit weights: radix select, and every weight an
+    /// integer below 2^20 at one common scale (kOrbNarrowWeightBits), as interaction counts are. The cuts are the same
+    /// either way (bisection always sums in 64 bits).
+    bool lastBuildSummedNarrowWeights() const {
+        return m_cutFinder == OrbCutFinder::RadixSelect && m_lastBuildWeighted && m_lastState.narrowShift >= 0;
+    }
 
     /// Bytes the build reads and writes per body in the model used to quote an effective bandwidth: extraction,
     /// per level 3 radix passes (32 bisection rounds and the 4-byte count pass) of 4-byte keys and the 32-byte

@@ -89,7 +89,7 @@ struct OrbBuildState {
     std::uint32_t high[3];        ///< largest ordered key per axis
     std::uint32_t nonFinite;      ///< position components that are not finite
     std::uint32_t invalidWeights; ///< work balance: weights that are negative or not finite
-    std::uint32_t maxWeightBits;  ///< largest valid weight (float bits; weights >= 0 order like their bits)
+    std::uint32_t maxWeightBits;  ///< largest valid weight's magnitude bits (-0 as +0; these order like the weights)
     std::uint32_t fractionBits;   ///< most binary digits below the point among the valid weights (0: all integers)
     std::int32_t weightExponent;  ///< fixed-point weight = weight * 2^weightExponent, rounded
     std::int32_t narrowShift;     ///< >= 0: every weight * 2^(weightExponent - narrowShift) is an integer below 2^20

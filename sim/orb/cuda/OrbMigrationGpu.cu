@@ -28,7 +28,8 @@ __device__ __forceinline__ std::uint32_t* arrivalsOf(std::uint32_t* counters, st
     return counters + 1 + domainCount;
 }
 
-/// The float-to-unsigned map with the same order (OrbGpu's bounds use the same), so min/max are integer atomics.
+/// The float-to-unsigned map with the same order, so min/max are integer atomics. Unlike OrbGpu's keys it leaves -0
+/// below +0, which is harmless here: a bound decodes back to a float equal to either.
 __device__ __forceinline__ std::uint32_t orderedKey(float value) {
     const std::uint32_t bits = __float_as_uint(value);
     return (bits & 0x80000000u) ? ~bits : bits | 0x80000000u;
