@@ -258,15 +258,21 @@ void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, 
         expectWorkBalanced(input, weights, domainCount, method);
 }
 
-/// Whether a radix-select build under work balance summed these weights in 32 bits (integers below 2^20 at one scale).
-bool sumsNarrowWeights(const Bodies& input, const std::vector<float>& weights, std::uint32_t domainCount) {
+/// One work-balanced build of these weighted bodies: its cells, and whether its radix passes summed the weights in 32
+/// bits (integers below 2^20 at one scale).
+struct WorkBuild {
+    std::vector<OrbCell> cells;
+    bool summedNarrow = false;
+};
+WorkBuild buildWorkBalanced(const Bodies& input, const std::vector<float>& weights, std::uint32_t domainCount,
+                            OrbCutFinder finder = OrbCutFinder::RadixSelect) {
     CudaStream stream;
     DeviceBodies device;
     uploadBodies(input, device, stream.get());
     uploadIndexAndWeights(device, weights, stream.get());
-    OrbGpu gpu;
+    OrbGpu gpu(finder);
     gpu.build(device, domainCount, OrbBalance::Work, stream.get());
-    return gpu.lastBuildSummedNarrowWeights();
+    return {gpu.downloadCells(stream.get()), gpu.lastBuildSummedNarrowWeights()};
 }
 
 /// Work balance over a fresh random ball of bodyCount bodies weighted by weightOf(index, random), into each of
@@ -283,7 +289,7 @@ void expectWorkBalancedOnRandomBall(std::size_t bodyCount, WeightOf&& weightOf,
         weights[i] = weightOf(i, random);
     for (std::uint32_t domains : domainCounts)
         expectWorkBalanced(bodies, weights, domains);
-    EXPECT_EQ(sumsNarrowWeights(bodies, weights, 64), summedIn32Bits);
+    EXPECT_EQ(buildWorkBalanced(bodies, weights, 64).summedNarrow, summedIn32Bits);
 }
 
 Bodies allArrays(const DeviceBodies& device, cudaStream_t stream) {
@@ -530,24 +536,18 @@ TEST_F(OrbGpuTest, WorkBalanceIn32BitsGivesTheCellsOf64BitSums) {
         weight = float(interactions(random));
     for (std::uint32_t domains : {7u, 64u, 500u}) {
         SCOPED_TRACE("np = " + std::to_string(domains));
-        std::vector<OrbCell> cells[2];
-        for (int method = 0; method < 2; ++method) {
-            CudaStream stream;
-            DeviceBodies device;
-            uploadBodies(bodies, device, stream.get());
-            uploadIndexAndWeights(device, weights, stream.get());
-            OrbGpu gpu(method == 0 ? OrbCutFinder::RadixSelect : OrbCutFinder::Bisection);
-            gpu.build(device, domains, OrbBalance::Work, stream.get());
-            EXPECT_EQ(gpu.lastBuildSummedNarrowWeights(), method == 0);
-            cells[method] = gpu.downloadCells(stream.get());
-        }
-        ASSERT_EQ(cells[0].size(), cells[1].size());
-        for (std::size_t c = 0; c < cells[0].size(); ++c) {
-            EXPECT_EQ(cells[0][c].begin, cells[1][c].begin) << "cell " << c;
-            EXPECT_EQ(cells[0][c].end, cells[1][c].end) << "cell " << c;
+        const WorkBuild radix = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::RadixSelect);
+        const WorkBuild bisection = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::Bisection);
+        EXPECT_TRUE(radix.summedNarrow);
+        EXPECT_FALSE(bisection.summedNarrow);
+        ASSERT_EQ(radix.cells.size(), bisection.cells.size());
+        for (std::size_t c = 0; c < radix.cells.size(); ++c) {
+            const OrbCell &a = radix.cells[c], &b = bisection.cells[c];
+            EXPECT_EQ(a.begin, b.begin) << "cell " << c;
+            EXPECT_EQ(a.end, b.end) << "cell " << c;
             for (int axis = 0; axis < 3; ++axis) {
-                EXPECT_EQ(cells[0][c].lower[axis], cells[1][c].lower[axis]) << "cell " << c << " axis " << axis;
-                EXPECT_EQ(cells[0][c].upper[axis], cells[1][c].upper[axis]) << "cell " << c << " axis " << axis;
+                EXPECT_EQ(a.lower[axis], b.lower[axis]) << "cell " << c << " axis " << axis;
+                EXPECT_EQ(a.upper[axis], b.upper[axis]) << "cell " << c << " axis " << axis;
             }
         }
     }
