@@ -72,10 +72,11 @@ __device__ __forceinline__ void addWeight(const SplitWeightBins& weights, std::u
         weights.add(bin, value);
 }
 
-/// Adds each active lane's body to the block histogram. The first digits of a cell's keys are often shared by most
-/// of its bodies (a float's exponent), and 32 lanes adding to one shared counter serialise: the two most common
-/// digits of the row are therefore added once each by a leader lane, the rest lane by lane. Every lane must call it.
-template <WeightPath kPath>
+/// Adds each active lane's body to the block histogram (its count unless kCounts is false, and its weight). The first
+/// digits of a cell's keys are often shared by most of its bodies (a float's exponent), and 32 lanes adding to one
+/// shared counter serialise: the two most common digits of the row are therefore added once each by a leader lane,
+/// the rest lane by lane. Every lane must call it.
+template <WeightPath kPath, bool kCounts>
 __device__ __forceinline__ void addRowToHistogram(bool active, std::uint32_t digit, std::uint64_t weight,
                                                   std::uint32_t* counts, const SplitWeightBins& weights) {
     unsigned remaining = __ballot_sync(kFullWarp, active);
@@ -90,7 +91,8 @@ __device__ __forceinline__ void addRowToHistogram(bool active, std::uint32_t dig
         else if constexpr (kPath == WeightPath::Wide)
             groupWeight = warpSum(member ? weight : std::uint64_t(0));
         if (int(threadIdx.x & 31) == leader) {
-            atomicAdd(&counts[leaderDigit], unsigned(__popc(group)));
+            if constexpr (kCounts)
+                atomicAdd(&counts[leaderDigit], unsigned(__popc(group)));
             if (groupWeight > 0)
                 addWeight<kPath>(weights, leaderDigit, groupWeight);
         }
@@ -98,7 +100,8 @@ __device__ __forceinline__ void addRowToHistogram(bool active, std::uint32_t dig
         remaining &= ~group;
     }
     if (active) {
-        atomicAdd(&counts[digit], 1u);
+        if constexpr (kCounts)
+            atomicAdd(&counts[digit], 1u);
         if (weight > 0)
             addWeight<kPath>(weights, digit, weight);
     }
@@ -107,9 +110,11 @@ __device__ __forceinline__ void addRowToHistogram(bool active, std::uint32_t dig
 /// Block-wide, kBinsPerThread consecutive bins per thread: fixes the digit at `shift` of the split's pivot, the bin
 /// that holds the remaining rank (count balance) or the remaining target weight (work balance). Bins below it are below
 /// the pivot. A target at or past the total weight puts every remaining body left: the pivot becomes a key above every
-/// finite coordinate's.
+/// finite coordinate's. Without counts (useCounts false: a work-balanced pass before the last) the bins' counts are
+/// zero and only the weights select. lessBefore: the cell's bodies below the digits fixed so far.
 __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBinsPerThread],
-                            const std::uint64_t (&weights)[kBinsPerThread], int shift, bool useWeights) {
+                            const std::uint64_t (&weights)[kBinsPerThread], int shift, bool useCounts, bool useWeights,
+                            std::uint32_t lessBefore) {
     using CountScan = cub::BlockScan<std::uint32_t, kOrbTileThreads>;
     using WeightScan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
     __shared__ union {
@@ -125,8 +130,9 @@ __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBins
         count += counts[k];
         weight += weights[k];
     }
-    std::uint32_t countBefore, totalCount;
-    CountScan(storage.count).ExclusiveSum(count, countBefore, totalCount);
+    std::uint32_t countBefore = 0;
+    if (useCounts)
+        CountScan(storage.count).ExclusiveSum(count, countBefore);
     __syncthreads();
     std::uint64_t weightBefore = 0, totalWeight = 0;
     if (useWeights)
@@ -143,7 +149,7 @@ __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBins
             split.rank = rank - countBefore;
             split.target = target - weightBefore;
             split.lessWeight += weightBefore;
-            split.lessCount += countBefore;
+            split.lessCount = lessBefore + countBefore;
             if (shift == 0) { // the last digit: the bin holds exactly the bodies equal to the pivot
                 split.done = 1;
                 split.equalCount = counts[k];
@@ -159,7 +165,9 @@ __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBins
         split.pivot = ~0u;
         split.target = target - totalWeight;
         split.lessWeight += totalWeight;
-        split.lessCount += totalCount;
+        // Every body of the cell: a target beyond the bodies matching the digits fixed so far can only occur in the
+        // split's first pass (each later pass keeps the bin that holds the target), where every body matches.
+        split.lessCount = split.end - split.begin;
         split.done = 1;
         resolveTies(split, useWeights); // no body equals the pivot
     }
@@ -168,9 +176,10 @@ __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBins
 /// Block-wide, once the tile's histogram is complete: this thread's kBinsPerThread consecutive bins of the whole cell.
 /// A cell of one tile has them at once; otherwise every tile adds its non-empty bins to the cell's, and only the last
 /// tile to arrive gets them (and clears the cell's bins for the next pass or level). False in the other tiles. The
-/// tile's weights are shifted left by wideShift into fixed point (narrowShift for narrow weights, else 0).
+/// tile's weights are shifted left by wideShift into fixed point (narrowShift for narrow weights, else 0). Without
+/// counts (useCounts false) the tile's count histogram was not built and the counts read as 0.
 __device__ __forceinline__ bool cellBins(const OrbLevel& level, OrbSplit& split, const std::uint32_t* counts,
-                                         const SplitWeightBins& weights, bool useWeights, int wideShift,
+                                         const SplitWeightBins& weights, bool useCounts, bool useWeights, int wideShift,
                                          std::uint32_t (&binCounts)[kBinsPerThread],
                                          std::uint64_t (&binWeights)[kBinsPerThread]) {
     const std::uint32_t firstBin = threadIdx.x * kBinsPerThread;
@@ -180,7 +189,7 @@ __device__ __forceinline__ bool cellBins(const OrbLevel& level, OrbSplit& split,
             reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(split.binSlot) * kOrbRadixBins);
         for (int k = 0; k < kBinsPerThread; ++k) { // strided: a warp's atomics cover consecutive bins
             const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
-            if (counts[bin] > 0)
+            if (useCounts && counts[bin] > 0)
                 atomicAdd(&cellCounts[bin], counts[bin]);
             if (useWeights && weights[bin] > 0)
                 atomicAdd(&cellWeights[bin], weights[bin] << wideShift);
@@ -189,8 +198,11 @@ __device__ __forceinline__ bool cellBins(const OrbLevel& level, OrbSplit& split,
             return false;
         // Read through L2 (other blocks' atomics live there), then clear the bins for the next pass or level.
         for (int k = 0; k < kBinsPerThread; ++k) {
-            binCounts[k] = __ldcg(&cellCounts[firstBin + k]);
-            cellCounts[firstBin + k] = 0;
+            binCounts[k] = 0;
+            if (useCounts) {
+                binCounts[k] = __ldcg(&cellCounts[firstBin + k]);
+                cellCounts[firstBin + k] = 0;
+            }
             binWeights[k] = 0;
             if (useWeights) {
                 binWeights[k] = __ldcg(&cellWeights[firstBin + k]);
@@ -199,7 +211,7 @@ __device__ __forceinline__ bool cellBins(const OrbLevel& level, OrbSplit& split,
         }
     } else {
         for (int k = 0; k < kBinsPerThread; ++k) {
-            binCounts[k] = counts[firstBin + k];
+            binCounts[k] = useCounts ? counts[firstBin + k] : 0u;
             binWeights[k] = useWeights ? weights[firstBin + k] << wideShift : 0ull;
         }
     }
@@ -272,34 +284,56 @@ struct PassDigits {
     std::uint32_t digitMask, fixedBits;
 };
 
-/// This thread's rows into the tile's histogram and, in the last pass, the tally against the fixed digits.
-template <WeightPath kPath, bool kLastPass>
+/// What a radix pass does besides its digit's histogram. Work balance selects by weight alone, so a pass before the
+/// last builds no count histogram (a third fewer shared atomics per body there, and no count flush or scan); the last
+/// pass counts too, for the bodies equal to the pivot (its chosen bin), and counts each tile's bodies below the digits
+/// fixed before it, whose sum over the cell stands for the counts below the pivot the earlier passes no longer keep.
+/// The last pass may also tally the tiles for the scatter (OrbTileOffsets::FromLastPass), which counts them below too.
+enum class RadixPass {
+    Digit,              ///< a pass before the last (and, under count balance, a last pass without the tally)
+    FinalDigit,         ///< work balance's last pass without the tally
+    FinalDigitAndTally, ///< the last pass with the tally
+};
+
+/// This thread's rows into the tile's histogram and, in the last pass, the count below (or the whole tally against)
+/// the fixed digits into tally.
+template <WeightPath kPath, RadixPass kPass>
 __device__ __forceinline__ void histogramRows(const Tile& tile, const float (&coordinates)[kRowsPerWarp],
                                               const float (&rowWeights)[kRowsPerWarp], float scale, const PassDigits& d,
                                               std::uint32_t* counts, const SplitWeightBins& weights,
                                               MatchTally& tally) {
+    constexpr bool kCounts = kPath == WeightPath::None || kPass != RadixPass::Digit;
+    constexpr bool kTally = kPass == RadixPass::FinalDigitAndTally;
+    constexpr bool kBelow = kPass == RadixPass::FinalDigit && kPath != WeightPath::None;
     std::uint32_t below = 0, maxBelow = 0, minAbove = ~0u;
     for (int row = 0; row < kRowsPerWarp; ++row) {
         const bool valid = tile.holds(row);
         const std::uint32_t key = orderedKey(coordinates[row]);
         const bool active = valid && (d.pass == 0 || (key >> d.prefixShift) == (d.fixedBits >> d.prefixShift));
         const std::uint64_t weight = active ? rowWeight<kPath>(rowWeights[row], scale) : 0ull;
-        addRowToHistogram<kPath>(active, (key >> d.shift) & d.digitMask, weight, counts, weights);
-        if constexpr (kLastPass)
+        addRowToHistogram<kPath, kCounts>(active, (key >> d.shift) & d.digitMask, weight, counts, weights);
+        if constexpr (kTally)
             tallyRow(valid, key, key >> d.prefixShift, d.fixedBits >> d.prefixShift, key & d.digitMask, tally, below,
                      maxBelow, minAbove);
+        else if constexpr (kBelow)
+            below += __popc(__ballot_sync(kFullWarp, valid && (key >> d.prefixShift) < (d.fixedBits >> d.prefixShift)));
     }
-    if constexpr (kLastPass)
+    if constexpr (kTally)
         tally.closeWarp(below, maxBelow, minAbove);
+    else if constexpr (kBelow)
+        if ((threadIdx.x & 31) == 0)
+            tally.below[threadIdx.x / 32] = below;
 }
 
 // Per body of a split still selecting: 4 bytes read (+ 4 of weight), one shared atomic or fewer; per tile, at most
 // one global atomic per non-empty bin into the cell's bins. The last tile of a cell (or the only one) selects the
 // digit. kWeights: compiled for work balance (the pass is issue-bound, so count balance gets an instance without any
-// weight arithmetic; the work instance still falls back to counts when the weights vanish). kLastPass: the pass of
-// the final digit also tallies each tile against the digits fixed before it (MatchTally), so that the cell's last tile
-// can write the scatter's offsets, the cut and the children (finishSelectedSplit) once the digit is known.
-template <bool kWeights, bool kLastPass> __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
+// weight arithmetic; the work instance still falls back to counts when the weights vanish). kPass: see RadixPass; with
+// the tally, the pass of the final digit counts each tile against the digits fixed before it (MatchTally), so that the
+// cell's last tile can write the scatter's offsets, the cut and the children (finishSelectedSplit) once the digit is
+// known.
+template <bool kWeights, RadixPass kPass> __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
+    constexpr bool kTally = kPass == RadixPass::FinalDigitAndTally;
     __shared__ std::uint32_t counts[kOrbRadixBins];
     __shared__ MatchTally tally;
     __shared__ std::uint32_t weightLow[kWeights ? kOrbRadixBins : 1], weightHigh[kWeights ? kOrbRadixBins : 1];
@@ -312,11 +346,13 @@ template <bool kWeights, bool kLastPass> __global__ void orbRadixPassKernel(OrbL
     OrbSplit* split = splitIndex < 0 ? nullptr : &level.splits[splitIndex];
     const bool selecting = split != nullptr && split->copyOnly == 0 && std::uint32_t(pass) >= split->firstPass;
     const bool useWeights = kWeights && weighted(level);
+    const bool useCounts = !useWeights || kPass != RadixPass::Digit;
     float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
     Tile tile{};
     if (selecting) {
         for (int k = 0; k < kBinsPerThread; ++k) {
-            counts[threadIdx.x + k * kOrbTileThreads] = 0;
+            if (useCounts)
+                counts[threadIdx.x + k * kOrbTileThreads] = 0;
             if (useWeights)
                 weights.clear(threadIdx.x + k * kOrbTileThreads);
         }
@@ -334,30 +370,43 @@ template <bool kWeights, bool kLastPass> __global__ void orbRadixPassKernel(OrbL
     digits.prefixShift = 32 - kOrbRadixDigitBits * pass; // the bits above it are fixed (none in pass 0)
     digits.digitMask = (1u << (digits.prefixShift - digits.shift)) - 1u;
     digits.fixedBits = split->pivot;
-    if (kLastPass && threadIdx.x == 0)
+    if (kTally && threadIdx.x == 0)
         tally.matches = 0;
     __syncthreads();
     const int exponent = kWeights ? level.state->weightExponent : 0;
     const int narrowShift = useWeights ? level.state->narrowShift : -1;
     if (!useWeights)
-        histogramRows<WeightPath::None, kLastPass>(tile, coordinates, rowWeights, 1.0f, digits, counts, weights, tally);
+        histogramRows<WeightPath::None, kPass>(tile, coordinates, rowWeights, 1.0f, digits, counts, weights, tally);
     else if constexpr (kWeights) {
         if (narrowShift >= 0)
-            histogramRows<WeightPath::Narrow, kLastPass>(
-                tile, coordinates, rowWeights, weightScale(exponent - narrowShift), digits, counts, weights, tally);
+            histogramRows<WeightPath::Narrow, kPass>(tile, coordinates, rowWeights, weightScale(exponent - narrowShift),
+                                                     digits, counts, weights, tally);
         else
-            histogramRows<WeightPath::Wide, kLastPass>(tile, coordinates, rowWeights, weightScale(exponent), digits,
-                                                       counts, weights, tally);
+            histogramRows<WeightPath::Wide, kPass>(tile, coordinates, rowWeights, weightScale(exponent), digits, counts,
+                                                   weights, tally);
     }
     __syncthreads();
-    if (kLastPass && threadIdx.x == 0)
+    if (kTally && threadIdx.x == 0)
         publishTally(level, *split, tally);
+    // Work balance, last pass: the cell's bodies below the digits fixed so far, summed over its tiles.
+    const bool sumsBelow = useWeights && kPass != RadixPass::Digit;
+    if (sumsBelow && threadIdx.x == 0) {
+        std::uint32_t below = 0;
+        for (int w = 0; w < kWarpsPerTile; ++w)
+            below += tally.below[w];
+        if (below > 0)
+            atomicAdd(&split->lessCount, below);
+    }
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
-    if (!cellBins(level, *split, counts, weights, useWeights, max(narrowShift, 0), binCounts, binWeights))
+    if (!cellBins(level, *split, counts, weights, useCounts, useWeights, max(narrowShift, 0), binCounts, binWeights))
         return;
-    selectDigit(*split, binCounts, binWeights, digits.shift, useWeights);
-    if constexpr (kLastPass) {
+    if (sumsBelow)
+        __syncthreads(); // a cell of one tile: thread 0's sum above, which cellBins did not wait for
+    // Through L2 where other tiles added to it; otherwise the count the passes before left.
+    const std::uint32_t lessBefore = sumsBelow ? __ldcg(&split->lessCount) : split->lessCount;
+    selectDigit(*split, binCounts, binWeights, digits.shift, useCounts, useWeights, lessBefore);
+    if constexpr (kTally) {
         __syncthreads(); // the selection's last writes to the split come from one thread
         if (split->resolved != 0 && __ldcg(&split->matchOverflow) == 0)
             finishSelectedSplit(level, *split, digits.fixedBits);
@@ -448,10 +497,13 @@ __global__ void orbBisectRoundKernel(OrbLevel level) {
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream) {
     if (finder == OrbCutFinder::RadixSelect) {
         for (int pass = 0; pass < int(kOrbRadixPasses); ++pass) {
-            const bool tally = level.tallyLastPass && pass + 1 == int(kOrbRadixPasses);
-            const auto kernel = level.workBalance
-                                    ? (tally ? orbRadixPassKernel<true, true> : orbRadixPassKernel<true, false>)
-                                    : (tally ? orbRadixPassKernel<false, true> : orbRadixPassKernel<false, false>);
+            const bool last = pass + 1 == int(kOrbRadixPasses);
+            const bool tally = level.tallyLastPass && last;
+            const auto kernel = level.workBalance ? (tally  ? orbRadixPassKernel<true, RadixPass::FinalDigitAndTally>
+                                                     : last ? orbRadixPassKernel<true, RadixPass::FinalDigit>
+                                                            : orbRadixPassKernel<true, RadixPass::Digit>)
+                                                  : (tally ? orbRadixPassKernel<false, RadixPass::FinalDigitAndTally>
+                                                           : orbRadixPassKernel<false, RadixPass::Digit>);
             launchDependent("orbRadixPassKernel", kernel, level.gridTiles, kOrbTileThreads, stream, level, pass);
         }
         return;
