@@ -42,10 +42,11 @@
 //   equal keys gives the ties) and sums its tiles' bodies below the digits fixed before it, which is the count below
 //   the pivot (2^27 / 4096: 67.6 -> 64.7 ms, 2^20 / 64: 0.574 -> 0.561 ms).
 //   Ties: radix select also counts the bodies below the pivot (the bins below the chosen ones; under work balance the
-//   last pass's sums and bins below) and equal to it (the last digit's bin, with its weight), which decides how many ties go left (count balance: k - below; work balance:
-//   while the middle of the tie's weight lies below the remaining target, in index order) whenever that needs no
-//   order: always under count balance, and under work balance with no tie, one tie or no target left. Such a split
-//   is resolved, and its left child's size is known before anything moves.
+//   last pass's sums and bins below) and equal to it (the last digit's bin, with its weight), which decides how many
+//   ties go left (count balance: k - below; work balance: while the middle of the tie's weight lies below the
+//   remaining target, in index order) whenever that needs no order: always under count balance, and under work
+//   balance with no tie, one tie or no target left. Such a split is resolved, and its left child's size is known
+//   before anything moves.
 //   Scatter, per tile: each body's side, ranked inside its tile by warp ballots, so left bodies keep their order, then
 //   right ones: no per-body flag or prefix array. A resolved split's tiles find the counts of the cell's earlier tiles
 //   by decoupled look-back (Merrill and Garland's single-pass scan, tiles numbered by a ticket in launch order), fold
