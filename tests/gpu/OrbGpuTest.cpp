@@ -265,14 +265,29 @@ struct WorkBuild {
     bool summedNarrow = false;
 };
 WorkBuild buildWorkBalanced(const Bodies& input, const std::vector<float>& weights, std::uint32_t domainCount,
-                            OrbCutFinder finder = OrbCutFinder::RadixSelect) {
+                            OrbCutFinder finder = OrbCutFinder::RadixSelect,
+                            OrbTileOffsets offsets = OrbTileOffsets::Automatic) {
     CudaStream stream;
     DeviceBodies device;
     uploadBodies(input, device, stream.get());
     uploadIndexAndWeights(device, weights, stream.get());
-    OrbGpu gpu(finder);
+    OrbGpu gpu(finder, offsets);
     gpu.build(device, domainCount, OrbBalance::Work, stream.get());
     return {gpu.downloadCells(stream.get()), gpu.lastBuildSummedNarrowWeights()};
+}
+
+/// The same cells, cut for cut: ranges and boxes.
+void expectSameCells(const std::vector<OrbCell>& actual, const std::vector<OrbCell>& expected) {
+    ASSERT_EQ(actual.size(), expected.size());
+    for (std::size_t c = 0; c < actual.size(); ++c) {
+        const OrbCell &a = actual[c], &b = expected[c];
+        EXPECT_EQ(a.begin, b.begin) << "cell " << c;
+        EXPECT_EQ(a.end, b.end) << "cell " << c;
+        for (int axis = 0; axis < 3; ++axis) {
+            EXPECT_EQ(a.lower[axis], b.lower[axis]) << "cell " << c << " axis " << axis;
+            EXPECT_EQ(a.upper[axis], b.upper[axis]) << "cell " << c << " axis " << axis;
+        }
+    }
 }
 
 /// Work balance over a fresh random ball of bodyCount bodies weighted by weightOf(index, random), into each of
@@ -540,15 +555,39 @@ TEST_F(OrbGpuTest, WorkBalanceIn32BitsGivesTheCellsOf64BitSums) {
         const WorkBuild bisection = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::Bisection);
         EXPECT_TRUE(radix.summedNarrow);
         EXPECT_FALSE(bisection.summedNarrow);
-        ASSERT_EQ(radix.cells.size(), bisection.cells.size());
-        for (std::size_t c = 0; c < radix.cells.size(); ++c) {
-            const OrbCell &a = radix.cells[c], &b = bisection.cells[c];
-            EXPECT_EQ(a.begin, b.begin) << "cell " << c;
-            EXPECT_EQ(a.end, b.end) << "cell " << c;
-            for (int axis = 0; axis < 3; ++axis) {
-                EXPECT_EQ(a.lower[axis], b.lower[axis]) << "cell " << c << " axis " << axis;
-                EXPECT_EQ(a.upper[axis], b.upper[axis]) << "cell " << c << " axis " << axis;
+        expectSameCells(radix.cells, bisection.cells);
+    }
+}
+
+/// Ties with a pivot under work balance where the last radix pass counts the tiles: several bodies on the pivot's
+/// plane leave the split to the weight rule over the ties in index order (the count pass), whether or not each tile's
+/// ties fit its slots for the last pass's matches. The cells must be bisection's, cut for cut. 400,000 bodies
+/// stretched along x, every k-th of them on the plane x = 0 where the root's pivot falls, with integer weights (32-bit
+/// sums) and float weights (64-bit): with k = 200 each of the root's 98 tiles holds about 20 ties (within the slots),
+/// with k = 50 about 80 (beyond them).
+TEST_F(OrbGpuTest, WorkBalanceDecidesTiesWithOffsetsFromTheLastPass) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    std::uniform_int_distribution<int> interactions(1, 3000);
+    for (const std::size_t every : {200u, 50u}) {
+        SCOPED_TRACE("every " + std::to_string(every) + "th body on x = 0");
+        Bodies bodies = randomBall(400000, random);
+        for (std::size_t i = 0; i < bodies.size(); ++i)
+            bodies.x[i] = i % every == 0 ? 0.0f : 3.0f * bodies.x[i];
+        for (const bool integers : {true, false}) {
+            SCOPED_TRACE(integers ? "integer weights" : "float weights");
+            std::vector<float> weights(bodies.size());
+            for (float& weight : weights)
+                weight = float(interactions(random)) * (integers ? 1.0f : 0.001f);
+            for (std::uint32_t domains : {2u, 3u, 64u}) {
+                SCOPED_TRACE("np = " + std::to_string(domains));
+                const WorkBuild tally = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::RadixSelect,
+                                                          OrbTileOffsets::FromLastPass);
+                const WorkBuild bisection = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::Bisection);
+                expectSameCells(tally.cells, bisection.cells);
             }
+            expectWorkBalanced(bodies, weights, 64, {OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass});
         }
     }
 }

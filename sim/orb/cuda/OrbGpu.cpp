@@ -159,7 +159,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         launchOrbFindPivots(level, m_cutFinder, stream);
         if (countPass)
             launchOrbCountAndCut(level, stream);
-        launchOrbScatter(level, stream);
+        launchOrbScatter(level, depth + 2 == m_levelSplitBegin.size(), stream);
         side = 1 - side;
     }
     return side;
@@ -398,7 +398,8 @@ double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder
     // Each float4 array gathered (index, random read, write); the load order gathered with the first (random read,
     // write) and copied back with the second.
     const double finish = positionsOnly ? 12 + 12 : 3 * (4 + 16 + 16) + (4 + 4) + (4 + 4);
-    return extract + double(splitLevels) * level + finish;
+    const double lastScatterWeights = work && splitLevels > 0 ? 8 : 0; // the last level leaves the weights behind
+    return extract + double(splitLevels) * level - lastScatterWeights + finish;
 }
 
 } // namespace gravlab

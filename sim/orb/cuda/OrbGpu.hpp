@@ -48,14 +48,15 @@
 //   balance with no tie, one tie or no target left. Such a split is resolved, and its left child's size is known
 //   before anything moves.
 //   Scatter, per tile: each body's side, ranked inside its tile by warp ballots, so left bodies keep their order, then
-//   right ones: no per-body flag or prefix array. A resolved split's tiles find the counts of the cell's earlier tiles
-//   by decoupled look-back (Merrill and Garland's single-pass scan, tiles numbered by a ticket in launch order), fold
-//   their extreme keys into the split, and the cell's last tile writes the cut (the midpoint of the largest left and
-//   smallest right key, rounded once, as OrbCpu) and the children. Unresolved splits (bisection; several ties under
-//   work balance) take a count pass first: per tile the bodies below and equal to the pivot; the cell's last tile
-//   scans the tile counts, decides the ties (reading only the one tile where the work rule flips) and writes the cut
-//   and children; the scatter then reads its offsets. Replacing the count pass by the look-back saved 3 to 4% at 2^20
-//   and 2^27 bodies (H200).
+//   right ones: no per-body flag or prefix array. Weights move with the records, except at the last level, after which
+//   nothing reads them (2^27 / 4096 work: 64.7 -> 64.3 ms). A resolved split's tiles find the counts of the cell's
+//   earlier tiles by decoupled look-back (Merrill and Garland's single-pass scan, tiles numbered by a ticket in launch
+//   order), fold their extreme keys into the split, and the cell's last tile writes the cut (the midpoint of the
+//   largest left and smallest right key, rounded once, as OrbCpu) and the children. Unresolved splits (bisection;
+//   several ties under work balance) take a count pass first: per tile the bodies below and equal to the pivot; the
+//   cell's last tile scans the tile counts, decides the ties (reading only the one tile where the work rule flips) and
+//   writes the cut and children; the scatter then reads its offsets. Replacing the count pass by the look-back saved 3
+//   to 4% at 2^20 and 2^27 bodies (H200).
 //   Offsets from the last pass (OrbTileOffsets): when the levels hold more tiles than the scatter holds at once (2 per
 //   multiprocessor), a scatter tile's look-back waits for tiles of an earlier wave, so the last radix pass counts the
 //   tiles instead, on its way: each tile tallies its bodies below the pivot's digits fixed before that pass, the

@@ -148,8 +148,9 @@ void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_
 /// children.
 void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream);
 /// Moves every record of the level to its place in the other buffer (stable: left bodies, then right ones). For
-/// resolved splits it finds each tile's offsets itself (decoupled look-back) and the last tile places the cut.
-void launchOrbScatter(const OrbLevel& level, cudaStream_t stream);
+/// resolved splits it finds each tile's offsets itself (decoupled look-back) and the last tile places the cut. Weights
+/// move with their records under work balance, except at the last level, after which nothing reads them.
+void launchOrbScatter(const OrbLevel& level, bool lastLevel, cudaStream_t stream);
 /// What a body-array gather also does with the bodies' load order (4 bytes per body), so that it needs no kernel of its
 /// own: gather it through the same index into scratch, or copy that scratch back. Null pointers: nothing.
 struct OrbLoadOrderStep {

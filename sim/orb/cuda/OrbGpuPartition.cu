@@ -380,8 +380,9 @@ void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream) {
                     kOrbTileThreads, stream, level);
 }
 
-void launchOrbScatter(const OrbLevel& level, cudaStream_t stream) {
-    launchDependent("orbScatterKernel", level.workBalance ? orbScatterKernel<true> : orbScatterKernel<false>,
+void launchOrbScatter(const OrbLevel& level, bool lastLevel, cudaStream_t stream) {
+    const bool moveWeights = level.workBalance && !lastLevel;
+    launchDependent("orbScatterKernel", moveWeights ? orbScatterKernel<true> : orbScatterKernel<false>,
                     level.gridTiles, kOrbTileThreads, stream, level);
 }
 
