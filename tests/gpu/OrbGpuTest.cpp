@@ -559,13 +559,13 @@ TEST_F(OrbGpuTest, WorkBalanceIn32BitsGivesTheCellsOf64BitSums) {
     }
 }
 
-/// Ties with a pivot under work balance where the last radix pass counts the tiles: several bodies on the pivot's
-/// plane leave the split to the weight rule over the ties in index order (the count pass), whether or not each tile's
-/// ties fit its slots for the last pass's matches. The cells must be bisection's, cut for cut. 400,000 bodies
-/// stretched along x, every k-th of them on the plane x = 0 where the root's pivot falls, with integer weights (32-bit
-/// sums) and float weights (64-bit): with k = 200 each of the root's 98 tiles holds about 20 ties (within the slots),
-/// with k = 50 about 80 (beyond them).
-TEST_F(OrbGpuTest, WorkBalanceDecidesTiesWithOffsetsFromTheLastPass) {
+/// Ties on a pivot under work balance where the last radix pass counts the tiles: several bodies on the pivot's plane
+/// leave the split to the count pass, which applies the weight rule to the ties in index order, whether or not each
+/// tile's ties fit its slots for the last pass's matches. The cells must be bisection's, cut for cut. 400,000 bodies
+/// stretched along x, every k-th of them on the plane x = 0 and ten times as heavy, so that the root's target falls
+/// among them (the root's cut is then 0), with integer weights (32-bit sums) and float weights (64-bit): with k = 200
+/// each of the root's 98 tiles holds about 20 ties (within the slots), with k = 50 about 80 (beyond them).
+TEST_F(OrbGpuTest, WorkBalanceSplitsTiesOnAPivotWithOffsetsFromTheLastPass) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
     std::mt19937_64 random(seed);
@@ -578,18 +578,54 @@ TEST_F(OrbGpuTest, WorkBalanceDecidesTiesWithOffsetsFromTheLastPass) {
         for (const bool integers : {true, false}) {
             SCOPED_TRACE(integers ? "integer weights" : "float weights");
             std::vector<float> weights(bodies.size());
-            for (float& weight : weights)
-                weight = float(interactions(random)) * (integers ? 1.0f : 0.001f);
-            for (std::uint32_t domains : {2u, 3u, 64u}) {
+            for (std::size_t i = 0; i < weights.size(); ++i)
+                weights[i] = float(interactions(random)) * (i % every == 0 ? 10.0f : 1.0f) * (integers ? 1.0f : 0.001f);
+            for (std::uint32_t domains : {2u, 64u}) {
                 SCOPED_TRACE("np = " + std::to_string(domains));
                 const WorkBuild tally = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::RadixSelect,
                                                           OrbTileOffsets::FromLastPass);
                 const WorkBuild bisection = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::Bisection);
+                ASSERT_EQ(tally.cells[0].cutAxis, 0);
+                EXPECT_EQ(tally.cells[1].upper[0], 0.0f) << "the root's target should fall among the ties";
                 expectSameCells(tally.cells, bisection.cells);
             }
             expectWorkBalanced(bodies, weights, 64, {OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass});
         }
     }
+}
+
+/// A resolved split whose last pass overflows a tile's match slots, under work balance with offsets from the last
+/// pass: its scatter looks back, and the cut and the children follow from the count below the pivot that the last
+/// pass summed over the cell's tiles plus its bins below the final digit (the earlier passes count nothing). 400,000
+/// bodies about x = 1, stretched along x; the first 100 (one tile) on distinct keys just above 1, within one block of
+/// 2^10 keys, and heavy enough (50,000 each, the others at most 3000) that the root's target falls among them: one
+/// body on the pivot, 100 matches in that tile. Bisection, whose count pass counts every tile, must give the same
+/// cells.
+TEST_F(OrbGpuTest, WorkBalanceWithMatchSlotsOverflowingOnAResolvedSplit) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    Bodies bodies = randomBall(400000, random);
+    constexpr std::uint32_t kHeavy = 100;
+    const std::uint32_t oneKey = std::bit_cast<std::uint32_t>(1.0f); // a multiple of 2^10
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        bodies.x[i] = i < kHeavy ? std::bit_cast<float>(oneKey + std::uint32_t(i)) : 1.0f + 3.0f * bodies.x[i];
+    std::uniform_int_distribution<int> interactions(1, 3000);
+    std::vector<float> weights(bodies.size());
+    for (std::size_t i = 0; i < weights.size(); ++i)
+        weights[i] = i < kHeavy ? 50000.0f : float(interactions(random));
+    for (std::uint32_t domains : {2u, 64u}) {
+        SCOPED_TRACE("np = " + std::to_string(domains));
+        const WorkBuild tally =
+            buildWorkBalanced(bodies, weights, domains, OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass);
+        const WorkBuild bisection = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::Bisection);
+        ASSERT_EQ(tally.cells[0].cutAxis, 0);
+        const float cut = tally.cells[1].upper[0];
+        EXPECT_GE(cut, 1.0f) << "the root's target should fall among the heavy bodies";
+        EXPECT_LE(cut, std::bit_cast<float>(oneKey + kHeavy - 1));
+        expectSameCells(tally.cells, bisection.cells);
+    }
+    expectWorkBalanced(bodies, weights, 64, {OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass});
 }
 
 /// Weights in 64ths below one half, every seventh -0 (a valid weight of 0): integers at the scale 2^6, so summed in 32

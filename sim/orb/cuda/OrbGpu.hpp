@@ -39,8 +39,8 @@
 //   passes weigh a tile's bodies in 32 bits at that scale and shift the tile's sums left by s into the cell's bins: the
 //   same sums, for a 32-bit conversion, reduction and atomic per weight (2^27 / 4096: 72.3 -> 67.6 ms). Work balance
 //   selects by weight alone, so the passes before the last build no count histogram; the last pass counts (the bin of
-//   equal keys gives the ties) and sums its tiles' bodies below the digits fixed before it, which is the count below
-//   the pivot (2^27 / 4096: 67.6 -> 64.7 ms, 2^20 / 64: 0.574 -> 0.561 ms).
+//   equal keys gives the ties) and sums its tiles' bodies below the digits fixed before it, which with its bins below
+//   the chosen digit is the count below the pivot (2^27 / 4096: 67.6 -> 64.7 ms, 2^20 / 64: 0.574 -> 0.561 ms).
 //   Ties: radix select also counts the bodies below the pivot (the bins below the chosen ones; under work balance the
 //   last pass's sums and bins below) and equal to it (the last digit's bin, with its weight), which decides how many
 //   ties go left (count balance: k - below; work balance: while the middle of the tie's weight lies below the

@@ -72,7 +72,8 @@ struct OrbSplit {
     std::uint32_t minGreaterKey; ///< smallest key above the pivot (set with the cut)
     std::uint32_t tiesLeft;      ///< bodies equal to the pivot that go left (the first ones in index order)
     std::uint32_t split;         ///< first body of the right child
-    std::uint32_t lessCount;   ///< radix select: bodies below the pivot (the counts of the bins below the chosen ones)
+    std::uint32_t lessCount;   ///< radix select: bodies below the pivot (the counts of the bins below the chosen ones;
+                               ///< work balance: the last pass's tile sums, then its bins below)
     std::uint32_t equalCount;  ///< radix select: bodies equal to the pivot (the last digit's bin)
     std::uint64_t equalWeight; ///< radix select, work balance: their weight
     std::uint64_t leftTieWeight; ///< resolved: the weight of the ties that go left

@@ -111,7 +111,8 @@ __device__ __forceinline__ void addRowToHistogram(bool active, std::uint32_t dig
 /// that holds the remaining rank (count balance) or the remaining target weight (work balance). Bins below it are below
 /// the pivot. A target at or past the total weight puts every remaining body left: the pivot becomes a key above every
 /// finite coordinate's. Without counts (useCounts false: a work-balanced pass before the last) the bins' counts are
-/// zero and only the weights select. lessBefore: the cell's bodies below the digits fixed so far.
+/// zero and only the weights select, and the lessCount it leaves is not used. lessBefore: the cell's bodies below the
+/// digits fixed so far (in a work-balanced build, known in the last pass only).
 __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBinsPerThread],
                             const std::uint64_t (&weights)[kBinsPerThread], int shift, bool useCounts, bool useWeights,
                             std::uint32_t lessBefore) {
