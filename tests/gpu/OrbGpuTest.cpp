@@ -290,6 +290,21 @@ void expectSameCells(const std::vector<OrbCell>& actual, const std::vector<OrbCe
     }
 }
 
+/// Work balance by radix select (with these tile offsets) and by bisection, whose 64-bit sums and count pass are the
+/// reference: the same cells, cut for cut. Returns both builds for further checks.
+struct RadixAndBisection {
+    WorkBuild radix, bisection;
+};
+RadixAndBisection expectRadixCellsOfBisection(const Bodies& bodies, const std::vector<float>& weights,
+                                              std::uint32_t domainCount,
+                                              OrbTileOffsets offsets = OrbTileOffsets::Automatic) {
+    SCOPED_TRACE("np = " + std::to_string(domainCount));
+    RadixAndBisection builds{buildWorkBalanced(bodies, weights, domainCount, OrbCutFinder::RadixSelect, offsets),
+                             buildWorkBalanced(bodies, weights, domainCount, OrbCutFinder::Bisection)};
+    expectSameCells(builds.radix.cells, builds.bisection.cells);
+    return builds;
+}
+
 /// Work balance over a fresh random ball of bodyCount bodies weighted by weightOf(index, random), into each of
 /// domainCounts; and whether the radix passes summed those weights in 32 bits must be summedIn32Bits.
 template <typename WeightOf>
@@ -550,12 +565,9 @@ TEST_F(OrbGpuTest, WorkBalanceIn32BitsGivesTheCellsOf64BitSums) {
     for (float& weight : weights)
         weight = float(interactions(random));
     for (std::uint32_t domains : {7u, 64u, 500u}) {
-        SCOPED_TRACE("np = " + std::to_string(domains));
-        const WorkBuild radix = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::RadixSelect);
-        const WorkBuild bisection = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::Bisection);
-        EXPECT_TRUE(radix.summedNarrow);
-        EXPECT_FALSE(bisection.summedNarrow);
-        expectSameCells(radix.cells, bisection.cells);
+        const RadixAndBisection builds = expectRadixCellsOfBisection(bodies, weights, domains);
+        EXPECT_TRUE(builds.radix.summedNarrow);
+        EXPECT_FALSE(builds.bisection.summedNarrow);
     }
 }
 
@@ -581,13 +593,10 @@ TEST_F(OrbGpuTest, WorkBalanceSplitsTiesOnAPivotWithOffsetsFromTheLastPass) {
             for (std::size_t i = 0; i < weights.size(); ++i)
                 weights[i] = float(interactions(random)) * (i % every == 0 ? 10.0f : 1.0f) * (integers ? 1.0f : 0.001f);
             for (std::uint32_t domains : {2u, 64u}) {
-                SCOPED_TRACE("np = " + std::to_string(domains));
-                const WorkBuild tally = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::RadixSelect,
-                                                          OrbTileOffsets::FromLastPass);
-                const WorkBuild bisection = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::Bisection);
-                ASSERT_EQ(tally.cells[0].cutAxis, 0);
-                EXPECT_EQ(tally.cells[1].upper[0], 0.0f) << "the root's target should fall among the ties";
-                expectSameCells(tally.cells, bisection.cells);
+                const std::vector<OrbCell> cells =
+                    expectRadixCellsOfBisection(bodies, weights, domains, OrbTileOffsets::FromLastPass).radix.cells;
+                ASSERT_EQ(cells[0].cutAxis, 0);
+                EXPECT_EQ(cells[1].upper[0], 0.0f) << "the root's target should fall among the ties";
             }
             expectWorkBalanced(bodies, weights, 64, {OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass});
         }
@@ -615,15 +624,12 @@ TEST_F(OrbGpuTest, WorkBalanceWithMatchSlotsOverflowingOnAResolvedSplit) {
     for (std::size_t i = 0; i < weights.size(); ++i)
         weights[i] = i < kHeavy ? 50000.0f : float(interactions(random));
     for (std::uint32_t domains : {2u, 64u}) {
-        SCOPED_TRACE("np = " + std::to_string(domains));
-        const WorkBuild tally =
-            buildWorkBalanced(bodies, weights, domains, OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass);
-        const WorkBuild bisection = buildWorkBalanced(bodies, weights, domains, OrbCutFinder::Bisection);
-        ASSERT_EQ(tally.cells[0].cutAxis, 0);
-        const float cut = tally.cells[1].upper[0];
+        const std::vector<OrbCell> cells =
+            expectRadixCellsOfBisection(bodies, weights, domains, OrbTileOffsets::FromLastPass).radix.cells;
+        ASSERT_EQ(cells[0].cutAxis, 0);
+        const float cut = cells[1].upper[0];
         EXPECT_GE(cut, 1.0f) << "the root's target should fall among the heavy bodies";
         EXPECT_LE(cut, std::bit_cast<float>(oneKey + kHeavy - 1));
-        expectSameCells(tally.cells, bisection.cells);
     }
     expectWorkBalanced(bodies, weights, 64, {OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass});
 }

@@ -52,7 +52,7 @@ struct ExtractTotals {
         return lowestBit < 0 ? std::uint32_t(-lowestBit) : 0u;
     }
     __device__ void addWeight(float weight) {
-        if (weight >= 0.0f && weight <= 3.4e38f) {
+        if (validWeight(weight)) {
             const std::uint32_t magnitude = __float_as_uint(weight) & 0x7fffffffu; // -0 is a weight of 0
             maxWeight = max(maxWeight, magnitude);
             fractionBits = max(fractionBits, fractionBitsOf(magnitude));

@@ -32,12 +32,25 @@ __device__ __forceinline__ float weightScale(int exponent) {
     return __int_as_float((127 + exponent) << 23);
 }
 
+/// Weights above this (up to FLT_MAX) count as not finite, as infinity and NaN do.
+inline constexpr float kLargestOrbWeight = 3.4e38f;
+
+/// A weight the build accepts: finite and >= 0 (-0 too).
+__device__ __forceinline__ bool validWeight(float weight) {
+    return weight >= 0.0f && weight <= kLargestOrbWeight;
+}
+
+/// A weight that adds to the sums: valid and not zero. Invalid weights count as 0 there, since the build refuses them
+/// afterwards.
+__device__ __forceinline__ bool positiveWeight(float weight) {
+    return weight > 0.0f && weight <= kLargestOrbWeight;
+}
+
 /// The weight as an integer (weight * 2^exponent rounded, scale = weightScale(exponent)): sums of integers are exact
-/// and independent of the order of the atomics, so the cuts are deterministic. Invalid weights count as 0 (the build
-/// refuses them afterwards). A product with a power of two is exact, so this equals scalbnf's result for a few
-/// instructions less per body.
+/// and independent of the order of the atomics, so the cuts are deterministic. A product with a power of two is exact,
+/// so this equals scalbnf's result for a few instructions less per body.
 __device__ __forceinline__ std::uint64_t fixedWeight(float weight, float scale) {
-    return (weight > 0.0f && weight <= 3.4e38f) ? __float2ull_rn(weight * scale) : 0ull;
+    return positiveWeight(weight) ? __float2ull_rn(weight * scale) : 0ull;
 }
 
 /// Work balance is in force: requested, and the weights do not all vanish.

@@ -57,7 +57,7 @@ enum class WeightPath { None, Wide, Narrow };
 /// A body's weight in the units of the path: scale is 2^weightExponent (Wide) or 2^(weightExponent - narrowShift).
 template <WeightPath kPath> __device__ __forceinline__ std::uint64_t rowWeight(float weight, float scale) {
     if constexpr (kPath == WeightPath::Narrow)
-        return (weight > 0.0f && weight <= 3.4e38f) ? __float2uint_rn(weight * scale) : 0u;
+        return positiveWeight(weight) ? __float2uint_rn(weight * scale) : 0u;
     else if constexpr (kPath == WeightPath::Wide)
         return fixedWeight(weight, scale);
     else
