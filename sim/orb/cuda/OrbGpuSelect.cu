@@ -326,6 +326,17 @@ __device__ __forceinline__ void histogramRows(const Tile& tile, const float (&co
             tally.below[threadIdx.x / 32] = below;
 }
 
+/// The same for the work-balanced kernel's rare paths (every weight 0, or weights that are not narrow integers), out of
+/// line and loading the rows again, so that the kernel's code is mostly its common path.
+template <WeightPath kPath, RadixPass kPass>
+__device__ __noinline__ void histogramTileOutOfLine(Tile tile, const float* along, const float* weight, float scale,
+                                                    PassDigits d, std::uint32_t* counts, SplitWeightBins weights,
+                                                    MatchTally& tally) {
+    float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
+    loadTileRows<true>(tile, along, weight, coordinates, rowWeights);
+    histogramRows<kPath, kPass>(tile, coordinates, rowWeights, scale, d, counts, weights, tally);
+}
+
 // Per body of a split still selecting: 4 bytes read (+ 4 of weight), one shared atomic or fewer; per tile, at most
 // one global atomic per non-empty bin into the cell's bins. The last tile of a cell (or the only one) selects the
 // digit. kWeights: compiled for work balance (the pass is issue-bound, so count balance gets an instance without any
@@ -376,16 +387,17 @@ template <bool kWeights, RadixPass kPass> __global__ void orbRadixPassKernel(Orb
     __syncthreads();
     const int exponent = kWeights ? level.state->weightExponent : 0;
     const int narrowShift = useWeights ? level.state->narrowShift : -1;
-    if (!useWeights)
+    if constexpr (!kWeights)
         histogramRows<WeightPath::None, kPass>(tile, coordinates, rowWeights, 1.0f, digits, counts, weights, tally);
-    else if constexpr (kWeights) {
-        if (narrowShift >= 0)
-            histogramRows<WeightPath::Narrow, kPass>(tile, coordinates, rowWeights, weightScale(exponent - narrowShift),
-                                                     digits, counts, weights, tally);
-        else
-            histogramRows<WeightPath::Wide, kPass>(tile, coordinates, rowWeights, weightScale(exponent), digits, counts,
-                                                   weights, tally);
-    }
+    else if (narrowShift >= 0)
+        histogramRows<WeightPath::Narrow, kPass>(tile, coordinates, rowWeights, weightScale(exponent - narrowShift),
+                                                 digits, counts, weights, tally);
+    else if (useWeights)
+        histogramTileOutOfLine<WeightPath::Wide, kPass>(tile, level.from.coordinate[split->axis], level.from.weight,
+                                                        weightScale(exponent), digits, counts, weights, tally);
+    else
+        histogramTileOutOfLine<WeightPath::None, kPass>(tile, level.from.coordinate[split->axis], level.from.weight,
+                                                        1.0f, digits, counts, weights, tally);
     __syncthreads();
     if (kTally && threadIdx.x == 0)
         publishTally(level, *split, tally);
