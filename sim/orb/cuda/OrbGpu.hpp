@@ -97,6 +97,10 @@
 //   compare-and-swap loop. Together: 2^27 / 4096 60.8 -> 51.1 ms (count) and 88.5 -> 75.8 ms (work) on the H200.
 //   Later, for the work instance: fixed-point weights by a product with 2^exponent (not scalbnf) and 64-bit warp sums
 //   as three 32-bit reductions (sm_80 and later): 73.5 -> 71.8 ms at 2^27 / 4096, 0.605 -> 0.594 ms at 2^20 / 64.
+//   Code size: the work instance keeps its rare weight paths (every weight 0; weights that are not narrow integers)
+//   out of line, where they load the rows again. With all three paths inlined, each with its 16 unrolled rows, its code
+//   was 137 to 260 KB, and at 2^20 bodies, where a multiprocessor runs a tile or two per pass and so meets most of it
+//   once, 55% of the work passes' stall samples waited for instructions (ncu): 2^20 / 64 work 0.560 -> 0.498 ms.
 //   Tiles of 4096 bodies measured faster than 2048 at 2^27 and 2^30 bodies (fewer same-address atomics per cell, which
 //   serialise in L2) and equal at 2^20. Cost (ncu, 2^24 bodies / 4096 domains, 8-bit digits): radix passes 41%,
 //   issue-bound (SM throughput 62-72%, DRAM 19-36%, 50% occupancy at 64 registers), hence fewer, wider passes;
