@@ -310,7 +310,10 @@ __device__ __forceinline__ void histogramRows(const Tile& tile, const float (&co
     for (int row = 0; row < kRowsPerWarp; ++row) {
         const bool valid = tile.holds(row);
         const std::uint32_t key = orderedKey(coordinates[row]);
-        const bool active = valid && (d.pass == 0 || (key >> d.prefixShift) == (d.fixedBits >> d.prefixShift));
+        // Only a Digit instance runs pass 0; in the last pass's instances a run-time test for it made the compiler
+        // emit the row loop twice, and the smaller code helps (2^27 / 4096: count 49.6 -> 48.6 ms, work 63.1 -> 62.2).
+        const bool active = valid && ((kPass == RadixPass::Digit && d.pass == 0) ||
+                                      (key >> d.prefixShift) == (d.fixedBits >> d.prefixShift));
         const std::uint64_t weight = active ? rowWeight<kPath>(rowWeights[row], scale) : 0ull;
         addRowToHistogram<kPath, kCounts>(active, (key >> d.shift) & d.digitMask, weight, counts, weights);
         if constexpr (kTally)
