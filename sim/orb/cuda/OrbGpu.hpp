@@ -101,6 +101,8 @@
 //   out of line, where they load the rows again. With all three paths inlined, each with its 16 unrolled rows, its code
 //   was 137 to 260 KB, and at 2^20 bodies, where a multiprocessor runs a tile or two per pass and so meets most of it
 //   once, 55% of the work passes' stall samples waited for instructions (ncu): 2^20 / 64 work 0.560 -> 0.498 ms.
+//   Likewise the last pass's instances leave out the run-time test for pass 0, which cost a second copy of the row
+//   loop: 2^27 / 4096 count 48.7 -> 47.6 ms, work 63.1 -> 62.2.
 //   Tiles of 4096 bodies measured faster than 2048 at 2^27 and 2^30 bodies (fewer same-address atomics per cell, which
 //   serialise in L2) and equal at 2^20. Cost (ncu, 2^24 bodies / 4096 domains, 8-bit digits): radix passes 41%,
 //   issue-bound (SM throughput 62-72%, DRAM 19-36%, 50% occupancy at 64 registers), hence fewer, wider passes;
