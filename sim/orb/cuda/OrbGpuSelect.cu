@@ -237,6 +237,13 @@ struct MatchTally {
             minAbove[threadIdx.x / 32] = minAboveKey;
         }
     }
+    /// After the rows: the tile's bodies below the digits fixed before the pass.
+    __device__ __forceinline__ std::uint32_t tileBelow() const {
+        std::uint32_t sum = 0;
+        for (int w = 0; w < kWarpsPerTile; ++w)
+            sum += below[w];
+        return sum;
+    }
 };
 
 /// Per row of the last pass: this thread's body against the fixed digits (prefix) of the pivot. Counting stops soon
@@ -262,10 +269,9 @@ __device__ __forceinline__ void tallyRow(bool valid, std::uint32_t key, std::uin
 /// Thread 0, after the rows: the tile's tally into the level's per-tile arrays (counts: (below, matches); extremes),
 /// its matches' digits into its slots, and a mark on the split when they did not fit.
 __device__ __forceinline__ void publishTally(const OrbLevel& level, OrbSplit& split, const MatchTally& tally) {
-    uint2 counts = make_uint2(0, tally.matches);
+    const uint2 counts = make_uint2(tally.tileBelow(), tally.matches);
     uint2 extremes = make_uint2(0, ~0u);
     for (int w = 0; w < kWarpsPerTile; ++w) {
-        counts.x += tally.below[w];
         extremes.x = max(extremes.x, tally.maxBelow[w]);
         extremes.y = min(extremes.y, tally.minAbove[w]);
     }
@@ -340,6 +346,28 @@ __device__ __noinline__ void histogramTileOutOfLine(Tile tile, const float* alon
     histogramRows<kPath, kPass>(tile, coordinates, rowWeights, scale, d, counts, weights, tally);
 }
 
+/// The tile's rows into its histogram along the weight path in force: none in the count-balanced instance; in the
+/// work-balanced one the narrow path inline, the rare ones out of line.
+template <bool kWeights, RadixPass kPass>
+__device__ __forceinline__ void
+histogramTile(const OrbLevel& level, const OrbSplit& split, const Tile& tile, const float (&coordinates)[kRowsPerWarp],
+              const float (&rowWeights)[kRowsPerWarp], bool useWeights, int narrowShift, const PassDigits& digits,
+              std::uint32_t* counts, const SplitWeightBins& weights, MatchTally& tally) {
+    const int exponent = kWeights ? level.state->weightExponent : 0;
+    const float* along = level.from.coordinate[split.axis];
+    if constexpr (!kWeights)
+        histogramRows<WeightPath::None, kPass>(tile, coordinates, rowWeights, 1.0f, digits, counts, weights, tally);
+    else if (narrowShift >= 0)
+        histogramRows<WeightPath::Narrow, kPass>(tile, coordinates, rowWeights, weightScale(exponent - narrowShift),
+                                                 digits, counts, weights, tally);
+    else if (useWeights)
+        histogramTileOutOfLine<WeightPath::Wide, kPass>(tile, along, level.from.weight, weightScale(exponent), digits,
+                                                        counts, weights, tally);
+    else
+        histogramTileOutOfLine<WeightPath::None, kPass>(tile, along, level.from.weight, 1.0f, digits, counts, weights,
+                                                        tally);
+}
+
 // Per body of a split still selecting: 4 bytes read (+ 4 of weight), one shared atomic or fewer; per tile, at most
 // one global atomic per non-empty bin into the cell's bins. The last tile of a cell (or the only one) selects the
 // digit. kWeights: compiled for work balance (the pass is issue-bound, so count balance gets an instance without any
@@ -388,28 +416,16 @@ template <bool kWeights, RadixPass kPass> __global__ void orbRadixPassKernel(Orb
     if (kTally && threadIdx.x == 0)
         tally.matches = 0;
     __syncthreads();
-    const int exponent = kWeights ? level.state->weightExponent : 0;
     const int narrowShift = useWeights ? level.state->narrowShift : -1;
-    if constexpr (!kWeights)
-        histogramRows<WeightPath::None, kPass>(tile, coordinates, rowWeights, 1.0f, digits, counts, weights, tally);
-    else if (narrowShift >= 0)
-        histogramRows<WeightPath::Narrow, kPass>(tile, coordinates, rowWeights, weightScale(exponent - narrowShift),
-                                                 digits, counts, weights, tally);
-    else if (useWeights)
-        histogramTileOutOfLine<WeightPath::Wide, kPass>(tile, level.from.coordinate[split->axis], level.from.weight,
-                                                        weightScale(exponent), digits, counts, weights, tally);
-    else
-        histogramTileOutOfLine<WeightPath::None, kPass>(tile, level.from.coordinate[split->axis], level.from.weight,
-                                                        1.0f, digits, counts, weights, tally);
+    histogramTile<kWeights, kPass>(level, *split, tile, coordinates, rowWeights, useWeights, narrowShift, digits,
+                                   counts, weights, tally);
     __syncthreads();
     if (kTally && threadIdx.x == 0)
         publishTally(level, *split, tally);
     // Work balance, last pass: the cell's bodies below the digits fixed so far, summed over its tiles.
     const bool sumsBelow = useWeights && kPass != RadixPass::Digit;
     if (sumsBelow && threadIdx.x == 0) {
-        std::uint32_t below = 0;
-        for (int w = 0; w < kWarpsPerTile; ++w)
-            below += tally.below[w];
+        const std::uint32_t below = tally.tileBelow();
         if (below > 0)
             atomicAdd(&split->lessCount, below);
     }
@@ -508,18 +524,27 @@ __global__ void orbBisectRoundKernel(OrbLevel level) {
     }
 }
 
+using RadixPassKernel = void (*)(OrbLevel, int);
+
+/// The instance that runs `pass` of every level (tally: the last pass tallies the tiles for the scatter).
+template <bool kWeights> RadixPassKernel radixPassKernel(int pass, bool tally) {
+    if (pass + 1 < int(kOrbRadixPasses))
+        return orbRadixPassKernel<kWeights, RadixPass::Digit>;
+    if (tally)
+        return orbRadixPassKernel<kWeights, RadixPass::FinalDigitAndTally>;
+    if constexpr (kWeights)
+        return orbRadixPassKernel<kWeights, RadixPass::FinalDigit>;
+    else
+        return orbRadixPassKernel<kWeights, RadixPass::Digit>; // count balance: the last pass counts like the others
+}
+
 } // namespace
 
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream) {
     if (finder == OrbCutFinder::RadixSelect) {
         for (int pass = 0; pass < int(kOrbRadixPasses); ++pass) {
-            const bool last = pass + 1 == int(kOrbRadixPasses);
-            const bool tally = level.tallyLastPass && last;
-            const auto kernel = level.workBalance ? (tally  ? orbRadixPassKernel<true, RadixPass::FinalDigitAndTally>
-                                                     : last ? orbRadixPassKernel<true, RadixPass::FinalDigit>
-                                                            : orbRadixPassKernel<true, RadixPass::Digit>)
-                                                  : (tally ? orbRadixPassKernel<false, RadixPass::FinalDigitAndTally>
-                                                           : orbRadixPassKernel<false, RadixPass::Digit>);
+            const auto kernel = level.workBalance ? radixPassKernel<true>(pass, level.tallyLastPass)
+                                                  : radixPassKernel<false>(pass, level.tallyLastPass);
             launchDependent("orbRadixPassKernel", kernel, level.gridTiles, kOrbTileThreads, stream, level, pass);
         }
         return;
