@@ -12,6 +12,8 @@
 
 #include <array>
 #include <bit>
+#include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <numeric>
 
@@ -374,10 +376,38 @@ TEST_F(OrbGpuTest, MatchesCpuOnTieHeavyLattice) {
         expectSameAsCpu(bodies, domains);
 }
 
+/// Radix select measures keys from each cell's lower side and takes as few passes as the cell's key range needs: a box
+/// just across 1.0 on x (18 bits: two passes, though the keys of 0.99 and 1.01 share only 8 leading bits), a few
+/// hundred units in the last place of 3.0 on y (one pass), and a thin slab across 0 on z (32 bits), with ties on y.
+TEST_F(OrbGpuTest, MatchesCpuOnNarrowKeyRanges) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    Bodies bodies = randomBall(6000, random);
+    std::uniform_real_distribution<float> acrossOne(0.99f, 1.01f), acrossZero(-1e-3f, 1e-3f);
+    std::uniform_int_distribution<int> ulps(-200, 200);
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        bodies.x[i] = acrossOne(random);
+        const int units = ulps(random);
+        bodies.y[i] = 3.0f;
+        for (int step = 0; step < std::abs(units); ++step)
+            bodies.y[i] = std::nextafter(bodies.y[i], units < 0 ? 0.0f : 4.0f);
+        bodies.z[i] = acrossZero(random);
+    }
+    for (std::uint32_t domains : {2u, 7u, 64u, 1000u})
+        expectSameAsCpu(bodies, domains);
+    std::uniform_real_distribution<float> weight(0.0f, 10.0f);
+    std::vector<float> weights(bodies.size());
+    for (float& w : weights)
+        w = weight(random);
+    for (const OrbMethod& method : kRadixMethods)
+        expectWorkBalanced(bodies, weights, 64, method);
+}
+
 /// 400,000 bodies: 98 tiles in the root cell, so a tile's look-back for the counts of the tiles before it spans up to
 /// four windows of 32, and most splits hold tens of tiles; cells, leaves and the work bound as on the small inputs.
-/// Two balls: one about the origin, where few bodies share the pivot's first digit, and one in [2.5, 3.5]^3, where
-/// the first digit is a single mantissa bit, so half the root cell still matches it in the later passes.
+/// Two balls: one about the origin, whose key range spans both signs (all 32 bits), and one in [2.5, 3.5]^3, whose
+/// range lies in one power of two (23 bits, so the last pass fixes a single bit).
 TEST_F(OrbGpuTest, MatchesCpuWithManyTilesPerCell) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));

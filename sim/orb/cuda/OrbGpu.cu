@@ -27,15 +27,22 @@ constexpr unsigned kStreamWarps = kStreamThreads / 32;
 /// one thread's bodies, then one set of atomics per block:
 /// per warp they were 32k atomics on each of a few addresses at 2^20 bodies, which L2 serialises (the count-balanced
 /// build of 2^20 bodies into 64 domains took 0.657 ms with them, 0.518 ms without; reading the bodies takes a few us).
+/// A coordinate as the records hold it: a non-finite one as 0. Such a build throws and moves no body, but its levels
+/// still run, and radix select measures keys from each cell's lower side, which needs every record inside its cell.
+__device__ __forceinline__ float recordCoordinate(float c) {
+    return isfinite(c) ? c : 0.0f;
+}
+
 struct ExtractTotals {
     std::uint32_t low[3] = {~0u, ~0u, ~0u}, high[3] = {0, 0, 0}, nonFinite = 0, invalidWeights = 0, maxWeight = 0,
                   fractionBits = 0;
 
+    /// Counts the position's non-finite components and bounds what the records hold (recordCoordinate).
     __device__ void addPosition(float x, float y, float z) {
         const float c[3] = {x, y, z};
         for (int axis = 0; axis < 3; ++axis) {
             nonFinite += isfinite(c[axis]) ? 0 : 1;
-            const std::uint32_t key = orderedKey(c[axis]);
+            const std::uint32_t key = orderedKey(recordCoordinate(c[axis]));
             low[axis] = min(low[axis], key);
             high[axis] = max(high[axis], key);
         }
@@ -107,9 +114,9 @@ __global__ void orbExtractBodiesKernel(const float4* positionMass, const float4*
     ExtractTotals totals;
     for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
         const float4 p = positionMass[i];
-        records.coordinate[0][i] = p.x;
-        records.coordinate[1][i] = p.y;
-        records.coordinate[2][i] = p.z;
+        records.coordinate[0][i] = recordCoordinate(p.x);
+        records.coordinate[1][i] = recordCoordinate(p.y);
+        records.coordinate[2][i] = recordCoordinate(p.z);
         records.index[i] = i;
         totals.addPosition(p.x, p.y, p.z);
         if (records.weight != nullptr) {
@@ -127,9 +134,9 @@ __global__ void orbExtractPositionsKernel(const float* x, const float* y, const 
     ExtractTotals totals;
     for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
         const float px = x[i], py = y[i], pz = z[i];
-        records.coordinate[0][i] = px;
-        records.coordinate[1][i] = py;
-        records.coordinate[2][i] = pz;
+        records.coordinate[0][i] = recordCoordinate(px);
+        records.coordinate[1][i] = recordCoordinate(py);
+        records.coordinate[2][i] = recordCoordinate(pz);
         records.index[i] = i;
         totals.addPosition(px, py, pz);
     }
@@ -188,13 +195,18 @@ __device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinde
     cell.cutAxis = axis;
     split.axis = axis;
     const std::uint32_t low = orderedKey(cell.lower[axis]), high = orderedKey(cell.upper[axis]);
-    const int fixedBits = __clz(low ^ high); // 32 when every key of the cell is the same
-    // Passes whose digits lie entirely in the fixed bits; the last pass's digit ends at bit 0.
-    split.firstPass = fixedBits == 32 ? kOrbRadixPasses : std::uint32_t(fixedBits / kOrbRadixDigitBits);
     if (finder == OrbCutFinder::RadixSelect) {
-        const int fixedPassBits = int(split.firstPass) * kOrbRadixDigitBits;
-        split.pivot = fixedPassBits >= 32 ? low : split.firstPass == 0 ? 0u : low & ~(0xffffffffu >> fixedPassBits);
-        split.done = split.firstPass == kOrbRadixPasses ? 1u : 0u;
+        // Every body's key lies in [low, high] (the records are finite and the cuts bound the children), so the digits
+        // span that range alone: as few passes as its bits need, the last ending at bit 0 so that it is the level's
+        // last pass, and a first digit that spreads the cell over its bins instead of over a float's exponents.
+        const std::uint32_t bits = low == high ? 0u : std::uint32_t(32 - __clz(high - low));
+        const std::uint32_t passes = (bits + kOrbRadixDigitBits - 1) / kOrbRadixDigitBits;
+        split.firstPass = kOrbRadixPasses - passes;
+        split.keyBase = low;
+        split.keyBits = bits;
+        split.fixedDigits = 0;
+        split.pivot = low;
+        split.done = passes == 0 ? 1u : 0u;
     } else {
         split.pivot = low;
         split.high = high;

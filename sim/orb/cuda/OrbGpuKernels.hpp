@@ -32,12 +32,10 @@ inline constexpr std::uint32_t kOrbTileBodies = 4096;
 inline constexpr unsigned kOrbTileThreads = 256;
 /// Scatter tiles resident per multiprocessor (its launch bound: the records sit in registers).
 inline constexpr unsigned kOrbScatterTilesPerMultiprocessor = 2;
-/// Radix select: 3 passes of 11-bit digits (the last takes the 10 bits left), 2048 bins per cell.
+/// Radix select: at most 3 passes of 11-bit digits of a key measured from the cell's lower side, 2048 bins per cell.
 inline constexpr int kOrbRadixDigitBits = 11;
 inline constexpr std::uint32_t kOrbRadixPasses = 3;
 inline constexpr std::uint32_t kOrbRadixBins = 1u << kOrbRadixDigitBits;
-/// Bits of the last pass's digit.
-inline constexpr int kOrbLastDigitBits = 32 - int(kOrbRadixPasses - 1) * kOrbRadixDigitBits;
 /// Work balance: when every weight is an integer below this bound at one common scale (Gravlab's weights are
 /// interaction counts times power-of-two level multiplicities), a tile sums them in 32 bits (kOrbTileBodies of them
 /// stay below 2^32) and the radix passes take one conversion, one reduction and one atomic per weight.
@@ -59,9 +57,12 @@ struct OrbSplit {
     std::uint32_t tileCount;     ///< ceil((end - begin) / kOrbTileBodies)
     std::uint32_t binSlot;       ///< radix bins of cells of more than one tile, numbered over the level
     std::int32_t axis;           ///< the cut axis (longest side)
-    std::uint32_t firstPass;     ///< radix select: passes before it are fixed by the key range of the cell's box
+    std::uint32_t firstPass;     ///< radix select: the first of the level's passes this split takes part in
+    std::uint32_t keyBase;       ///< radix select: the key of the box's lower side, which the digits are measured from
+    std::uint32_t keyBits;       ///< radix select: bits of the box's key range (upper key - keyBase)
+    std::uint32_t fixedDigits;   ///< radix select: the pivot's digits fixed so far, measured from keyBase
     std::uint32_t done;          ///< the pivot key is found
-    std::uint32_t pivot;         ///< radix: the pivot digits fixed so far; bisection: lower end of the bracket
+    std::uint32_t pivot;         ///< the pivot key once done; bisection: lower end of the bracket
     std::uint32_t high;          ///< bisection: upper end of the bracket (inclusive)
     std::uint32_t countRank;     ///< count balance: bodies that go left (global target minus begin)
     std::uint32_t rank;          ///< count balance, radix: the pivot's rank among the bodies matching the fixed digits

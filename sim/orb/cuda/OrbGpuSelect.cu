@@ -15,12 +15,7 @@ using namespace orbdevice;
 constexpr int kBisectionRounds = 32; // a bracket of at most 2^32 keys halves to one key in 32 rounds
 constexpr int kBinsPerThread = int(kOrbRadixBins / kOrbTileThreads); // consecutive bins per thread in a select
 static_assert(kOrbRadixBins == 1u << kOrbRadixDigitBits && kBinsPerThread * kOrbTileThreads == kOrbRadixBins);
-static_assert(kOrbRadixPasses * kOrbRadixDigitBits >= 32 && (kOrbRadixPasses - 1) * kOrbRadixDigitBits < 32);
-
-/// Lowest key bit of the digit of a pass; the last pass takes the bits left (10 of 11-bit digits).
-__device__ __forceinline__ int digitShift(int pass) {
-    return max(32 - kOrbRadixDigitBits * (pass + 1), 0);
-}
+static_assert(kOrbRadixPasses * kOrbRadixDigitBits >= 32, "the passes must cover a 32-bit key range");
 
 /// A tile's weight histogram in shared memory, each 64-bit bin as two 32-bit words: a 64-bit atomicAdd on shared
 /// memory compiles to a compare-and-swap loop, where 32-bit adds are native. The sum is exact once every addition has
@@ -146,12 +141,13 @@ __device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBins
                                       : countBefore <= rank && rank < countBefore + counts[k];
         if (holds) {
             found = true;
-            split.pivot |= (std::uint32_t(threadIdx.x) * kBinsPerThread + std::uint32_t(k)) << shift;
+            split.fixedDigits |= (std::uint32_t(threadIdx.x) * kBinsPerThread + std::uint32_t(k)) << shift;
             split.rank = rank - countBefore;
             split.target = target - weightBefore;
             split.lessWeight += weightBefore;
             split.lessCount = lessBefore + countBefore;
             if (shift == 0) { // the last digit: the bin holds exactly the bodies equal to the pivot
+                split.pivot = split.keyBase + split.fixedDigits;
                 split.done = 1;
                 split.equalCount = counts[k];
                 split.equalWeight = weights[k];
@@ -247,8 +243,8 @@ struct MatchTally {
 };
 
 /// Per row of the last pass: this thread's body against the fixed digits (prefix) of the pivot. Counting stops soon
-/// after the slots are full, since more matches only mean overflow: a tile whose bodies all match (a box that fixes
-/// 22 key bits, many bodies on one plane) would otherwise serialise 4096 shared atomics.
+/// after the slots are full, since more matches only mean overflow: a tile whose bodies all match (a cell whose keys
+/// span one pass's digit, many bodies on one plane) would otherwise serialise 4096 shared atomics.
 __device__ __forceinline__ void tallyRow(bool valid, std::uint32_t key, std::uint32_t keyPrefix,
                                          std::uint32_t pivotPrefix, std::uint32_t digit, MatchTally& tally,
                                          std::uint32_t& below, std::uint32_t& maxBelow, std::uint32_t& minAbove) {
@@ -284,11 +280,23 @@ __device__ __forceinline__ void publishTally(const OrbLevel& level, OrbSplit& sp
         atomicExch(&split.matchOverflow, 1u);
 }
 
-/// What a pass compares each key with: the digit it counts (at shift, digitMask wide) and the pivot's digits fixed by
-/// the passes before (the bits of fixedBits above prefixShift; none in pass 0).
+/// What a pass compares each key with, measured from the split's keyBase: the digit it counts (at shift, digitMask
+/// wide) and the pivot's digits fixed by the passes before (the bits of fixedBits at and above prefixShift; none in
+/// the split's first pass, where prefixShift is the range's bit count).
 struct PassDigits {
     int pass, shift, prefixShift;
-    std::uint32_t digitMask, fixedBits;
+    std::uint32_t base, digitMask, fixedBits;
+
+    __device__ PassDigits(const OrbSplit& split, int levelPass) {
+        pass = levelPass;
+        prefixShift = int(split.keyBits) - kOrbRadixDigitBits * (levelPass - int(split.firstPass));
+        shift = max(prefixShift - kOrbRadixDigitBits, 0); // the split's last pass ends at bit 0
+        base = split.keyBase;
+        digitMask = (1u << (prefixShift - shift)) - 1u;
+        fixedBits = split.fixedDigits;
+    }
+    /// The lowest key that matches the fixed digits.
+    __device__ std::uint32_t lowestMatch() const { return base + fixedBits; }
 };
 
 /// What a radix pass does besides its digit's histogram. Work balance selects by weight alone, so a pass before the
@@ -316,17 +324,20 @@ __device__ __forceinline__ void histogramRows(const Tile& tile, const float (&co
     for (int row = 0; row < kRowsPerWarp; ++row) {
         const bool valid = tile.holds(row);
         const std::uint32_t key = orderedKey(coordinates[row]);
-        // Only a Digit instance runs pass 0; in the last pass's instances a run-time test for it made the compiler
-        // emit the row loop twice, and the smaller code helps (2^27 / 4096: count 49.6 -> 48.6 ms, work 63.1 -> 62.2).
+        const std::uint32_t offset = key - d.base; // every record lies in its cell's key range
+        // Only a Digit instance runs pass 0 (where every body of a selecting split matches, and prefixShift may be 32);
+        // in the last pass's instances a run-time test for it made the compiler emit the row loop twice, and the
+        // smaller code helps (2^27 / 4096: count 49.6 -> 48.6 ms, work 63.1 -> 62.2).
         const bool active = valid && ((kPass == RadixPass::Digit && d.pass == 0) ||
-                                      (key >> d.prefixShift) == (d.fixedBits >> d.prefixShift));
+                                      (offset >> d.prefixShift) == (d.fixedBits >> d.prefixShift));
         const std::uint64_t weight = active ? rowWeight<kPath>(rowWeights[row], scale) : 0ull;
-        addRowToHistogram<kPath, kCounts>(active, (key >> d.shift) & d.digitMask, weight, counts, weights);
+        addRowToHistogram<kPath, kCounts>(active, (offset >> d.shift) & d.digitMask, weight, counts, weights);
         if constexpr (kTally)
-            tallyRow(valid, key, key >> d.prefixShift, d.fixedBits >> d.prefixShift, key & d.digitMask, tally, below,
-                     maxBelow, minAbove);
+            tallyRow(valid, key, offset >> d.prefixShift, d.fixedBits >> d.prefixShift, offset & d.digitMask, tally,
+                     below, maxBelow, minAbove);
         else if constexpr (kBelow)
-            below += __popc(__ballot_sync(kFullWarp, valid && (key >> d.prefixShift) < (d.fixedBits >> d.prefixShift)));
+            below +=
+                __popc(__ballot_sync(kFullWarp, valid && (offset >> d.prefixShift) < (d.fixedBits >> d.prefixShift)));
     }
     if constexpr (kTally)
         tally.closeWarp(below, maxBelow, minAbove);
@@ -375,7 +386,7 @@ histogramTile(const OrbLevel& level, const OrbSplit& split, const Tile& tile, co
 // the tally, the pass of the final digit counts each tile against the digits fixed before it (MatchTally), so that the
 // cell's last tile can write the scatter's offsets, the cut and the children (finishSelectedSplit) once the digit is
 // known.
-template <bool kWeights, RadixPass kPass> __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
+template <bool kWeights, RadixPass kPass> __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass) {
     constexpr bool kTally = kPass == RadixPass::FinalDigitAndTally;
     __shared__ std::uint32_t counts[kOrbRadixBins];
     __shared__ MatchTally tally;
@@ -407,12 +418,7 @@ template <bool kWeights, RadixPass kPass> __global__ void orbRadixPassKernel(Orb
     allowNextKernel();
     if (!selecting || split->done != 0)
         return;
-    PassDigits digits;
-    digits.pass = pass;
-    digits.shift = digitShift(pass);
-    digits.prefixShift = 32 - kOrbRadixDigitBits * pass; // the bits above it are fixed (none in pass 0)
-    digits.digitMask = (1u << (digits.prefixShift - digits.shift)) - 1u;
-    digits.fixedBits = split->pivot;
+    const PassDigits digits(*split, pass);
     if (kTally && threadIdx.x == 0)
         tally.matches = 0;
     __syncthreads();
@@ -441,8 +447,18 @@ template <bool kWeights, RadixPass kPass> __global__ void orbRadixPassKernel(Orb
     if constexpr (kTally) {
         __syncthreads(); // the selection's last writes to the split come from one thread
         if (split->resolved != 0 && __ldcg(&split->matchOverflow) == 0)
-            finishSelectedSplit(level, *split, digits.fixedBits);
+            finishSelectedSplit(level, *split, digits.lowestMatch());
     }
+}
+
+template <bool kWeights, RadixPass kPass> __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
+    radixPass<kWeights, kPass>(level, pass);
+}
+
+/// Work balance's last pass with the tally held to 64 registers (4 tiles per multiprocessor): the digits measured from
+/// each cell's lower side took it to 71 (3 tiles).
+__global__ void __launch_bounds__(kOrbTileThreads, 4) orbWorkTallyPassKernel(OrbLevel level, int pass) {
+    radixPass<true, RadixPass::FinalDigitAndTally>(level, pass);
 }
 
 /// Halves the bisection bracket: the pivot is the smallest key t with more than `rank` bodies at or below it (count
@@ -530,8 +546,12 @@ using RadixPassKernel = void (*)(OrbLevel, int);
 template <bool kWeights> RadixPassKernel radixPassKernel(int pass, bool tally) {
     if (pass + 1 < int(kOrbRadixPasses))
         return orbRadixPassKernel<kWeights, RadixPass::Digit>;
-    if (tally)
-        return orbRadixPassKernel<kWeights, RadixPass::FinalDigitAndTally>;
+    if (tally) {
+        if constexpr (kWeights)
+            return orbWorkTallyPassKernel;
+        else
+            return orbRadixPassKernel<kWeights, RadixPass::FinalDigitAndTally>;
+    }
     if constexpr (kWeights)
         return orbRadixPassKernel<kWeights, RadixPass::FinalDigit>;
     else

@@ -45,17 +45,16 @@ struct CountedTiles {
 /// matching them (at most kOrbTileMatchSlots; those are few, see OrbGpu.hpp), so the counts need no further pass.
 struct SelectedTiles {
     const OrbLevel& level;
-    std::uint32_t prefix; ///< the pivot's digits that the passes before the last one fixed
-    std::uint32_t pivot;  ///< ~0u when no bin held the target: every body goes left
+    std::uint32_t lowestMatch; ///< the lowest key with the digits the passes before the last one fixed
+    std::uint32_t pivot;       ///< ~0u when no bin held the target: every body goes left
     __device__ __forceinline__ void read(std::uint32_t tile, uint2& counts, uint2& extremes) const {
-        constexpr std::uint32_t kDigitMask = (1u << kOrbLastDigitBits) - 1u;
         const uint2 tally = __ldcg(&level.tileCounts[tile]); // (below the fixed digits, matching them)
         extremes = __ldcg(&level.tileExtremes[tile]);
         counts = make_uint2(tally.x, 0);
         const std::uint16_t* matches = level.tileMatches + std::size_t(tile) * kOrbTileMatchSlots;
         for (std::uint32_t m = 0; m < tally.y; ++m) {
-            // From the prefix the tally compared with, not from the pivot, which is ~0u when no bin was found.
-            const std::uint32_t key = (prefix & ~kDigitMask) | __ldcg(&matches[m]);
+            // From the digits the tally compared with, not from the pivot, which is ~0u when no bin was found.
+            const std::uint32_t key = lowestMatch + __ldcg(&matches[m]);
             if (key < pivot) {
                 ++counts.x;
                 extremes.x = max(extremes.x, key);
@@ -153,10 +152,10 @@ __device__ __forceinline__ void placeCut(const OrbLevel& level, OrbSplit& split,
     writeChildren(level, split, cut, split.begin + leftCount, split.lessWeight + leftWeight);
 }
 
-/// Block-wide, in the last tile of a split whose final radix pass resolved it (SelectedTiles; prefix: the pivot's
-/// digits fixed before that pass): the scatter's tile offsets, the cut and the children, so the scatter reads its
-/// offsets instead of looking back.
-__device__ __forceinline__ void finishSelectedSplit(const OrbLevel& level, OrbSplit& split, std::uint32_t prefix) {
+/// Block-wide, in the last tile of a split whose final radix pass resolved it (SelectedTiles; lowestMatch: the lowest
+/// key with the pivot's digits fixed before that pass): the scatter's tile offsets, the cut and the children, so the
+/// scatter reads its offsets instead of looking back.
+__device__ __forceinline__ void finishSelectedSplit(const OrbLevel& level, OrbSplit& split, std::uint32_t lowestMatch) {
     __shared__ TileScanStorage storage;
     __shared__ std::uint64_t tilesBelow, weightBelow; // for the weight rule of ties, which resolved splits do not need
     __shared__ std::uint32_t maxLessKey, minGreaterKey;
@@ -166,7 +165,7 @@ __device__ __forceinline__ void finishSelectedSplit(const OrbLevel& level, OrbSp
         minGreaterKey = ~0u;
     }
     const SplitTotals totals{tilesBelow, weightBelow, maxLessKey, minGreaterKey};
-    const SelectedTiles tiles{level, prefix, split.pivot};
+    const SelectedTiles tiles{level, lowestMatch, split.pivot};
     std::uint64_t countCarry = 0, weightCarry = 0;
     for (std::uint32_t chunk = 0; chunk < split.tileCount; chunk += kOrbTileThreads * kTilesPerThread)
         scanTileChunk(level, split, tiles, chunk, false, storage, totals, countCarry, weightCarry);
