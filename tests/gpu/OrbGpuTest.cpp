@@ -302,6 +302,17 @@ RadixAndBisection expectRadixCellsOfBisection(const Bodies& bodies, const std::v
     return builds;
 }
 
+/// Work balance on bodies weighted uniformly in [0, 10) (fractions, so summed in 64-bit fixed point) into 64 domains,
+/// under each radix-select method.
+void expectWorkBalancedUnderUniformWeights(const Bodies& bodies, std::mt19937_64& random) {
+    std::uniform_real_distribution<float> weight(0.0f, 10.0f);
+    std::vector<float> weights(bodies.size());
+    for (float& w : weights)
+        w = weight(random);
+    for (const OrbMethod& method : kRadixMethods)
+        expectWorkBalanced(bodies, weights, 64, method);
+}
+
 /// Work balance over a fresh random ball of bodyCount bodies weighted by weightOf(index, random), into each of
 /// domainCounts; and whether the radix passes summed those weights in 32 bits must be summedIn32Bits.
 template <typename WeightOf>
@@ -396,12 +407,7 @@ TEST_F(OrbGpuTest, MatchesCpuOnNarrowKeyRanges) {
     }
     for (std::uint32_t domains : {2u, 7u, 64u, 1000u})
         expectSameAsCpu(bodies, domains);
-    std::uniform_real_distribution<float> weight(0.0f, 10.0f);
-    std::vector<float> weights(bodies.size());
-    for (float& w : weights)
-        w = weight(random);
-    for (const OrbMethod& method : kRadixMethods)
-        expectWorkBalanced(bodies, weights, 64, method);
+    expectWorkBalancedUnderUniformWeights(bodies, random);
 }
 
 /// 400,000 bodies: 98 tiles in the root cell, so a tile's look-back for the counts of the tiles before it spans up to
@@ -421,12 +427,7 @@ TEST_F(OrbGpuTest, MatchesCpuWithManyTilesPerCell) {
         for (const OrbMethod& method : kRadixMethods)
             for (std::uint32_t domains : {3u, 64u})
                 expectSameAsCpu(bodies, domains, method);
-        std::uniform_real_distribution<float> weight(0.0f, 10.0f);
-        std::vector<float> weights(bodies.size());
-        for (float& w : weights)
-            w = weight(random);
-        for (const OrbMethod& method : kRadixMethods)
-            expectWorkBalanced(bodies, weights, 64, method);
+        expectWorkBalancedUnderUniformWeights(bodies, random);
     }
 }
 
