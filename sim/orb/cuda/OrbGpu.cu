@@ -23,16 +23,16 @@ constexpr unsigned kStreamThreads = 256;
 
 constexpr unsigned kStreamWarps = kStreamThreads / 32;
 
-/// Bounds, non-finite count, the largest valid weight and the most binary digits below the point among the weights of
-/// one thread's bodies, then one set of atomics per block:
-/// per warp they were 32k atomics on each of a few addresses at 2^20 bodies, which L2 serialises (the count-balanced
-/// build of 2^20 bodies into 64 domains took 0.657 ms with them, 0.518 ms without; reading the bodies takes a few us).
 /// A coordinate as the records hold it: a non-finite one as 0. Such a build throws and moves no body, but its levels
 /// still run, and radix select measures keys from each cell's lower side, which needs every record inside its cell.
 __device__ __forceinline__ float recordCoordinate(float c) {
     return isfinite(c) ? c : 0.0f;
 }
 
+/// Bounds, non-finite count, the largest valid weight and the most binary digits below the point among the weights of
+/// one thread's bodies, then one set of atomics per block:
+/// per warp they were 32k atomics on each of a few addresses at 2^20 bodies, which L2 serialises (the count-balanced
+/// build of 2^20 bodies into 64 domains took 0.657 ms with them, 0.518 ms without; reading the bodies takes a few us).
 struct ExtractTotals {
     std::uint32_t low[3] = {~0u, ~0u, ~0u}, high[3] = {0, 0, 0}, nonFinite = 0, invalidWeights = 0, maxWeight = 0,
                   fractionBits = 0;
