@@ -136,7 +136,6 @@ void expectEveryBodyWhole(const Bodies& input, const std::vector<float>& weights
     }
 }
 
-/// balance Work is only used here with all-zero weights, which must fall back to count balance.
 /// The same cells, cut for cut: ranges and boxes.
 void expectSameCells(const std::vector<OrbCell>& actual, const std::vector<OrbCell>& expected) {
     ASSERT_EQ(actual.size(), expected.size());
@@ -151,6 +150,7 @@ void expectSameCells(const std::vector<OrbCell>& actual, const std::vector<OrbCe
     }
 }
 
+/// balance Work is only used here with all-zero weights, which must fall back to count balance.
 void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, const OrbMethod& method,
                      OrbBalance balance = OrbBalance::Count) {
     SCOPED_TRACE("np = " + std::to_string(domainCount) + ", N = " + std::to_string(input.size()) + ", " +

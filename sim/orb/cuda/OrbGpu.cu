@@ -23,12 +23,6 @@ constexpr unsigned kStreamThreads = 256;
 
 constexpr unsigned kStreamWarps = kStreamThreads / 32;
 
-/// A coordinate as the records hold it: a non-finite one as 0. Such a build throws and moves no body, but its levels
-/// still run, and radix select measures keys from each cell's lower side, which needs every record inside its cell.
-__device__ __forceinline__ float recordCoordinate(float c) {
-    return isfinite(c) ? c : 0.0f;
-}
-
 /// Bounds, non-finite count, the largest valid weight and the most binary digits below the point among the weights of
 /// one thread's bodies, then one set of atomics per block:
 /// per warp they were 32k atomics on each of a few addresses at 2^20 bodies, which L2 serialises (the count-balanced
@@ -37,12 +31,17 @@ struct ExtractTotals {
     std::uint32_t low[3] = {~0u, ~0u, ~0u}, high[3] = {0, 0, 0}, nonFinite = 0, invalidWeights = 0, maxWeight = 0,
                   fractionBits = 0;
 
-    /// Counts the position's non-finite components and bounds what the records hold (recordCoordinate).
-    __device__ void addPosition(float x, float y, float z) {
+    /// Writes body i's coordinates into the records, counting the non-finite ones and storing them as 0, and bounds
+    /// what the records hold. Such a build throws and moves no body, but its levels still run, and radix select
+    /// measures keys from each cell's lower side, which needs every record inside its cell.
+    __device__ void recordPosition(float x, float y, float z, const OrbRecords& records, std::uint32_t i) {
         const float c[3] = {x, y, z};
         for (int axis = 0; axis < 3; ++axis) {
-            nonFinite += isfinite(c[axis]) ? 0 : 1;
-            const std::uint32_t key = orderedKey(recordCoordinate(c[axis]));
+            const bool finite = isfinite(c[axis]);
+            nonFinite += finite ? 0 : 1;
+            const float recorded = finite ? c[axis] : 0.0f;
+            records.coordinate[axis][i] = recorded;
+            const std::uint32_t key = orderedKey(recorded);
             low[axis] = min(low[axis], key);
             high[axis] = max(high[axis], key);
         }
@@ -114,11 +113,8 @@ __global__ void orbExtractBodiesKernel(const float4* positionMass, const float4*
     ExtractTotals totals;
     for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
         const float4 p = positionMass[i];
-        records.coordinate[0][i] = recordCoordinate(p.x);
-        records.coordinate[1][i] = recordCoordinate(p.y);
-        records.coordinate[2][i] = recordCoordinate(p.z);
+        totals.recordPosition(p.x, p.y, p.z, records, i);
         records.index[i] = i;
-        totals.addPosition(p.x, p.y, p.z);
         if (records.weight != nullptr) {
             const float weight = acceleration[i].w;
             records.weight[i] = weight;
@@ -133,12 +129,8 @@ __global__ void orbExtractPositionsKernel(const float* x, const float* y, const 
                                           OrbRecords records, OrbBuildState* state) {
     ExtractTotals totals;
     for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
-        const float px = x[i], py = y[i], pz = z[i];
-        records.coordinate[0][i] = recordCoordinate(px);
-        records.coordinate[1][i] = recordCoordinate(py);
-        records.coordinate[2][i] = recordCoordinate(pz);
+        totals.recordPosition(x[i], y[i], z[i], records, i);
         records.index[i] = i;
-        totals.addPosition(px, py, pz);
     }
     totals.publish(state);
 }
@@ -195,22 +187,20 @@ __device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinde
     cell.cutAxis = axis;
     split.axis = axis;
     const std::uint32_t low = orderedKey(cell.lower[axis]), high = orderedKey(cell.upper[axis]);
+    split.pivot = low; // radix select: the pivot once the range holds one key; bisection: the bracket's lower end
+    split.done = low == high ? 1u : 0u;
     if (finder == OrbCutFinder::RadixSelect) {
         // Every body's key lies in [low, high] (the records are finite and the cuts bound the children), so the digits
         // span that range alone: as few passes as its bits need, the last ending at bit 0 so that it is the level's
         // last pass, and a first digit that spreads the cell over its bins instead of over a float's exponents.
-        const std::uint32_t bits = low == high ? 0u : std::uint32_t(32 - __clz(high - low));
+        const std::uint32_t bits = std::uint32_t(32 - __clz(high - low)); // 0 when the range holds one key
         const std::uint32_t passes = (bits + kOrbRadixDigitBits - 1) / kOrbRadixDigitBits;
         split.firstPass = kOrbRadixPasses - passes;
         split.keyBase = low;
         split.keyBits = bits;
         split.fixedDigits = 0;
-        split.pivot = low;
-        split.done = passes == 0 ? 1u : 0u;
     } else {
-        split.pivot = low;
         split.high = high;
-        split.done = low == high ? 1u : 0u;
     }
     const std::uint32_t leftDomainsEnd = cell.firstDomain + leftDomainCount(cell.domainCount);
     split.countRank = countBalancedDomainBegin(level.bodyCount, leftDomainsEnd, level.domainCount) - cell.begin;
