@@ -81,8 +81,6 @@ void OrbGpu::reserve(std::size_t bodyCount, bool weights) {
         m_tileCounts.resize(tiles);
         m_tileOffsets.resize(tiles);
         m_tileExtremes.resize(tiles);
-        m_tileAggregate.resize(tiles);
-        m_tileInclusive.resize(tiles);
         m_tileMatches.resize(tiles * kOrbTileMatchSlots);
     }
     const std::size_t lookBackWords = (m_levelSplitBegin.size() - 1) * lookBackStride();
@@ -122,8 +120,6 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     level.tileCounts = m_tileCounts.data();
     level.tileOffsets = m_tileOffsets.data();
     level.tileExtremes = m_tileExtremes.data();
-    level.tileAggregate = m_tileAggregate.data();
-    level.tileInclusive = m_tileInclusive.data();
     level.tileEqualWeight = m_tileEqualWeight.data();
     level.tileMatches = m_tileMatches.data();
     level.binCounts = m_binCounts.data();
@@ -135,7 +131,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     const std::size_t splitLevels = m_levelSplitBegin.size() - 1;
     if (splitLevels > 0)
         CUDA_CHECK(
-            cudaMemsetAsync(m_lookBack.data(), 0, splitLevels * lookBackStride() * sizeof(std::uint32_t), stream));
+            cudaMemsetAsync(m_lookBack.data(), 0, splitLevels * lookBackStride() * sizeof(std::uint64_t), stream));
     // Count balance with radix select resolves every split in its selection: no count pass.
     const bool countPass = workBalance || m_cutFinder != OrbCutFinder::RadixSelect;
     const bool tally = tallyLastPass(bodyCount);
@@ -153,8 +149,9 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         level.from = records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
         level.tallyLastPass = tally;
-        level.tileTicket = m_lookBack.data() + depth * lookBackStride();
-        level.tileStatus = level.tileTicket + 1;
+        // The ticket in the low half of the level's first word, then the tiles' look-back words.
+        level.tileTicket = reinterpret_cast<std::uint32_t*>(m_lookBack.data() + depth * lookBackStride());
+        level.tileLookBack = m_lookBack.data() + depth * lookBackStride() + 1;
         launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
         launchOrbFindPivots(level, m_cutFinder, stream);
         if (countPass)
@@ -219,8 +216,6 @@ OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uin
     add(m_tileCounts.data(), m_tileCounts.size());
     add(m_tileOffsets.data(), m_tileOffsets.size());
     add(m_tileExtremes.data(), m_tileExtremes.size());
-    add(m_tileAggregate.data(), m_tileAggregate.size());
-    add(m_tileInclusive.data(), m_tileInclusive.size());
     add(m_lookBack.data(), m_lookBack.size());
     add(m_tileEqualWeight.data(), m_tileEqualWeight.size());
     add(m_tileMatches.data(), m_tileMatches.size());

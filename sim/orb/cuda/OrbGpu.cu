@@ -213,8 +213,6 @@ __device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinde
         const std::uint64_t before = level.cellWeightBefore[split.cell];
         split.target = target > before ? target - before : 0;
     }
-    split.maxLessKey = 0;
-    split.minGreaterKey = ~0u;
     split.tiesLeft = 0;
     split.split = cell.begin;
     split.roundCount = 0;

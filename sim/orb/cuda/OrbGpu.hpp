@@ -53,10 +53,11 @@
 //   before anything moves.
 //   Scatter, per tile: each body's side, ranked inside its tile by warp ballots, so left bodies keep their order, then
 //   right ones: no per-body flag or prefix array. Weights move with the records, except at the last level, after which
-//   nothing reads them (2^27 / 4096 work: 64.7 -> 64.3 ms). A resolved split's tiles find the counts of the cell's
-//   earlier tiles by decoupled look-back (Merrill and Garland's single-pass scan, tiles numbered by a ticket in launch
-//   order), fold their extreme keys into the split, and the cell's last tile writes the cut (the midpoint of the
-//   largest left and smallest right key, rounded once, as OrbCpu) and the children. Unresolved splits (bisection;
+//   nothing reads them (2^27 / 4096 work: 64.7 -> 64.3 ms). A resolved split's tiles find the counts and extreme keys
+//   of the cell's earlier tiles by decoupled look-back (Merrill and Garland's single-pass scan, tiles numbered by a
+//   ticket in launch order; each field a word with its state, OrbGpuLookBack.cuh), so the cell's last tile knows the
+//   whole cell and writes the cut (the midpoint of the largest left and smallest right key, rounded once, as OrbCpu)
+//   and the children as soon as its look-back ends. Unresolved splits (bisection;
 //   several ties under work balance) take a count pass first: per tile the bodies below and equal to the pivot; the
 //   cell's last tile scans the tile counts, decides the ties (reading only the one tile where the work rule flips) and
 //   writes the cut and children; the scatter then reads its offsets. Replacing the count pass by the look-back saved 3
@@ -77,8 +78,8 @@
 //   No host wait inside the build: the non-finite and weight checks are read after all work is enqueued; when they
 //   fail the final gather and copy are skipped on the device and the buffers keep their owners, so the bodies are
 //   left untouched, and build() throws.
-//   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance), 112 bytes
-//   per tile (64 of them the last pass's match slots) and 4 per tile and level (look-back), 8 KiB (24 KiB under work
+//   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance), 96 bytes
+//   per tile (64 of them the last pass's match slots) and 32 per tile and level (look-back), 8 KiB (24 KiB under work
 //   balance) of radix bins per cell of more than one tile, O(np) cells.
 //   Cached graphs: the launch sequence (about 40 kernels and memsets at 2^20 bodies / 64 domains, each latency-bound
 //   there) depends only on N, np, the balance, the finder and the buffers, so it is captured into a CUDA graph (on a
@@ -215,8 +216,8 @@ private:
     struct GraphKey {
         bool positionsOnly = false, workBalance = false;
         std::uint32_t bodyCount = 0, domainCount = 0;
-        std::array<const void*, 25> buffers{};
-        std::array<std::size_t, 25> sizes{};
+        std::array<const void*, 23> buffers{};
+        std::array<std::size_t, 23> sizes{};
         bool operator==(const GraphKey&) const = default;
     };
     GraphKey graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount, std::uint32_t domainCount,
@@ -227,8 +228,8 @@ private:
     /// Graphs kept: the gather's buffer rotation cycles the body arrays through 4 sets of buffers (7 in double
     /// precision), each its own graph.
     static constexpr std::size_t kCachedGraphs = 8;
-    /// Words of m_lookBack per level: the ticket, then a state for every tile a level may have.
-    std::size_t lookBackStride() const { return m_tileCounts.size() + 1; }
+    /// Words of m_lookBack per level: the ticket, then the look-back words of every tile a level may have.
+    std::size_t lookBackStride() const { return 1 + m_tileCounts.size() * kOrbLookBackWordsPerTile; }
     /// The record buffer that holds the final records: one swap per level that splits.
     int finalSide() const { return int((m_levelSplitBegin.size() - 1) % 2); }
 
@@ -249,8 +250,8 @@ private:
     DeviceBuffer<OrbBuildState> m_state;
     DeviceBuffer<float4> m_recordBuffers[2];       ///< x, y, z, index as four float arrays each; gather scratch
     DeviceBuffer<float> m_weightBuffers[2];
-    DeviceBuffer<uint2> m_tileCounts, m_tileOffsets, m_tileExtremes, m_tileAggregate, m_tileInclusive;
-    DeviceBuffer<std::uint32_t> m_lookBack; ///< per level: the scatter's tile ticket, then one state per tile
+    DeviceBuffer<uint2> m_tileCounts, m_tileOffsets, m_tileExtremes;
+    DeviceBuffer<std::uint64_t> m_lookBack; ///< per level: the scatter's tile ticket, then the tiles' look-back words
     DeviceBuffer<std::uint64_t> m_tileEqualWeight;
     DeviceBuffer<std::uint16_t> m_tileMatches; ///< per tile: the last radix pass's matching final digits
     DeviceBuffer<std::uint32_t> m_binCounts;

@@ -47,6 +47,10 @@ static_assert(kOrbNarrowWeightBits + 12 <= 32 && (1u << 12) == kOrbTileBodies);
 /// back instead).
 inline constexpr std::uint32_t kOrbTileMatchSlots = 32;
 
+/// 64-bit words per tile and level of the scatter's look-back: the tile's counts below and equal to the pivot and its
+/// extreme keys, each with its state (OrbGpuLookBack.cuh).
+inline constexpr std::uint32_t kOrbLookBackWordsPerTile = 4;
+
 /// One cell of the level being processed: a cell to split, or (copyOnly) a leaf whose records only change buffer.
 /// The host sets cell and copyOnly; the level's layout kernel fills the rest.
 struct OrbSplit {
@@ -117,10 +121,9 @@ struct OrbLevel {
     uint2* tileCounts;            ///< per tile: (bodies below the pivot, bodies equal to it)
     uint2* tileOffsets;           ///< per tile: the same counted over the cell's earlier tiles
     uint2* tileExtremes;          ///< per tile: (largest key below the pivot, smallest key above it)
-    uint2* tileAggregate;      ///< resolved cells, per tile: (bodies below the pivot, equal to it), for the look-back
-    uint2* tileInclusive;      ///< resolved cells, per tile: the same over the cell's tiles up to this one
-    std::uint32_t* tileStatus; ///< this level's look-back state per tile (0 at the start of a build)
-    std::uint32_t* tileTicket; ///< this level's scatter tile counter (0 at the start of a build)
+    std::uint64_t* tileLookBack; ///< this level's look-back words, 4 per tile (OrbGpuLookBack.cuh; 0 at the start of a
+                                 ///< build)
+    std::uint32_t* tileTicket;   ///< this level's scatter tile counter (0 at the start of a build)
     std::uint64_t* tileEqualWeight; ///< per tile: weight of the bodies equal to the pivot (work balance)
     std::uint16_t* tileMatches;   ///< per tile, kOrbTileMatchSlots: final digits of the last radix pass's matches
     std::uint32_t* binCounts;     ///< kOrbRadixBins per bin slot

@@ -257,20 +257,24 @@ struct WarpTallies {
 };
 
 /// Block-wide: the (below, equal) counts of the cell's tiles before this one, by look-back for a resolved split, else
-/// from the count pass.
-__device__ __forceinline__ uint2 countsBeforeTile(const OrbLevel& level, const OrbSplit& split, std::uint32_t tileIndex,
+/// from the count pass. The cell's last tile of a resolved split then also knows the whole cell's counts and extreme
+/// keys and places the cut (thread 0), before its bodies move.
+__device__ __forceinline__ uint2 countsBeforeTile(const OrbLevel& level, OrbSplit& split, std::uint32_t tileIndex,
                                                   bool resolved, const WarpTallies& tallies) {
     __shared__ uint2 tileBefore;
     if (resolved) {
         if (threadIdx.x < 32) {
-            uint2 aggregate = make_uint2(0, 0);
-            for (int w = 0; w < kWarpsPerTile; ++w) {
-                aggregate.x += tallies.less[w];
-                aggregate.y += tallies.equal[w];
+            TileSummary aggregate;
+            for (int w = 0; w < kWarpsPerTile; ++w)
+                aggregate.add({tallies.less[w], tallies.equal[w], tallies.maxLess[w], tallies.minGreater[w]});
+            TileSummary cell = lookBack(level, split, tileIndex, aggregate);
+            if (threadIdx.x == 0) {
+                tileBefore = make_uint2(cell.less, cell.equal);
+                cell.add(aggregate);
+                if (tileIndex + 1 == split.tileBegin + split.tileCount)
+                    placeCut(level, split, split.lessCount, split.equalCount, split.tiesLeft, cell.maxLess,
+                             cell.minGreater, split.leftTieWeight);
             }
-            const uint2 before = lookBack(level, split, tileIndex, aggregate);
-            if (threadIdx.x == 0)
-                tileBefore = before;
         }
     } else if (threadIdx.x == 0) {
         tileBefore = level.tileOffsets[tileIndex];
@@ -279,30 +283,10 @@ __device__ __forceinline__ uint2 countsBeforeTile(const OrbLevel& level, const O
     return tileBefore;
 }
 
-/// Block-wide, for a resolved split after its tile moved: the tile's extreme keys folded into the split, and the cut
-/// placed by the cell's last tile.
-__device__ __forceinline__ void foldExtremesAndCut(const OrbLevel& level, OrbSplit& split, const PivotRows& rows,
-                                                   const WarpTallies& tallies) {
-    if (threadIdx.x == 0) {
-        std::uint32_t maxLess = rows.maxLess, minGreater = rows.minGreater;
-        for (int w = 1; w < kWarpsPerTile; ++w) {
-            maxLess = max(maxLess, tallies.maxLess[w]);
-            minGreater = min(minGreater, tallies.minGreater[w]);
-        }
-        if (maxLess > 0)
-            atomicMax(&split.maxLessKey, maxLess);
-        if (minGreater != ~0u)
-            atomicMin(&split.minGreaterKey, minGreater);
-    }
-    if (lastTileOfSplit(split) && threadIdx.x == 0)
-        placeCut(level, split, split.lessCount, split.equalCount, split.tiesLeft, __ldcg(&split.maxLessKey),
-                 __ldcg(&split.minGreaterKey), split.leftTieWeight);
-}
-
 // Per body: 16 bytes read and 16 written (+ 4 and 4 of weight under work balance, kWeights). Each warp ranks its 512
 // bodies by ballots, row by row, so the stable order needs no per-body flag or prefix array.
-// A resolved split's tiles find their offsets by look-back and fold their extreme keys into the split; its last tile
-// places the cut. Other splits read the offsets that the last radix pass or the count pass wrote. Two blocks per
+// A resolved split's tiles find their offsets and the extreme keys before them by look-back; its last tile places the
+// cut. Other splits read the offsets that the last radix pass or the count pass wrote. Two blocks per
 // multiprocessor: at 2^20 bodies the level's 256 tiles then run in one wave.
 template <bool kWeights>
 __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiprocessor) orbScatterKernel(OrbLevel level) {
@@ -369,8 +353,6 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
         lessBefore += __popc(rows.lessMask[row]);
         equalBefore += __popc(rows.equalMask[row]);
     }
-    if (lookingBack)
-        foldExtremesAndCut(level, split, rows, tallies);
 }
 
 } // namespace
