@@ -164,19 +164,21 @@ __device__ __forceinline__ void loadTileRows(const Tile& tile, const float* alon
 
 /// Called by every thread after the block has published its tile's contribution to the split (global atomics or
 /// stores): true in exactly one block per split, the last to arrive, which then sees every contribution. It resets the
-/// counter for the next step.
+/// counter for the next step. One thread fences, after the barrier: a fence is cumulative, so it orders every thread's
+/// contribution that the barrier ordered before it (as a cooperative grid sync does), and the block's other warps do
+/// not wait at fences of their own.
 __device__ __forceinline__ bool lastTileOfSplit(OrbSplit& split) {
     __shared__ bool isLast;
-    __threadfence();
     __syncthreads();
     if (threadIdx.x == 0) {
+        __threadfence();
         isLast = atomicAdd(&split.tilesDone, 1u) == split.tileCount - 1;
-        if (isLast)
+        if (isLast) {
             split.tilesDone = 0;
+            __threadfence();
+        }
     }
     __syncthreads();
-    if (isLast)
-        __threadfence();
     return isLast;
 }
 
