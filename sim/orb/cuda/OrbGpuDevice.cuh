@@ -166,7 +166,8 @@ __device__ __forceinline__ void loadTileRows(const Tile& tile, const float* alon
 /// stores): true in exactly one block per split, the last to arrive, which then sees every contribution. It resets the
 /// counter for the next step. One thread fences, after the barrier: a fence is cumulative, so it orders every thread's
 /// contribution that the barrier ordered before it (as a cooperative grid sync does), and the block's other warps do
-/// not wait at fences of their own.
+/// not wait at fences of their own (H200, against a fence in every thread: 2^20 bodies / 64 domains 0.330 -> 0.325 ms
+/// under count balance and 0.471 -> 0.465 under work balance; 2^27 / 4096 47.3 -> 46.9 and 61.5 -> 61.2).
 __device__ __forceinline__ bool lastTileOfSplit(OrbSplit& split) {
     __shared__ bool isLast;
     __syncthreads();

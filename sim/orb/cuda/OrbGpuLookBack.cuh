@@ -9,8 +9,9 @@
 // and the values in separate words, each announcement and each read took a fence and a second dependent trip to L2
 // (ncu, 2^20 bodies / 64 domains: warp 0's look-back held the other warps of a scatter tile at their barrier for about
 // a quarter of the tile's time). With the extreme keys carried too, the cell's last tile places the cut from its own
-// inclusive prefix: no atomics on the split, no tile counter and no fence at the end of the scatter. 2^20 / 64, H200:
-// count balance 0.356 -> 0.334 ms, work balance 0.496 -> 0.475 ms (the look-back serves every level there). The words
+// inclusive prefix: no atomics on the split, no tile counter and no fence at the end of the scatter. 2^20 / 64, H200,
+// three leases: count balance 0.353-0.359 -> 0.329-0.334 ms, work balance 0.494-0.498 -> 0.470-0.477 ms (the look-back
+// serves every level there; 2^27 / 4096, whose scatter reads the last pass's tally, is unchanged). The words
 // live per tile and level, zeroed at the start of each build (OrbGpu.cpp).
 #include "orb/cuda/OrbGpuDevice.cuh"
 
