@@ -54,29 +54,27 @@ inline constexpr std::uint32_t kOrbLookBackWordsPerTile = 4;
 /// One cell of the level being processed: a cell to split, or (copyOnly) a leaf whose records only change buffer.
 /// The host sets cell and copyOnly; the level's layout kernel fills the rest.
 struct OrbSplit {
-    std::uint32_t cell;          ///< index in the cell array
-    std::uint32_t copyOnly;      ///< 1: a leaf of this level, its records are copied to the other buffer unchanged
-    std::uint32_t begin, end;    ///< the cell's bodies
-    std::uint32_t tileBegin;     ///< first tile of the level that belongs to this cell
-    std::uint32_t tileCount;     ///< ceil((end - begin) / kOrbTileBodies)
-    std::uint32_t binSlot;       ///< radix bins of cells of more than one tile, numbered over the level
-    std::int32_t axis;           ///< the cut axis (longest side)
-    std::uint32_t firstPass;     ///< radix select: the first of the level's passes this split takes part in
-    std::uint32_t keyBase;       ///< radix select: the key of the box's lower side, which the digits are measured from
-    std::uint32_t keyBits;       ///< radix select: bits of the box's key range (upper key - keyBase)
-    std::uint32_t fixedDigits;   ///< radix select: the pivot's digits fixed so far, measured from keyBase
-    std::uint32_t done;          ///< the pivot key is found
-    std::uint32_t pivot;         ///< the pivot key once done; bisection: lower end of the bracket
-    std::uint32_t high;          ///< bisection: upper end of the bracket (inclusive)
-    std::uint32_t countRank;     ///< count balance: bodies that go left (global target minus begin)
-    std::uint32_t rank;          ///< count balance, radix: the pivot's rank among the bodies matching the fixed digits
-    std::uint64_t target;        ///< work balance: target weight left of the cut minus the weight already below
-    std::uint64_t lessWeight;    ///< work balance: weight of the bodies below the pivot's bracket or bytes
-    std::uint32_t tilesDone;     ///< tiles that have reported (the last one finishes the step for the cell)
-    std::uint32_t maxLessKey;    ///< largest key below the pivot (set with the cut)
-    std::uint32_t minGreaterKey; ///< smallest key above the pivot (set with the cut)
-    std::uint32_t tiesLeft;      ///< bodies equal to the pivot that go left (the first ones in index order)
-    std::uint32_t split;         ///< first body of the right child
+    std::uint32_t cell;        ///< index in the cell array
+    std::uint32_t copyOnly;    ///< 1: a leaf of this level, its records are copied to the other buffer unchanged
+    std::uint32_t begin, end;  ///< the cell's bodies
+    std::uint32_t tileBegin;   ///< first tile of the level that belongs to this cell
+    std::uint32_t tileCount;   ///< ceil((end - begin) / kOrbTileBodies)
+    std::uint32_t binSlot;     ///< radix bins of cells of more than one tile, numbered over the level
+    std::int32_t axis;         ///< the cut axis (longest side)
+    std::uint32_t firstPass;   ///< radix select: the first of the level's passes this split takes part in
+    std::uint32_t keyBase;     ///< radix select: the key of the box's lower side, which the digits are measured from
+    std::uint32_t keyBits;     ///< radix select: bits of the box's key range (upper key - keyBase)
+    std::uint32_t fixedDigits; ///< radix select: the pivot's digits fixed so far, measured from keyBase
+    std::uint32_t done;        ///< the pivot key is found
+    std::uint32_t pivot;       ///< the pivot key once done; bisection: lower end of the bracket
+    std::uint32_t high;        ///< bisection: upper end of the bracket (inclusive)
+    std::uint32_t countRank;   ///< count balance: bodies that go left (global target minus begin)
+    std::uint32_t rank;        ///< count balance, radix: the pivot's rank among the bodies matching the fixed digits
+    std::uint64_t target;      ///< work balance: target weight left of the cut minus the weight already below
+    std::uint64_t lessWeight;  ///< work balance: weight of the bodies below the pivot's bracket or bytes
+    std::uint32_t tilesDone;   ///< tiles that have reported (the last one finishes the step for the cell)
+    std::uint32_t tiesLeft;    ///< bodies equal to the pivot that go left (the first ones in index order)
+    std::uint32_t split;       ///< first body of the right child
     std::uint32_t lessCount;   ///< radix select: bodies below the pivot (the counts of the bins below the chosen ones;
                                ///< work balance: the last pass's tile sums, then its bins below)
     std::uint32_t equalCount;  ///< radix select: bodies equal to the pivot (the last digit's bin)

@@ -68,8 +68,10 @@ __device__ inline TileSummary lookBack(const OrbLevel& level, const OrbSplit& sp
     const std::uint32_t local = tile - split.tileBegin;
     std::uint64_t* words = level.tileLookBack;
     TileSummary before;
+    const bool hasReader = local + 1 < split.tileCount; // later tiles of the cell read this one
     if (local > 0) {
-        publishSummary(words + std::size_t(tile) * TileSummary::kWords, aggregate, kTileAggregate);
+        if (hasReader)
+            publishSummary(words + std::size_t(tile) * TileSummary::kWords, aggregate, kTileAggregate);
         for (std::int64_t nearest = std::int64_t(local) - 1;; nearest -= 32) {
             const std::int64_t earlier = nearest - std::int64_t(lane);
             std::uint32_t state = kTileInclusive; // before the cell's first tile: an empty inclusive prefix
@@ -98,7 +100,7 @@ __device__ inline TileSummary lookBack(const OrbLevel& level, const OrbSplit& sp
     }
     TileSummary inclusive = before;
     inclusive.add(aggregate);
-    if (local + 1 < split.tileCount) // the cell's last tile has no reader
+    if (hasReader)
         publishSummary(words + std::size_t(tile) * TileSummary::kWords, inclusive, kTileInclusive);
     return before;
 }
