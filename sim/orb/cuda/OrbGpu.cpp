@@ -150,8 +150,9 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         level.to = records(1 - side, bodyCount);
         level.tallyLastPass = tally;
         // The ticket in the low half of the level's first word, then the tiles' look-back words.
-        level.tileTicket = reinterpret_cast<std::uint32_t*>(m_lookBack.data() + depth * lookBackStride());
-        level.tileLookBack = m_lookBack.data() + depth * lookBackStride() + 1;
+        std::uint64_t* levelWords = m_lookBack.data() + depth * lookBackStride();
+        level.tileTicket = reinterpret_cast<std::uint32_t*>(levelWords);
+        level.tileLookBack = levelWords + 1;
         launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
         launchOrbFindPivots(level, m_cutFinder, stream);
         if (countPass)

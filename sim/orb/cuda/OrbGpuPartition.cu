@@ -123,6 +123,8 @@ __device__ void finishSplit(const OrbLevel& level, OrbSplit& split) {
         tiesGoingLeft(level, split, useWeights, lessCount, equalCount, weightCarry, totals, leftWeight);
     if (threadIdx.x != 0)
         return;
+    split.tiesLeft = tiesLeft;
+    split.split = split.begin + lessCount + tiesLeft;
     placeCut(level, split, lessCount, equalCount, tiesLeft, maxLessKey, minGreaterKey, leftWeight);
 }
 

@@ -127,9 +127,9 @@ __device__ __forceinline__ void scanTileChunk(const OrbLevel& level, const OrbSp
     weightCarry += weightTotal;
 }
 
-/// One thread, once the ties are decided: places the cut (from the largest key below the pivot and the smallest above
-/// it), records the ties that go left and the split body, and writes the children (leftWeight: the weight of the ties
-/// that go left).
+/// One thread, once the ties are decided (tiesLeft; the split records them where they were decided, resolveTies or
+/// the count pass): places the cut from the largest key below the pivot and the smallest above it, and writes the
+/// children (leftWeight: the weight of the ties that go left).
 __device__ __forceinline__ void placeCut(const OrbLevel& level, OrbSplit& split, std::uint32_t lessCount,
                                          std::uint32_t equalCount, std::uint32_t tiesLeft, std::uint32_t maxLessKey,
                                          std::uint32_t minGreaterKey, std::uint64_t leftWeight) {
@@ -146,12 +146,6 @@ __device__ __forceinline__ void placeCut(const OrbLevel& level, OrbSplit& split,
         const std::uint32_t rightKey = tiesLeft < equalCount ? split.pivot : minGreaterKey;
         cut = float(0.5 * (double(keyToFloat(leftKey)) + double(keyToFloat(rightKey))));
     }
-    // Stored only where they change: a resolved split's selection stored them already, and the scatter's tiles read
-    // them while the cell's last tile places the cut.
-    if (split.tiesLeft != tiesLeft)
-        split.tiesLeft = tiesLeft;
-    if (split.split != split.begin + leftCount)
-        split.split = split.begin + leftCount;
     writeChildren(level, split, cut, split.begin + leftCount, split.lessWeight + leftWeight);
 }
 
