@@ -1,5 +1,5 @@
 // The default disk stays a disk: over three rotations at its half-mass radius, run on the CPU tree solver at a
-// small N (1000 bodies, a few seconds), its half-mass radius changes by less than a stated bound and it stays thin.
+// small N (4000 bodies, two seconds), its half-mass radius changes by less than a stated bound and it stays thin.
 #include "SimTestSupport.hpp"
 
 #include <gravlab/sim/Scenarios.hpp>
@@ -52,7 +52,7 @@ TEST(DiskStability, DefaultDiskStaysADiskForThreeRotations) {
     SCOPED_TRACE(simtest::seedTrace(seed));
     SimParams params;
     params.scenario = "disk-galaxy";
-    params.bodyCount = 1000;
+    params.bodyCount = 4000;
     params.seed = seed;
     params.backend = BackendKind::Cpu;
     params.solver = "tree";
@@ -68,14 +68,16 @@ TEST(DiskStability, DefaultDiskStaysADiskForThreeRotations) {
     const double thicknessChange = end.thickness / start.thickness - 1.0;
     RecordProperty("half_mass_radius_change", simtest::scientific(radiusChange));
     RecordProperty("thickness_change", simtest::scientific(thicknessChange));
-    // At N = 1000 two-body relaxation heats any disk: 6 seeds of the default (Q = 1.5) measured a half-mass
-    // radius 11-29% larger and a median |z| three times thicker (0.055 -> 0.16-0.18) after three rotations, while
-    // unstable disks spread further: Q = 0.8 by 51%, Q = 0.4 by 47% (they clump and heat in the plane). Bounds:
-    // 35% on the radius, and the disk stays thin, median |z| under 0.15 of the half-mass radius (measured 0.09; a
-    // spheroid has 0.4 or more).
+    RecordProperty("thickness_over_radius", simtest::scientific(end.thickness / end.halfMassRadius));
+    // Two-body relaxation heats any disk at small N, and the fresh seed makes the change a random variable. At
+    // N = 1000 it was too wide for a bound: 60 seeds measured a half-mass radius 1-33% larger (mean 15%, sd 8%), so
+    // one seed in a hundred or so crossed 35%. At N = 4000, 70 seeds measured 0-24% (mean 13%, sd 5%) and a median
+    // |z| of 0.055 +- 0.003 of the half-mass radius (at most 0.064), while unstable disks spread further (at
+    // N = 1000: Q = 0.8 by 51%, Q = 0.4 by 47%; they clump and heat in the plane) and a spheroid has 0.4 or more.
+    // Bounds: 35% on the radius (four standard deviations), and median |z| under 0.1 of the half-mass radius.
     EXPECT_LT(std::abs(radiusChange), 0.35)
         << "half-mass radius " << start.halfMassRadius << " -> " << end.halfMassRadius;
-    EXPECT_LT(end.thickness / end.halfMassRadius, 0.15) << "thickness " << start.thickness << " -> " << end.thickness;
+    EXPECT_LT(end.thickness / end.halfMassRadius, 0.1) << "thickness " << start.thickness << " -> " << end.thickness;
 }
 
 } // namespace
