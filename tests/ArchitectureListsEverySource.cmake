@@ -1,6 +1,7 @@
 # Script mode: fails when the table of where files live in docs/ARCHITECTURE.md (rows "| `folder/` | `a`, `b` |")
-# leaves out a file of a folder it lists, or lists a file that is gone, naming each. The table is the newcomer's map,
-# and a file added without its row entry silently falls off it. CMakeLists.txt files are left out of the table.
+# leaves out a file of a folder it lists, lists a file that is gone, or has no row for a folder of the sources at all,
+# naming each. The table is the newcomer's map, and a file or folder added without its row silently falls off it.
+# CMakeLists.txt files are left out of the table, and so are the fuzzers' seed corpora (inputs, not sources).
 cmake_policy(VERSION 3.25) # IN_LIST
 file(STRINGS ${ROOT}/docs/ARCHITECTURE.md rows REGEX "^\\| `[^`]+/` \\| ")
 list(LENGTH rows count)
@@ -8,9 +9,11 @@ if(count EQUAL 0)
   message(FATAL_ERROR "docs/ARCHITECTURE.md has no rows of the form | `folder/` | `file`, ... |")
 endif()
 set(problems "")
+set(listedFolders "")
 foreach(row IN LISTS rows)
   string(REGEX MATCH "^\\| `([^`]+/)` \\| (.*) \\|$" matched "${row}")
   set(folder ${CMAKE_MATCH_1})
+  list(APPEND listedFolders ${folder})
   string(REGEX MATCHALL "`[^`]+`" listed "${CMAKE_MATCH_2}")
   list(TRANSFORM listed REPLACE "`" "")
   if(NOT IS_DIRECTORY ${ROOT}/${folder})
@@ -29,6 +32,23 @@ foreach(row IN LISTS rows)
       string(APPEND problems "\n  ${folder}${name}: in the row, but no such file")
     endif()
   endforeach()
+endforeach()
+# Every folder of the source trees that holds a file needs a row.
+file(GLOB_RECURSE sources LIST_DIRECTORIES false RELATIVE ${ROOT}
+     ${ROOT}/include/* ${ROOT}/sim/* ${ROOT}/render/* ${ROOT}/shaders/* ${ROOT}/app/* ${ROOT}/scripts/* ${ROOT}/fuzz/*
+     ${ROOT}/python/*)
+list(FILTER sources EXCLUDE REGEX "(^|/)(CMakeLists\\.txt|\\.[^/]*|__pycache__/.*)$")
+list(FILTER sources EXCLUDE REGEX "^fuzz/corpus/")
+set(sourceFolders "")
+foreach(source IN LISTS sources)
+  get_filename_component(folder ${source} DIRECTORY)
+  list(APPEND sourceFolders "${folder}/")
+endforeach()
+list(REMOVE_DUPLICATES sourceFolders)
+foreach(folder IN LISTS sourceFolders)
+  if(NOT folder IN_LIST listedFolders)
+    string(APPEND problems "\n  ${folder}: holds sources, but the table has no row for it")
+  endif()
 endforeach()
 if(problems)
   message(FATAL_ERROR "docs/ARCHITECTURE.md's table of where files live is out of date:${problems}")
