@@ -109,7 +109,7 @@ OrbRecords OrbGpu::records(int side, std::size_t bodyCount) {
 }
 
 int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance,
-                            cudaStream_t stream) {
+                            bool keepFinalCoordinates, cudaStream_t stream) {
     // Bins are cleared by the tile that reads them; clearing them here too keeps one failed build from leaking.
     m_binCounts.zero(stream);
     m_binWeights.zero(stream);
@@ -157,7 +157,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         launchOrbFindPivots(level, m_cutFinder, stream);
         if (countPass)
             launchOrbCountAndCut(level, stream);
-        launchOrbScatter(level, depth + 2 == m_levelSplitBegin.size(), stream);
+        launchOrbScatter(level, depth + 2 == m_levelSplitBegin.size(), keepFinalCoordinates, stream);
         side = 1 - side;
     }
     return side;
@@ -269,7 +269,7 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
                                m_state.data(), captured);
         if (workBalance)
             launchOrbTotalWeight(records(0, count), bodyCount, m_state.data(), captured);
-        if (partitionLevels(bodyCount, domainCount, workBalance, captured) != side)
+        if (partitionLevels(bodyCount, domainCount, workBalance, false, captured) != side)
             throw std::logic_error("ORB: the final records are not in the buffer the layout predicts");
         if (domainCount > 1) {
             // The other record buffer is free now (16 bytes per body): each body array is gathered into the buffer
@@ -311,7 +311,7 @@ void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std
     const GraphKey key = graphKey(true, false, bodyCount, domainCount, {x, y, z, nullptr, nullptr, nullptr, nullptr});
     const auto enqueue = [&](cudaStream_t captured) {
         launchOrbExtractPositions(x, y, z, bodyCount, records(0, count), m_state.data(), captured);
-        if (partitionLevels(bodyCount, domainCount, false, captured) != side)
+        if (partitionLevels(bodyCount, domainCount, false, true, captured) != side)
             throw std::logic_error("ORB: the final records are not in the buffer the layout predicts");
         if (domainCount > 1)
             launchOrbCopyPositions(records(side, count), x, y, z, bodyCount, m_state.data(), captured);
@@ -394,8 +394,10 @@ double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder
     // Each float4 array gathered (index, random read, write); the load order gathered with the first (random read,
     // write) and copied back with the second.
     const double finish = positionsOnly ? 12 + 12 : 3 * (4 + 16 + 16) + (4 + 4) + (4 + 4);
-    const double lastScatterWeights = work && splitLevels > 0 ? 8 : 0; // the last level leaves the weights behind
-    return extract + double(splitLevels) * level - lastScatterWeights + finish;
+    // The last level leaves the weights behind, and a build of the bodies moves the index alone there: the coordinate
+    // along the cut and the index read, the index written (8 + 4 of 32 bytes).
+    const double lastScatterSaved = splitLevels == 0 ? 0 : (work ? 8 : 0) + (positionsOnly ? 0 : 32 - 12);
+    return extract + double(splitLevels) * level - lastScatterSaved + finish;
 }
 
 } // namespace gravlab

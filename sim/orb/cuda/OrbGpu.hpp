@@ -208,8 +208,10 @@ private:
     void layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount);
     void reserve(std::size_t bodyCount, bool weights);
     OrbRecords records(int side, std::size_t bodyCount);
-    /// Enqueues the levels on the extracted records; returns the side holding the final records.
-    int partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, cudaStream_t stream);
+    /// Enqueues the levels on the extracted records; returns the side holding the final records, whose coordinates
+    /// are kept only when keepFinalCoordinates (else only their index is final).
+    int partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, bool keepFinalCoordinates,
+                        cudaStream_t stream);
     void checkState(cudaStream_t stream, bool workBalance);
 
     /// Everything the captured launch sequence depends on; a new key captures it again.

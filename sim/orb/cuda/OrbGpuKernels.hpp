@@ -152,8 +152,10 @@ void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_
 void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream);
 /// Moves every record of the level to its place in the other buffer (stable: left bodies, then right ones). For
 /// resolved splits it finds each tile's offsets itself (decoupled look-back) and the last tile places the cut. Weights
-/// move with their records under work balance, except at the last level, after which nothing reads them.
-void launchOrbScatter(const OrbLevel& level, bool lastLevel, cudaStream_t stream);
+/// move with their records under work balance, except at the last level, after which nothing reads them; there the
+/// records keep their coordinates only when keepFinalCoordinates (a build of positions alone copies them back), and
+/// otherwise move their index alone.
+void launchOrbScatter(const OrbLevel& level, bool lastLevel, bool keepFinalCoordinates, cudaStream_t stream);
 /// What a body-array gather also does with the bodies' load order (4 bytes per body), so that it needs no kernel of its
 /// own: gather it through the same index into scratch, or copy that scratch back. Null pointers: nothing.
 struct OrbLoadOrderStep {

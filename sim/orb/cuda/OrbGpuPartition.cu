@@ -196,30 +196,47 @@ template <bool kWeights> __global__ void orbCountKernel(OrbLevel level) {
         finishSplit(level, split);
 }
 
+/// What the scatter moves: whole records (weights too under work balance while a later level reads them), or, at the
+/// last level of a build of the bodies, the index alone, since the final gather reads nothing else (2^20 bodies, the
+/// sixth level's 16 of 16 bytes written become 4, and 16 read become 8).
+enum class ScatterMoves { Records, RecordsAndWeights, IndexOnly };
+
 /// One tile's records in registers, a row of 32 consecutive bodies per warp and step: all loaded before any is stored,
-/// since the buffers could alias as far as the compiler knows, and interleaving would serialise every load. Weights
-/// are part of the records under work balance only (kWeights).
-template <bool kWeights> struct TileRecords {
-    float coordinates[3][kRowsPerWarp], weights[kWeights ? kRowsPerWarp : 1];
+/// since the buffers could alias as far as the compiler knows, and interleaving would serialise every load. Only the
+/// coordinate along the cut axis when the scatter moves the index alone.
+template <ScatterMoves kMoves> struct TileRecords {
+    static constexpr bool kWeights = kMoves == ScatterMoves::RecordsAndWeights;
+    static constexpr int kAxes = kMoves == ScatterMoves::IndexOnly ? 1 : 3;
+    float coordinates[kAxes][kRowsPerWarp], weights[kWeights ? kRowsPerWarp : 1];
     std::uint32_t indices[kRowsPerWarp];
 
-    __device__ __forceinline__ void load(const Tile& tile, const OrbRecords& from) {
+    __device__ __forceinline__ void load(const Tile& tile, const OrbRecords& from, int cutAxis) {
         const float* tileCoordinates[3] = {from.coordinate[0] + tile.first, from.coordinate[1] + tile.first,
                                            from.coordinate[2] + tile.first};
+        if constexpr (kAxes == 1)
+            tileCoordinates[0] = from.coordinate[cutAxis] + tile.first;
         const std::uint32_t* tileIndices = from.index + tile.first;
         for (int row = 0; row < kRowsPerWarp; ++row) {
             const std::uint32_t offset = tile.offset(row);
             const bool valid = tile.holds(row);
-            for (int axis = 0; axis < 3; ++axis)
+            for (int axis = 0; axis < kAxes; ++axis)
                 coordinates[axis][row] = valid ? tileCoordinates[axis][offset] : 0.0f;
             indices[row] = valid ? tileIndices[offset] : 0u;
             if constexpr (kWeights)
                 weights[row] = valid ? from.weight[tile.first + offset] : 0.0f;
         }
     }
+    /// The coordinate of row's body along the cut axis.
+    __device__ __forceinline__ float along(int cutAxis, int row) const {
+        if constexpr (kAxes == 1)
+            return coordinates[0][row];
+        else
+            return cutAxis == 0 ? coordinates[0][row] : cutAxis == 1 ? coordinates[1][row] : coordinates[2][row];
+    }
     __device__ __forceinline__ void store(int row, std::uint32_t destination, const OrbRecords& to) const {
-        for (int axis = 0; axis < 3; ++axis)
-            to.coordinate[axis][destination] = coordinates[axis][row];
+        if constexpr (kAxes == 3)
+            for (int axis = 0; axis < 3; ++axis)
+                to.coordinate[axis][destination] = coordinates[axis][row];
         to.index[destination] = indices[row];
         if constexpr (kWeights)
             to.weight[destination] = weights[row];
@@ -232,15 +249,12 @@ struct PivotRows {
     unsigned lessMask[kRowsPerWarp], equalMask[kRowsPerWarp];
     std::uint32_t less = 0, equal = 0, maxLess = 0, minGreater = ~0u;
 
-    template <bool kWeights>
-    __device__ __forceinline__ PivotRows(const Tile& tile, const TileRecords<kWeights>& records, int axis,
+    template <ScatterMoves kMoves>
+    __device__ __forceinline__ PivotRows(const Tile& tile, const TileRecords<kMoves>& records, int axis,
                                          std::uint32_t pivot) {
         for (int row = 0; row < kRowsPerWarp; ++row) {
             const bool valid = tile.holds(row);
-            const float along = axis == 0   ? records.coordinates[0][row]
-                                : axis == 1 ? records.coordinates[1][row]
-                                            : records.coordinates[2][row];
-            const std::uint32_t key = orderedKey(along);
+            const std::uint32_t key = orderedKey(records.along(axis, row));
             lessMask[row] = __ballot_sync(kFullWarp, valid && key < pivot);
             equalMask[row] = __ballot_sync(kFullWarp, valid && key == pivot);
             less += __popc(lessMask[row]);
@@ -285,12 +299,12 @@ __device__ __forceinline__ uint2 countsBeforeTile(const OrbLevel& level, OrbSpli
     return tileBefore;
 }
 
-// Per body: 16 bytes read and 16 written (+ 4 and 4 of weight under work balance, kWeights). Each warp ranks its 512
-// bodies by ballots, row by row, so the stable order needs no per-body flag or prefix array.
+// Per body: 16 bytes read and 16 written (+ 4 and 4 of weight, RecordsAndWeights; 8 read and 4 written, IndexOnly).
+// Each warp ranks its 512 bodies by ballots, row by row, so the stable order needs no per-body flag or prefix array.
 // A resolved split's tiles find their offsets and the extreme keys before them by look-back; its last tile places the
 // cut. Other splits read the offsets that the last radix pass or the count pass wrote. Two blocks per
 // multiprocessor: at 2^20 bodies the level's 256 tiles then run in one wave.
-template <bool kWeights>
+template <ScatterMoves kMoves>
 __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiprocessor) orbScatterKernel(OrbLevel level) {
     __shared__ WarpTallies tallies;
     __shared__ std::uint32_t ticket;
@@ -302,11 +316,12 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
     const std::uint32_t tileIndex = ticket;
     const int splitIndex = findSplit(level.splits, level.splitCount, tileIndex);
     const OrbRecords from = level.from, to = level.to;
-    TileRecords<kWeights> records;
+    TileRecords<kMoves> records;
     Tile tile{};
     if (splitIndex >= 0) {
-        tile = tileOf(level.splits[splitIndex], tileIndex);
-        records.load(tile, from);
+        const OrbSplit& split = level.splits[splitIndex];
+        tile = tileOf(split, tileIndex);
+        records.load(tile, from, split.copyOnly != 0 ? 0 : split.axis); // a leaf that is only copied has no cut axis
     }
     waitForPreviousKernel();
     allowNextKernel();
@@ -364,10 +379,11 @@ void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream) {
                     kOrbTileThreads, stream, level);
 }
 
-void launchOrbScatter(const OrbLevel& level, bool lastLevel, cudaStream_t stream) {
-    const bool moveWeights = level.workBalance && !lastLevel;
-    launchDependent("orbScatterKernel", moveWeights ? orbScatterKernel<true> : orbScatterKernel<false>,
-                    level.gridTiles, kOrbTileThreads, stream, level);
+void launchOrbScatter(const OrbLevel& level, bool lastLevel, bool keepFinalCoordinates, cudaStream_t stream) {
+    const auto kernel = !lastLevel && level.workBalance   ? orbScatterKernel<ScatterMoves::RecordsAndWeights>
+                        : lastLevel && !keepFinalCoordinates ? orbScatterKernel<ScatterMoves::IndexOnly>
+                                                             : orbScatterKernel<ScatterMoves::Records>;
+    launchDependent("orbScatterKernel", kernel, level.gridTiles, kOrbTileThreads, stream, level);
 }
 
 } // namespace gravlab

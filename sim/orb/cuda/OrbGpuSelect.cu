@@ -15,6 +15,7 @@ using namespace orbdevice;
 constexpr int kBisectionRounds = 32; // a bracket of at most 2^32 keys halves to one key in 32 rounds
 constexpr int kBinsPerThread = int(kOrbRadixBins / kOrbTileThreads); // consecutive bins per thread in a select
 static_assert(kOrbRadixBins == 1u << kOrbRadixDigitBits && kBinsPerThread * kOrbTileThreads == kOrbRadixBins);
+static_assert(kBinsPerThread % 4 == 0, "a thread reads its bins of the cell in 16-byte words");
 static_assert(kOrbRadixPasses * kOrbRadixDigitBits >= 32, "the passes must cover a 32-bit key range");
 
 /// A tile's weight histogram in shared memory, each 64-bit bin as two 32-bit words: a 64-bit atomicAdd on shared
@@ -184,27 +185,42 @@ __device__ __forceinline__ bool cellBins(const OrbLevel& level, OrbSplit& split,
         std::uint32_t* cellCounts = level.binCounts + std::size_t(split.binSlot) * kOrbRadixBins;
         unsigned long long* cellWeights =
             reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(split.binSlot) * kOrbRadixBins);
-        for (int k = 0; k < kBinsPerThread; ++k) { // strided: a warp's atomics cover consecutive bins
+        // Counts go two bins per 64-bit atomic: a cell holds fewer than 2^32 bodies, so the low bin's sum never
+        // carries into the high one, and the words read back as the two 32-bit bins. Strided: a warp's atomics cover
+        // consecutive words.
+        auto* cellCountPairs = reinterpret_cast<unsigned long long*>(cellCounts);
+        const auto* countPairs = reinterpret_cast<const unsigned long long*>(counts);
+        for (int k = 0; useCounts && k < kBinsPerThread / 2; ++k) {
+            const std::uint32_t pair = threadIdx.x + k * kOrbTileThreads;
+            if (countPairs[pair] > 0)
+                atomicAdd(&cellCountPairs[pair], countPairs[pair]);
+        }
+        for (int k = 0; useWeights && k < kBinsPerThread; ++k) {
             const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
-            if (useCounts && counts[bin] > 0)
-                atomicAdd(&cellCounts[bin], counts[bin]);
-            if (useWeights && weights[bin] > 0)
+            if (weights[bin] > 0)
                 atomicAdd(&cellWeights[bin], weights[bin] << wideShift);
         }
         if (!lastTileOfSplit(split))
             return false;
-        // Read through L2 (other blocks' atomics live there), then clear the bins for the next pass or level.
-        for (int k = 0; k < kBinsPerThread; ++k) {
-            binCounts[k] = 0;
-            if (useCounts) {
-                binCounts[k] = __ldcg(&cellCounts[firstBin + k]);
-                cellCounts[firstBin + k] = 0;
-            }
-            binWeights[k] = 0;
-            if (useWeights) {
-                binWeights[k] = __ldcg(&cellWeights[firstBin + k]);
-                cellWeights[firstBin + k] = 0;
-            }
+        // Read through L2 (other blocks' atomics live there) in 16-byte words, then clear the bins for the next pass
+        // or level.
+        auto* countQuads = reinterpret_cast<uint4*>(cellCounts + firstBin);
+        auto* weightPairs = reinterpret_cast<ulonglong2*>(cellWeights + firstBin);
+        for (int q = 0; q < kBinsPerThread / 4; ++q) {
+            const uint4 four = useCounts ? __ldcg(&countQuads[q]) : make_uint4(0, 0, 0, 0);
+            binCounts[4 * q] = four.x;
+            binCounts[4 * q + 1] = four.y;
+            binCounts[4 * q + 2] = four.z;
+            binCounts[4 * q + 3] = four.w;
+            if (useCounts)
+                countQuads[q] = make_uint4(0, 0, 0, 0);
+        }
+        for (int q = 0; q < kBinsPerThread / 2; ++q) {
+            const ulonglong2 two = useWeights ? __ldcg(&weightPairs[q]) : make_ulonglong2(0, 0);
+            binWeights[2 * q] = two.x;
+            binWeights[2 * q + 1] = two.y;
+            if (useWeights)
+                weightPairs[q] = make_ulonglong2(0, 0);
         }
     } else {
         for (int k = 0; k < kBinsPerThread; ++k) {
@@ -388,7 +404,7 @@ histogramTile(const OrbLevel& level, const OrbSplit& split, const Tile& tile, co
 // known.
 template <bool kWeights, RadixPass kPass> __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass) {
     constexpr bool kTally = kPass == RadixPass::FinalDigitAndTally;
-    __shared__ std::uint32_t counts[kOrbRadixBins];
+    __shared__ alignas(8) std::uint32_t counts[kOrbRadixBins]; // read as bin pairs when flushed to the cell's bins
     __shared__ MatchTally tally;
     __shared__ std::uint32_t weightLow[kWeights ? kOrbRadixBins : 1], weightHigh[kWeights ? kOrbRadixBins : 1];
     const SplitWeightBins weights{weightLow, weightHigh};

@@ -168,8 +168,10 @@ __device__ __forceinline__ void finishSelectedSplit(const OrbLevel& level, OrbSp
         scanTileChunk(level, split, tiles, chunk, false, storage, totals, countCarry, weightCarry);
     if (threadIdx.x != 0)
         return;
-    placeCut(level, split, std::uint32_t(countCarry >> 32), std::uint32_t(countCarry), split.tiesLeft, maxLessKey,
-             minGreaterKey, split.leftTieWeight);
+    // The children's boundary from the selection's count below the pivot, the one the scatter's split body came from
+    // (the tile scan's sum equals it whenever every match fitted its slots, the only case that reaches here).
+    placeCut(level, split, split.lessCount, std::uint32_t(countCarry), split.tiesLeft, maxLessKey, minGreaterKey,
+             split.leftTieWeight);
     split.offsetsReady = 1;
 }
 
