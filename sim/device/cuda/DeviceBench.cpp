@@ -127,7 +127,8 @@ DeviceOrbBuildTimes timeDeviceOrbBuilds(const DeviceOrbBench& bench) {
     }
     times.gpu = queryCurrentDevice().name;
     times.splitLevels = orb.levelBegin().size() - 2;
-    times.bytesPerBody = OrbGpu::modelledBytesPerBody(times.splitLevels, finder, bench.balance, bench.positionsOnly);
+    times.bytesPerBody = OrbGpu::modelledBytesPerBody(times.splitLevels, finder, bench.balance, bench.positionsOnly,
+                                                      orb.scatteredFirstPasses());
     times.copyBandwidth = measureCopyBandwidth(stream.get());
     return times;
 }

@@ -26,6 +26,7 @@ void OrbGpu::layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount) {
     m_levelSplitBegin.assign(1, 0);
     m_levelBegin.assign(1, 0);
     m_widestMultiTileLevel = 0;
+    m_widestChildLevel = 0;
     // Levels that split anything get one entry per cell: inner cells are split, leaves (at most one level above the
     // deepest, when np is not a power of two) are copied so that all final records end in the same buffer.
     while (m_levelBegin.back() < m_hostCells.size()) {
@@ -56,6 +57,8 @@ void OrbGpu::layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount) {
             m_levelSplitBegin.push_back(std::uint32_t(m_hostSplits.size()));
         m_widestMultiTileLevel =
             std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
+        if (levelStart > 0 && splitCells > 0)
+            m_widestChildLevel = std::max(m_widestChildLevel, std::uint32_t(levelEnd - levelStart));
         m_levelBegin.push_back(levelEnd);
     }
     m_cells.resize(m_hostCells.size());
@@ -88,7 +91,9 @@ void OrbGpu::reserve(std::size_t bodyCount, bool weights) {
         m_lookBack.resize(lookBackWords);
     if (weights && m_tileEqualWeight.size() < tiles)
         m_tileEqualWeight.resize(tiles);
-    const std::size_t bins = std::size_t(m_widestMultiTileLevel) * kOrbRadixBins;
+    // Bin slots: a level's cells of more than one tile in its passes, and every split of a level below the root when
+    // its parent's scatter takes its first pass (the slot is its entry).
+    const std::size_t bins = std::size_t(std::max(m_widestMultiTileLevel, m_widestChildLevel)) * kOrbRadixBins;
     if (m_cutFinder == OrbCutFinder::RadixSelect && m_binCounts.size() < bins)
         m_binCounts.resize(bins);
     if (m_cutFinder == OrbCutFinder::RadixSelect && weights && m_binWeights.size() < bins)
@@ -149,6 +154,12 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         level.from = records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
         level.tallyLastPass = tally;
+        // The scatter takes the children's first radix pass when the next level splits (its entries are one per cell).
+        const bool nextLevelSplits = depth + 2 < m_levelSplitBegin.size();
+        level.nextSplits = m_cutFinder == OrbCutFinder::RadixSelect && nextLevelSplits
+                               ? m_splits.data() + m_levelSplitBegin[depth + 1]
+                               : nullptr;
+        level.nextFirstCell = std::uint32_t(m_levelBegin[depth + 1]);
         // The ticket in the low half of the level's first word, then the tiles' look-back words.
         std::uint64_t* levelWords = m_lookBack.data() + depth * lookBackStride();
         level.tileTicket = reinterpret_cast<std::uint32_t*>(levelWords);
@@ -383,8 +394,15 @@ OrbImbalance OrbGpu::imbalance(cudaStream_t stream) const {
     return imbalance(DeviceBodies{}, OrbBalance::Count, stream);
 }
 
+std::size_t OrbGpu::scatteredFirstPasses() const {
+    const std::size_t splitLevels = m_levelSplitBegin.empty() ? 0 : m_levelSplitBegin.size() - 1;
+    if (splitLevels < 2 || !tallyLastPass(m_layoutBodies))
+        return 0;
+    return splitLevels - 1;
+}
+
 double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder, OrbBalance balance,
-                                    bool positionsOnly) {
+                                    bool positionsOnly, std::size_t scatteredFirstPasses) {
     const bool work = balance == OrbBalance::Work;
     const double keyPasses = finder == OrbCutFinder::RadixSelect ? double(kOrbRadixPasses) : 32;
     const double extract = (positionsOnly ? 12 : 16) + 16 + (work ? 16 + 4 + 4 : 0);
@@ -397,7 +415,8 @@ double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder
     // The last level leaves the weights behind, and a build of the bodies moves the index alone there: the coordinate
     // along the cut and the index read, the index written (8 + 4 of 32 bytes).
     const double lastScatterSaved = splitLevels == 0 ? 0 : (work ? 8 : 0) + (positionsOnly ? 0 : 32 - 12);
-    return extract + double(splitLevels) * level - lastScatterSaved + finish;
+    const double firstPassesSaved = double(scatteredFirstPasses) * (4 + (work ? 4 : 0));
+    return extract + double(splitLevels) * level - lastScatterSaved - firstPassesSaved + finish;
 }
 
 } // namespace gravlab

@@ -179,61 +179,6 @@ __global__ void orbTotalWeightKernel(const float* weights, std::uint32_t bodyCou
         atomicAdd(reinterpret_cast<unsigned long long*>(&state->totalWeight), (unsigned long long)total);
 }
 
-/// Prepares one split: its cut axis, the key range of its box (radix select skips the digits the range fixes;
-/// bisection starts from it) and its target. Returns false for a cell with no body, which it finishes at once.
-__device__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinder finder) {
-    OrbCell& cell = level.cells[split.cell];
-    const int axis = longestAxis(cell);
-    cell.cutAxis = axis;
-    split.axis = axis;
-    const std::uint32_t low = orderedKey(cell.lower[axis]), high = orderedKey(cell.upper[axis]);
-    split.pivot = low; // radix select: the pivot once the range holds one key; bisection: the bracket's lower end
-    split.done = low == high ? 1u : 0u;
-    if (finder == OrbCutFinder::RadixSelect) {
-        // Every body's key lies in [low, high] (the records are finite and the cuts bound the children), so the digits
-        // span that range alone: as few passes as its bits need, the last ending at bit 0 so that it is the level's
-        // last pass, and a first digit that spreads the cell over its bins instead of over a float's exponents.
-        const std::uint32_t bits = std::uint32_t(32 - __clz(high - low)); // 0 when the range holds one key
-        const std::uint32_t passes = (bits + kOrbRadixDigitBits - 1) / kOrbRadixDigitBits;
-        split.firstPass = kOrbRadixPasses - passes;
-        split.keyBase = low;
-        split.keyBits = bits;
-        split.fixedDigits = 0;
-    } else {
-        split.high = high;
-    }
-    const std::uint32_t leftDomainsEnd = cell.firstDomain + leftDomainCount(cell.domainCount);
-    split.countRank = countBalancedDomainBegin(level.bodyCount, leftDomainsEnd, level.domainCount) - cell.begin;
-    split.rank = split.countRank;
-    split.lessWeight = 0;
-    split.target = 0;
-    if (weighted(level)) {
-        const double total = double(level.state->totalWeight);
-        const std::uint64_t target = std::uint64_t(total * double(leftDomainsEnd) / double(level.domainCount));
-        const std::uint64_t before = level.cellWeightBefore[split.cell];
-        split.target = target > before ? target - before : 0;
-    }
-    split.tiesLeft = 0;
-    split.split = cell.begin;
-    split.roundCount = 0;
-    split.roundWeight = 0;
-    split.lessCount = 0;
-    split.equalCount = 0;
-    split.equalWeight = 0;
-    split.leftTieWeight = 0;
-    split.resolved = 0;
-    split.offsetsReady = 0;
-    split.matchOverflow = 0;
-    if (finder == OrbCutFinder::RadixSelect && split.done != 0 && !weighted(level)) {
-        split.equalCount = cell.end - cell.begin; // every key is the pivot
-        resolveTies(split, false);
-    }
-    if (cell.end > cell.begin)
-        return true;
-    writeChildren(level, split, cell.lower[axis], cell.begin, 0);
-    return false;
-}
-
 // One block per level: per split 1 cell read, about 100 bytes written; a block scan per 256 splits lays out the tiles.
 __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder finder) {
     using Scan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
@@ -261,7 +206,14 @@ __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder fin
             const std::uint32_t tiles =
                 std::uint32_t((std::uint64_t(cell.end - cell.begin) + kOrbTileBodies - 1) / kOrbTileBodies);
             split.tileCount = tiles;
-            const bool active = split.copyOnly == 0 && prepareSplit(level, split, finder);
+            // A split whose parent's scatter took its first pass keeps what that pass fixed.
+            const bool active = split.copyOnly == 0 && (split.preselected != 0 || prepareSplit(level, split, finder));
+            // Children are taken by this level's scatter only when it says so (below), in this build.
+            if (level.nextSplits != nullptr && split.copyOnly == 0) {
+                const std::int32_t left = cell.leftChild;
+                level.nextSplits[std::uint32_t(left) - level.nextFirstCell].preselected = 0;
+                level.nextSplits[std::uint32_t(left) + 1 - level.nextFirstCell].preselected = 0;
+            }
             packed = (std::uint64_t(tiles) << 32) | (active && tiles > 1 ? 1u : 0u);
         }
         std::uint64_t before, aggregate;

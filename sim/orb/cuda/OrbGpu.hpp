@@ -76,6 +76,17 @@
 //   scatter of that cell only reads its offsets. A tile with more matches than slots (many bodies on the pivot's
 //   plane) leaves its cell to the look-back. 2^27 bodies / 4096 domains: 51.1 -> 47.9 ms (count) and 75.8 -> 73.6 ms
 //   (work); at 2^20 / 64, whose levels fit one wave, the tally cost what it saved (count) or 5% more (work).
+//   Children's first pass in the scatter: where the last pass tallies, every cut and child is written before the
+//   scatter, so each scatter tile (an instance of its own; the one-wave regime keeps the plain one) also adds every
+//   body it moves to the first-digit histogram of the child it goes to (the child's longest side, measured from its
+//   lower key, as prepareSplit lays it out; its count, or its narrow weight), flushes it to the child's bins (slot: its
+//   entry among the next level's splits), and the parent's last tile prepares the child's split and selects that
+//   digit. The next level's layout keeps it (OrbSplit::preselected, cleared by the layout of the level above) and its
+//   first pass skips it. Only children that the next level splits, whose key range needs all three passes and whose
+//   weights are counted or narrow; the others, and the children of a split that looks back, take their own first
+//   pass. 2^27 / 4096: 45.96 -> 45.41 ms (count), 59.7 -> 56.85 (work). 2^20 / 64, which does not use it, measured
+//   0.285 -> 0.289 ms (count) and 0.414 -> 0.425 (work) against the code before, whose kernels there differ by at
+//   most 30 PTX instructions each; the cause is not found.
 //   Ties go left in index order, so under count balance the cells and each leaf's bodies equal OrbCpu's exactly, also
 //   with many bodies on a cut plane.
 //   Work balance is not bit-identical to OrbCpu (fixed point), but keeps its guarantee: every domain boundary is
@@ -85,7 +96,8 @@
 //   left untouched, and build() throws.
 //   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance), 96 bytes
 //   per tile (64 of them the last pass's match slots) and 32 per tile and level (look-back), 8 KiB (24 KiB under work
-//   balance) of radix bins per cell of more than one tile, O(np) cells.
+//   balance) of radix bins per cell of more than one tile (in the tally regime: per cell of the widest level
+//   below the root, if more), O(np) cells.
 //   Cached graphs: the launch sequence (about 40 kernels and memsets at 2^20 bodies / 64 domains, each latency-bound
 //   there) depends only on N, np, the balance, the finder and the buffers, so it is captured into a CUDA graph (on a
 //   private stream) and replayed while that key recurs; the gather's rotation cycles through a few buffer sets, so
@@ -205,9 +217,14 @@ public:
     /// Bytes the build reads and writes per body in the model used to quote an effective bandwidth: extraction,
     /// per level 3 radix passes (32 bisection rounds and the 4-byte count pass) of 4-byte keys and the 32-byte
     /// scatter, then the gather of three float4 arrays and the load order (or the positions' copy back); weights add
-    /// their own bytes.
+    /// their own bytes. scatteredFirstPasses levels take their first pass in the scatter before them, which reads
+    /// nothing more.
     static double modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder, OrbBalance balance,
-                                       bool positionsOnly);
+                                       bool positionsOnly, std::size_t scatteredFirstPasses);
+    /// Levels of the current layout whose cells' first radix pass rides along the scatter of the level above (every
+    /// level below the root where the last pass tallies the tiles; a child whose weights are not narrow, or whose key
+    /// range spans two digits or fewer, still takes its own).
+    std::size_t scatteredFirstPasses() const;
 
 private:
     void layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount);
@@ -251,6 +268,7 @@ private:
     std::vector<std::size_t> m_levelBegin;
     std::uint32_t m_layoutBodies = 0, m_layoutDomains = 0;
     std::uint32_t m_widestMultiTileLevel = 0;      ///< most cells of more than one tile on one level (bin slots)
+    std::uint32_t m_widestChildLevel = 0;          ///< most entries of a splitting level below the root (bin slots)
     DeviceBuffer<OrbCell> m_cells;
     DeviceBuffer<OrbSplit> m_splits;
     DeviceBuffer<std::uint64_t> m_cellWeightBefore;

@@ -223,4 +223,59 @@ __device__ __forceinline__ void writeChildren(const OrbLevel& level, const OrbSp
     level.cellWeightBefore[parent.leftChild + 1] = before + leftWeight;
 }
 
+/// Prepares one split: its cut axis, the key range of its box (radix select skips the digits the range fixes;
+/// bisection starts from it) and its target. Returns false for a cell with no body, which it finishes at once.
+__device__ __forceinline__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinder finder) {
+    OrbCell& cell = level.cells[split.cell];
+    const int axis = longestAxis(cell);
+    cell.cutAxis = axis;
+    split.axis = axis;
+    const std::uint32_t low = orderedKey(cell.lower[axis]), high = orderedKey(cell.upper[axis]);
+    split.pivot = low; // radix select: the pivot once the range holds one key; bisection: the bracket's lower end
+    split.done = low == high ? 1u : 0u;
+    if (finder == OrbCutFinder::RadixSelect) {
+        // Every body's key lies in [low, high] (the records are finite and the cuts bound the children), so the digits
+        // span that range alone: as few passes as its bits need, the last ending at bit 0 so that it is the level's
+        // last pass, and a first digit that spreads the cell over its bins instead of over a float's exponents.
+        const std::uint32_t bits = std::uint32_t(32 - __clz(high - low)); // 0 when the range holds one key
+        const std::uint32_t passes = (bits + kOrbRadixDigitBits - 1) / kOrbRadixDigitBits;
+        split.firstPass = kOrbRadixPasses - passes;
+        split.keyBase = low;
+        split.keyBits = bits;
+        split.fixedDigits = 0;
+    } else {
+        split.high = high;
+    }
+    const std::uint32_t leftDomainsEnd = cell.firstDomain + leftDomainCount(cell.domainCount);
+    split.countRank = countBalancedDomainBegin(level.bodyCount, leftDomainsEnd, level.domainCount) - cell.begin;
+    split.rank = split.countRank;
+    split.lessWeight = 0;
+    split.target = 0;
+    if (weighted(level)) {
+        const double total = double(level.state->totalWeight);
+        const std::uint64_t target = std::uint64_t(total * double(leftDomainsEnd) / double(level.domainCount));
+        const std::uint64_t before = level.cellWeightBefore[split.cell];
+        split.target = target > before ? target - before : 0;
+    }
+    split.tiesLeft = 0;
+    split.split = cell.begin;
+    split.roundCount = 0;
+    split.roundWeight = 0;
+    split.lessCount = 0;
+    split.equalCount = 0;
+    split.equalWeight = 0;
+    split.leftTieWeight = 0;
+    split.resolved = 0;
+    split.offsetsReady = 0;
+    split.matchOverflow = 0;
+    if (finder == OrbCutFinder::RadixSelect && split.done != 0 && !weighted(level)) {
+        split.equalCount = cell.end - cell.begin; // every key is the pivot
+        resolveTies(split, false);
+    }
+    if (cell.end > cell.begin)
+        return true;
+    writeChildren(level, split, cell.lower[axis], cell.begin, 0);
+    return false;
+}
+
 } // namespace gravlab::orbdevice

@@ -56,6 +56,8 @@ inline constexpr std::uint32_t kOrbLookBackWordsPerTile = 4;
 struct OrbSplit {
     std::uint32_t cell;        ///< index in the cell array
     std::uint32_t copyOnly;    ///< 1: a leaf of this level, its records are copied to the other buffer unchanged
+    std::uint32_t preselected; ///< 1: the parent's scatter took this split's first radix pass (beside copyOnly, which
+                               ///< every pass reads first: one sector)
     std::uint32_t begin, end;  ///< the cell's bodies
     std::uint32_t tileBegin;   ///< first tile of the level that belongs to this cell
     std::uint32_t tileCount;   ///< ceil((end - begin) / kOrbTileBodies)
@@ -124,6 +126,9 @@ struct OrbLevel {
     std::uint32_t* tileTicket;   ///< this level's scatter tile counter (0 at the start of a build)
     std::uint64_t* tileEqualWeight; ///< per tile: weight of the bodies equal to the pivot (work balance)
     std::uint16_t* tileMatches;   ///< per tile, kOrbTileMatchSlots: final digits of the last radix pass's matches
+    OrbSplit* nextSplits;         ///< the next level's splits, one per cell from nextFirstCell on; null when no next
+                                  ///< level splits, or the scatter takes no child's first pass (bisection)
+    std::uint32_t nextFirstCell;  ///< the cell of nextSplits[0]
     std::uint32_t* binCounts;     ///< kOrbRadixBins per bin slot
     std::uint64_t* binWeights;    ///< kOrbRadixBins per bin slot (work balance)
     std::uint32_t bodyCount;

@@ -5,6 +5,7 @@
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/DependentLaunch.cuh"
 #include "orb/cuda/OrbGpuDevice.cuh"
+#include "orb/cuda/OrbGpuRadix.cuh"
 #include "orb/cuda/OrbGpuTileScan.cuh"
 
 namespace gravlab {
@@ -13,35 +14,6 @@ namespace {
 using namespace orbdevice;
 
 constexpr int kBisectionRounds = 32; // a bracket of at most 2^32 keys halves to one key in 32 rounds
-constexpr int kBinsPerThread = int(kOrbRadixBins / kOrbTileThreads); // consecutive bins per thread in a select
-static_assert(kOrbRadixBins == 1u << kOrbRadixDigitBits && kBinsPerThread * kOrbTileThreads == kOrbRadixBins);
-static_assert(kBinsPerThread % 4 == 0, "a thread reads its bins of the cell in 16-byte words");
-static_assert(kOrbRadixPasses * kOrbRadixDigitBits >= 32, "the passes must cover a 32-bit key range");
-
-/// A tile's weight histogram in shared memory, each 64-bit bin as two 32-bit words: a 64-bit atomicAdd on shared
-/// memory compiles to a compare-and-swap loop, where 32-bit adds are native. The sum is exact once every addition has
-/// finished, since each thread that carries out of the low word adds the carry to the high word itself.
-struct SplitWeightBins {
-    std::uint32_t* low;
-    std::uint32_t* high;
-    __device__ __forceinline__ void add(std::uint32_t bin, std::uint64_t value) const {
-        const std::uint32_t valueLow = std::uint32_t(value), valueHigh = std::uint32_t(value >> 32);
-        const std::uint32_t before = atomicAdd(&low[bin], valueLow);
-        if (valueHigh != 0)
-            atomicAdd(&high[bin], valueHigh);
-        if (before + valueLow < before)
-            atomicAdd(&high[bin], 1u);
-    }
-    /// Narrow weights (a tile's sums below 2^32): the low word alone holds them, the high word stays 0.
-    __device__ __forceinline__ void addNarrow(std::uint32_t bin, std::uint32_t value) const {
-        atomicAdd(&low[bin], value);
-    }
-    __device__ __forceinline__ std::uint64_t operator[](std::uint32_t bin) const {
-        return (std::uint64_t(high[bin]) << 32) | low[bin];
-    }
-    __device__ __forceinline__ void clear(std::uint32_t bin) const { low[bin] = high[bin] = 0; }
-};
-
 /// How a radix pass weighs its bodies: not at all (count balance, or every weight 0), as 64-bit fixed point, or as the
 /// integers below 2^kOrbNarrowWeightBits that the weights are at a coarser scale (OrbBuildState::narrowShift), whose
 /// tile sums fit 32 bits. Narrow sums shifted left by narrowShift are the fixed-point sums exactly, so both weighted
@@ -103,74 +75,6 @@ __device__ __forceinline__ void addRowToHistogram(bool active, std::uint32_t dig
     }
 }
 
-/// Block-wide, kBinsPerThread consecutive bins per thread: fixes the digit at `shift` of the split's pivot, the bin
-/// that holds the remaining rank (count balance) or the remaining target weight (work balance). Bins below it are below
-/// the pivot. A target at or past the total weight puts every remaining body left: the pivot becomes a key above every
-/// finite coordinate's. Without counts (useCounts false: a work-balanced pass before the last) the bins' counts are
-/// zero and only the weights select, and the lessCount it leaves is not used. lessBefore: the cell's bodies below the
-/// digits fixed so far (in a work-balanced build, known in the last pass only).
-__device__ void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBinsPerThread],
-                            const std::uint64_t (&weights)[kBinsPerThread], int shift, bool useCounts, bool useWeights,
-                            std::uint32_t lessBefore) {
-    using CountScan = cub::BlockScan<std::uint32_t, kOrbTileThreads>;
-    using WeightScan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
-    __shared__ union {
-        typename CountScan::TempStorage count;
-        typename WeightScan::TempStorage weight;
-    } storage;
-    __shared__ bool found;
-    const std::uint32_t rank = split.rank;
-    const std::uint64_t target = split.target;
-    std::uint32_t count = 0;
-    std::uint64_t weight = 0;
-    for (int k = 0; k < kBinsPerThread; ++k) {
-        count += counts[k];
-        weight += weights[k];
-    }
-    std::uint32_t countBefore = 0;
-    if (useCounts)
-        CountScan(storage.count).ExclusiveSum(count, countBefore);
-    __syncthreads();
-    std::uint64_t weightBefore = 0, totalWeight = 0;
-    if (useWeights)
-        WeightScan(storage.weight).ExclusiveSum(weight, weightBefore, totalWeight);
-    if (threadIdx.x == 0)
-        found = false;
-    __syncthreads();
-    for (int k = 0; k < kBinsPerThread; ++k) {
-        const bool holds = useWeights ? weightBefore <= target && target < weightBefore + weights[k]
-                                      : countBefore <= rank && rank < countBefore + counts[k];
-        if (holds) {
-            found = true;
-            split.fixedDigits |= (std::uint32_t(threadIdx.x) * kBinsPerThread + std::uint32_t(k)) << shift;
-            split.rank = rank - countBefore;
-            split.target = target - weightBefore;
-            split.lessWeight += weightBefore;
-            split.lessCount = lessBefore + countBefore;
-            if (shift == 0) { // the last digit: the bin holds exactly the bodies equal to the pivot
-                split.pivot = split.keyBase + split.fixedDigits;
-                split.done = 1;
-                split.equalCount = counts[k];
-                split.equalWeight = weights[k];
-                resolveTies(split, useWeights);
-            }
-        }
-        countBefore += counts[k];
-        weightBefore += weights[k];
-    }
-    __syncthreads();
-    if (threadIdx.x == 0 && !found) {
-        split.pivot = ~0u;
-        split.target = target - totalWeight;
-        split.lessWeight += totalWeight;
-        // Every body of the cell: a target beyond the bodies matching the digits fixed so far can only occur in the
-        // split's first pass (each later pass keeps the bin that holds the target), where every body matches.
-        split.lessCount = split.end - split.begin;
-        split.done = 1;
-        resolveTies(split, useWeights); // no body equals the pivot
-    }
-}
-
 /// Block-wide, once the tile's histogram is complete: this thread's kBinsPerThread consecutive bins of the whole cell.
 /// A cell of one tile has them at once; otherwise every tile adds its non-empty bins to the cell's, and only the last
 /// tile to arrive gets them (and clears the cell's bins for the next pass or level). False in the other tiles. The
@@ -202,26 +106,7 @@ __device__ __forceinline__ bool cellBins(const OrbLevel& level, OrbSplit& split,
         }
         if (!lastTileOfSplit(split))
             return false;
-        // Read through L2 (other blocks' atomics live there) in 16-byte words, then clear the bins for the next pass
-        // or level.
-        auto* countQuads = reinterpret_cast<uint4*>(cellCounts + firstBin);
-        auto* weightPairs = reinterpret_cast<ulonglong2*>(cellWeights + firstBin);
-        for (int q = 0; q < kBinsPerThread / 4; ++q) {
-            const uint4 four = useCounts ? __ldcg(&countQuads[q]) : make_uint4(0, 0, 0, 0);
-            binCounts[4 * q] = four.x;
-            binCounts[4 * q + 1] = four.y;
-            binCounts[4 * q + 2] = four.z;
-            binCounts[4 * q + 3] = four.w;
-            if (useCounts)
-                countQuads[q] = make_uint4(0, 0, 0, 0);
-        }
-        for (int q = 0; q < kBinsPerThread / 2; ++q) {
-            const ulonglong2 two = useWeights ? __ldcg(&weightPairs[q]) : make_ulonglong2(0, 0);
-            binWeights[2 * q] = two.x;
-            binWeights[2 * q + 1] = two.y;
-            if (useWeights)
-                weightPairs[q] = make_ulonglong2(0, 0);
-        }
+        takeCellBins(level, split.binSlot, useCounts, useWeights, binCounts, binWeights);
     } else {
         for (int k = 0; k < kBinsPerThread; ++k) {
             binCounts[k] = useCounts ? counts[firstBin + k] : 0u;
@@ -414,7 +299,8 @@ template <bool kWeights, RadixPass kPass> __device__ __forceinline__ void radixP
         waitForPreviousKernel();
     const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
     OrbSplit* split = splitIndex < 0 ? nullptr : &level.splits[splitIndex];
-    const bool selecting = split != nullptr && split->copyOnly == 0 && std::uint32_t(pass) >= split->firstPass;
+    const bool selecting = split != nullptr && split->copyOnly == 0 && std::uint32_t(pass) >= split->firstPass &&
+                           !(split->preselected != 0 && std::uint32_t(pass) == split->firstPass);
     const bool useWeights = kWeights && weighted(level);
     const bool useCounts = !useWeights || kPass != RadixPass::Digit;
     float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
