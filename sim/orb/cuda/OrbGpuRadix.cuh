@@ -8,7 +8,7 @@
 
 namespace gravlab::orbdevice {
 
-constexpr int kBinsPerThread = int(kOrbRadixBins / kOrbTileThreads); // consecutive bins per thread in a select
+inline constexpr int kBinsPerThread = int(kOrbRadixBins / kOrbTileThreads); // consecutive bins per thread in a select
 static_assert(kOrbRadixBins == 1u << kOrbRadixDigitBits && kBinsPerThread * kOrbTileThreads == kOrbRadixBins);
 static_assert(kBinsPerThread % 4 == 0, "a thread reads its bins of the cell in 16-byte words");
 static_assert(kOrbRadixPasses * kOrbRadixDigitBits >= 32, "the passes must cover a 32-bit key range");
