@@ -200,12 +200,8 @@ __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder fin
         if (j < level.splitCount) {
             OrbSplit& split = level.splits[j];
             const OrbCell& cell = level.cells[split.cell];
-            split.begin = cell.begin;
-            split.end = cell.end;
-            split.tilesDone = 0;
-            const std::uint32_t tiles =
-                std::uint32_t((std::uint64_t(cell.end - cell.begin) + kOrbTileBodies - 1) / kOrbTileBodies);
-            split.tileCount = tiles;
+            takeCellRange(split, cell);
+            const std::uint32_t tiles = split.tileCount;
             // A split whose parent's scatter took its first pass keeps what that pass fixed.
             const bool active = split.copyOnly == 0 && (split.preselected != 0 || prepareSplit(level, split, finder));
             // Children are taken by this level's scatter only when it says so (below), in this build.

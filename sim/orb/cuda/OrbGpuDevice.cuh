@@ -223,6 +223,14 @@ __device__ __forceinline__ void writeChildren(const OrbLevel& level, const OrbSp
     level.cellWeightBefore[parent.leftChild + 1] = before + leftWeight;
 }
 
+/// A split's body range and tiles from its cell, as every level's layout takes them.
+__device__ __forceinline__ void takeCellRange(OrbSplit& split, const OrbCell& cell) {
+    split.begin = cell.begin;
+    split.end = cell.end;
+    split.tilesDone = 0;
+    split.tileCount = std::uint32_t((std::uint64_t(cell.end - cell.begin) + kOrbTileBodies - 1) / kOrbTileBodies);
+}
+
 /// Prepares one split: its cut axis, the key range of its box (radix select skips the digits the range fixes;
 /// bisection starts from it) and its target. Returns false for a cell with no body, which it finishes at once.
 __device__ __forceinline__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinder finder) {

@@ -271,6 +271,22 @@ struct PivotRows {
 /// The per-warp sums a tile of the scatter shares in shared memory.
 struct WarpTallies {
     std::uint32_t less[kWarpsPerTile], equal[kWarpsPerTile], maxLess[kWarpsPerTile], minGreater[kWarpsPerTile];
+
+    /// Block-wide: each warp's counts of rows (and, for the look-back, its extreme keys, which the warp reduces first).
+    __device__ __forceinline__ void share(PivotRows& rows, bool extremes) {
+        if (extremes) {
+            rows.maxLess = warpMax(rows.maxLess);
+            rows.minGreater = warpMin(rows.minGreater);
+        }
+        const int warp = int(threadIdx.x / 32);
+        if ((threadIdx.x & 31) == 0) {
+            less[warp] = rows.less;
+            equal[warp] = rows.equal;
+            maxLess[warp] = rows.maxLess;
+            minGreater[warp] = rows.minGreater;
+        }
+        __syncthreads();
+    }
 };
 
 /// Block-wide: the (below, equal) counts of the cell's tiles before this one, by look-back for a resolved split, else
@@ -335,30 +351,23 @@ __device__ __forceinline__ void childDigits(const OrbLevel& level, const OrbSpli
 }
 
 /// Block-wide, after the tile's rows are in its children's shared histogram (bins, kOrbRadixBins per child): adds
-/// them to the children's bins, counts two per 64-bit atomic, narrow weights shifted left by weightShift into fixed
-/// point.
+/// them to the children's bins, counts in pairs, narrow weights shifted left by weightShift into fixed point.
 __device__ __forceinline__ void flushChildBins(const OrbLevel& level, const ChildDigit (&children)[2],
                                                const std::uint32_t* bins, bool useWeights, int weightShift) {
     for (int side = 0; side < 2; ++side) {
         if (!children[side].taken)
             continue;
         const std::uint32_t* sideBins = bins + side * kOrbRadixBins;
-        const std::size_t first = std::size_t(children[side].entry) * kOrbRadixBins;
-        if (useWeights) {
-            auto* cellWeights = reinterpret_cast<unsigned long long*>(level.binWeights + first);
-            for (int k = 0; k < kBinsPerThread; ++k) {
-                const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
-                if (sideBins[bin] > 0)
-                    atomicAdd(&cellWeights[bin], (unsigned long long)sideBins[bin] << weightShift);
-            }
-        } else {
-            auto* cellPairs = reinterpret_cast<unsigned long long*>(level.binCounts + first);
-            const auto* pairs = reinterpret_cast<const unsigned long long*>(sideBins);
-            for (int k = 0; k < kBinsPerThread / 2; ++k) {
-                const std::uint32_t pair = threadIdx.x + k * kOrbTileThreads;
-                if (pairs[pair] > 0)
-                    atomicAdd(&cellPairs[pair], pairs[pair]);
-            }
+        if (!useWeights) {
+            addCountsToCellBins(level, children[side].entry, sideBins);
+            continue;
+        }
+        auto* cellWeights = reinterpret_cast<unsigned long long*>(
+            level.binWeights + std::size_t(children[side].entry) * kOrbRadixBins);
+        for (int k = 0; k < kBinsPerThread; ++k) {
+            const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
+            if (sideBins[bin] > 0)
+                atomicAdd(&cellWeights[bin], (unsigned long long)sideBins[bin] << weightShift);
         }
     }
 }
@@ -369,11 +378,7 @@ __device__ __forceinline__ void flushChildBins(const OrbLevel& level, const Chil
 __device__ __forceinline__ void selectChildFirstDigit(const OrbLevel& level, const ChildDigit& digit, bool useWeights) {
     OrbSplit& child = level.nextSplits[digit.entry];
     if (threadIdx.x == 0) {
-        const OrbCell& cell = level.cells[child.cell];
-        child.begin = cell.begin;
-        child.end = cell.end;
-        child.tilesDone = 0;
-        child.tileCount = std::uint32_t((std::uint64_t(cell.end - cell.begin) + kOrbTileBodies - 1) / kOrbTileBodies);
+        takeCellRange(child, level.cells[child.cell]);
         prepareSplit(level, child, OrbCutFinder::RadixSelect);
     }
     __syncthreads();
@@ -384,6 +389,31 @@ __device__ __forceinline__ void selectChildFirstDigit(const OrbLevel& level, con
     __syncthreads();
     if (threadIdx.x == 0)
         child.preselected = 1;
+}
+
+/// Block-wide, before the rows move, in a scatter that takes the children's first pass: thread 0 finds the children's
+/// digits (ChildDigit), every thread clears its share of the tile's histograms (kOrbRadixBins per child).
+__device__ __forceinline__ void startChildBins(const OrbLevel& level, const OrbSplit& split, bool useWeights,
+                                               ChildDigit (&children)[2], std::uint32_t* bins) {
+    if (threadIdx.x == 0)
+        childDigits(level, split, !useWeights || level.state->narrowShift >= 0, children);
+    for (int k = 0; k < 2 * kBinsPerThread; ++k)
+        bins[threadIdx.x + k * kOrbTileThreads] = 0;
+}
+
+/// Block-wide, once every row has moved: the tile's histograms into the children's bins; the parent's last tile then
+/// selects each taken child's first digit.
+__device__ __forceinline__ void finishChildBins(const OrbLevel& level, OrbSplit& split, const ChildDigit (&children)[2],
+                                                const std::uint32_t* bins, bool useWeights) {
+    if (!(children[0].taken || children[1].taken))
+        return;
+    __syncthreads();
+    flushChildBins(level, children, bins, useWeights, max(level.state->narrowShift, 0));
+    if (!lastTileOfSplit(split))
+        return;
+    for (int side = 0; side < 2; ++side)
+        if (children[side].taken)
+            selectChildFirstDigit(level, children[side], useWeights);
 }
 
 /// One moved body into its child's shared histogram (side 0: left, 1: right): its count, or its narrow weight.
@@ -445,25 +475,11 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
     // Where the cut is already placed, the children's first radix digits are counted as the bodies move.
     const bool takesChildren = kChildren && !lookingBack;
     const bool useWeights = takesChildren && weighted(level); // read only when needed: a load on every tile's path
-    if (takesChildren) {
-        if (threadIdx.x == 0)
-            childDigits(level, split, !useWeights || level.state->narrowShift >= 0, children);
-        for (int k = 0; k < 2 * kBinsPerThread; ++k)
-            childBins[threadIdx.x + k * kOrbTileThreads] = 0;
-    }
+    if (takesChildren)
+        startChildBins(level, split, useWeights, children, childBins);
     PivotRows rows(tile, records, split.axis, split.pivot);
     const int warp = int(threadIdx.x / 32);
-    if (lookingBack) {
-        rows.maxLess = warpMax(rows.maxLess);
-        rows.minGreater = warpMin(rows.minGreater);
-    }
-    if ((threadIdx.x & 31) == 0) {
-        tallies.less[warp] = rows.less;
-        tallies.equal[warp] = rows.equal;
-        tallies.maxLess[warp] = rows.maxLess;
-        tallies.minGreater[warp] = rows.minGreater;
-    }
-    __syncthreads();
+    tallies.share(rows, lookingBack);
     const uint2 tileBefore = countsBeforeTile(level, split, tileIndex, lookingBack, tallies);
     std::uint32_t lessBefore = tileBefore.x, equalBefore = tileBefore.y;
     for (int w = 0; w < warp; ++w) {
@@ -492,17 +508,9 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
         lessBefore += __popc(rows.lessMask[row]);
         equalBefore += __popc(rows.equalMask[row]);
     }
-    if constexpr (kChildren) {
-        if (!takesChildren || !(children[0].taken || children[1].taken))
-            return;
-        __syncthreads();
-        flushChildBins(level, children, childBins, useWeights, max(level.state->narrowShift, 0));
-        if (!lastTileOfSplit(split))
-            return;
-        for (int side = 0; side < 2; ++side)
-            if (children[side].taken)
-                selectChildFirstDigit(level, children[side], useWeights);
-    }
+    if constexpr (kChildren)
+        if (takesChildren)
+            finishChildBins(level, split, children, childBins, useWeights);
 }
 
 } // namespace

@@ -37,6 +37,21 @@ struct SplitWeightBins {
     __device__ __forceinline__ void clear(std::uint32_t bin) const { low[bin] = high[bin] = 0; }
 };
 
+/// Block-wide: adds a tile's count histogram (kOrbRadixBins 32-bit bins in shared memory, 8-byte aligned) to bin slot
+/// `slot`, two bins per 64-bit atomic: a cell holds fewer than 2^32 bodies, so the low bin's sum never carries into the
+/// high one, and the words read back as the two 32-bit bins. Strided: a warp's atomics cover consecutive words. Nothing
+/// when useCounts is false (a work-balanced pass that builds no count histogram).
+__device__ __forceinline__ void addCountsToCellBins(const OrbLevel& level, std::uint32_t slot,
+                                                    const std::uint32_t* counts, bool useCounts = true) {
+    auto* cellPairs = reinterpret_cast<unsigned long long*>(level.binCounts + std::size_t(slot) * kOrbRadixBins);
+    const auto* pairs = reinterpret_cast<const unsigned long long*>(counts);
+    for (int k = 0; useCounts && k < kBinsPerThread / 2; ++k) {
+        const std::uint32_t pair = threadIdx.x + k * kOrbTileThreads;
+        if (pairs[pair] > 0)
+            atomicAdd(&cellPairs[pair], pairs[pair]);
+    }
+}
+
 /// Block-wide, in the one tile that reads a cell's bins once every tile has added to them: this thread's kBinsPerThread
 /// consecutive bins of bin slot `slot` (counts when useCounts, else 0; weights when useWeights, else 0), read through
 /// L2 (other blocks' atomics live there) in 16-byte words, and cleared for the next pass or level.

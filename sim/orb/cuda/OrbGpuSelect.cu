@@ -86,19 +86,9 @@ __device__ __forceinline__ bool cellBins(const OrbLevel& level, OrbSplit& split,
                                          std::uint64_t (&binWeights)[kBinsPerThread]) {
     const std::uint32_t firstBin = threadIdx.x * kBinsPerThread;
     if (split.tileCount > 1) {
-        std::uint32_t* cellCounts = level.binCounts + std::size_t(split.binSlot) * kOrbRadixBins;
-        unsigned long long* cellWeights =
+        addCountsToCellBins(level, split.binSlot, counts, useCounts);
+        auto* cellWeights =
             reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(split.binSlot) * kOrbRadixBins);
-        // Counts go two bins per 64-bit atomic: a cell holds fewer than 2^32 bodies, so the low bin's sum never
-        // carries into the high one, and the words read back as the two 32-bit bins. Strided: a warp's atomics cover
-        // consecutive words.
-        auto* cellCountPairs = reinterpret_cast<unsigned long long*>(cellCounts);
-        const auto* countPairs = reinterpret_cast<const unsigned long long*>(counts);
-        for (int k = 0; useCounts && k < kBinsPerThread / 2; ++k) {
-            const std::uint32_t pair = threadIdx.x + k * kOrbTileThreads;
-            if (countPairs[pair] > 0)
-                atomicAdd(&cellCountPairs[pair], countPairs[pair]);
-        }
         for (int k = 0; useWeights && k < kBinsPerThread; ++k) {
             const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
             if (weights[bin] > 0)
