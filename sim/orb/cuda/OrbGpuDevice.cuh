@@ -231,21 +231,37 @@ __device__ __forceinline__ void takeCellRange(OrbSplit& split, const OrbCell& ce
     split.tileCount = std::uint32_t((std::uint64_t(cell.end - cell.begin) + kOrbTileBodies - 1) / kOrbTileBodies);
 }
 
+/// The keys a cell is cut along: its longest side (the cut axis), the ordered keys of its box's sides there, and the
+/// bits that range spans (0 when it holds one key). The layout prepares a split from it, and a scatter that takes the
+/// children's first pass finds their first digit from it.
+struct CutKeyRange {
+    int axis;
+    std::uint32_t low, high;
+    std::uint32_t bits;
+};
+
+__device__ __forceinline__ CutKeyRange cutKeyRange(const OrbCell& cell) {
+    const int axis = longestAxis(cell);
+    const std::uint32_t low = orderedKey(cell.lower[axis]), high = orderedKey(cell.upper[axis]);
+    return {axis, low, high, std::uint32_t(32 - __clz(high - low))};
+}
+
 /// Prepares one split: its cut axis, the key range of its box (radix select skips the digits the range fixes;
 /// bisection starts from it) and its target. Returns false for a cell with no body, which it finishes at once.
 __device__ __forceinline__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinder finder) {
     OrbCell& cell = level.cells[split.cell];
-    const int axis = longestAxis(cell);
+    const CutKeyRange range = cutKeyRange(cell);
+    const int axis = range.axis;
     cell.cutAxis = axis;
     split.axis = axis;
-    const std::uint32_t low = orderedKey(cell.lower[axis]), high = orderedKey(cell.upper[axis]);
+    const std::uint32_t low = range.low, high = range.high;
     split.pivot = low; // radix select: the pivot once the range holds one key; bisection: the bracket's lower end
     split.done = low == high ? 1u : 0u;
     if (finder == OrbCutFinder::RadixSelect) {
         // Every body's key lies in [low, high] (the records are finite and the cuts bound the children), so the digits
         // span that range alone: as few passes as its bits need, the last ending at bit 0 so that it is the level's
         // last pass, and a first digit that spreads the cell over its bins instead of over a float's exponents.
-        const std::uint32_t bits = std::uint32_t(32 - __clz(high - low)); // 0 when the range holds one key
+        const std::uint32_t bits = range.bits;
         const std::uint32_t passes = (bits + kOrbRadixDigitBits - 1) / kOrbRadixDigitBits;
         split.firstPass = kOrbRadixPasses - passes;
         split.keyBase = low;

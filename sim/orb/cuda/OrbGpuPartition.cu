@@ -337,12 +337,11 @@ __device__ __forceinline__ void childDigits(const OrbLevel& level, const OrbSpli
     for (int side = 0; side < 2; ++side) {
         const std::uint32_t cellIndex = std::uint32_t(parent.leftChild) + std::uint32_t(side);
         const OrbCell& cell = level.cells[cellIndex];
-        const int axis = longestAxis(cell);
-        const std::uint32_t low = orderedKey(cell.lower[axis]), high = orderedKey(cell.upper[axis]);
-        const int bits = 32 - __clz(high - low);
+        const CutKeyRange range = cutKeyRange(cell); // as prepareSplit lays the child's split out
+        const int bits = int(range.bits);
         ChildDigit& child = children[side];
-        child.base = low;
-        child.axis = axis;
+        child.base = range.low;
+        child.axis = range.axis;
         child.shift = bits - kOrbRadixDigitBits;
         child.entry = cellIndex - level.nextFirstCell;
         child.taken = narrowOrCounted && cell.domainCount > 1 && cell.end > cell.begin &&
