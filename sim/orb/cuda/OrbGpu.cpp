@@ -160,6 +160,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
                                ? m_splits.data() + m_levelSplitBegin[depth + 1]
                                : nullptr;
         level.nextFirstCell = std::uint32_t(m_levelBegin[depth + 1]);
+        level.nextSplitCount = nextLevelSplits ? m_levelSplitBegin[depth + 2] - m_levelSplitBegin[depth + 1] : 0;
         // The ticket in the low half of the level's first word, then the tiles' look-back words.
         std::uint64_t* levelWords = m_lookBack.data() + depth * lookBackStride();
         level.tileTicket = reinterpret_cast<std::uint32_t*>(levelWords);

@@ -80,13 +80,17 @@
 //   scatter, so each scatter tile (an instance of its own; the one-wave regime keeps the plain one) also adds every
 //   body it moves to the first-digit histogram of the child it goes to (the child's longest side, measured from its
 //   lower key, as prepareSplit lays it out; its count, or its narrow weight), flushes it to the child's bins (slot: its
-//   entry among the next level's splits), and the parent's last tile prepares the child's split and selects that
-//   digit. The next level's layout keeps it (OrbSplit::preselected, cleared by the layout of the level above) and its
-//   first pass skips it. Only children that the next level splits, whose key range needs all three passes and whose
-//   weights are counted or narrow; the others, and the children of a split that looks back, take their own first
-//   pass. 2^27 / 4096: 45.96 -> 45.41 ms (count), 59.7 -> 56.85 (work). 2^20 / 64, which does not use it, measured
-//   0.285 -> 0.289 ms (count) and 0.414 -> 0.425 (work) against the code before, whose kernels there differ by at
-//   most 30 PTX instructions each; the cause is not found.
+//   entry among the next level's splits), and the cell's first tile marks the child (OrbSplit::preselected, cleared by
+//   the layout of the level above). A kernel of its own then prepares each marked child's split and selects that digit,
+//   one block per child; the next level's layout keeps the split and its first pass skips it. Only children that the
+//   next level splits, whose key range needs all three passes and whose weights are counted or narrow; the others, and
+//   the children of a split that looks back, take their own first pass. 2^27 / 4096: 45.96 -> 45.41 ms (count), 59.7
+//   -> 56.85 (work). 2^20 / 64, which does not use it, measured 0.285 -> 0.289 ms (count) and 0.414 -> 0.425 (work)
+//   against the code before, whose kernels there differ by at most 30 PTX instructions each; the cause is not found.
+//   The digits were first selected by the parent's last scatter tile, which every tile had to fence and count itself
+//   in to find: the selecting kernel's boundary orders the bins instead (ncu at 2^27 / 4096 work: 11% of the scatter's
+//   stall samples were warps waiting behind that fence). 2^27 / 4096: 45.40 -> 44.02 to 44.10 ms (count), 56.50 ->
+//   55.69 to 55.72 (work); 2^24 / 1024 3% and 2% less (H200).
 //   Ties go left in index order, so under count balance the cells and each leaf's bodies equal OrbCpu's exactly, also
 //   with many bodies on a cut plane.
 //   Work balance is not bit-identical to OrbCpu (fixed point), but keeps its guarantee: every domain boundary is

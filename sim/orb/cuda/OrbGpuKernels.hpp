@@ -129,6 +129,7 @@ struct OrbLevel {
     OrbSplit* nextSplits;         ///< the next level's splits, one per cell from nextFirstCell on; null when no next
                                   ///< level splits, or the scatter takes no child's first pass (bisection)
     std::uint32_t nextFirstCell;  ///< the cell of nextSplits[0]
+    std::uint32_t nextSplitCount; ///< entries of nextSplits
     std::uint32_t* binCounts;     ///< kOrbRadixBins per bin slot
     std::uint64_t* binWeights;    ///< kOrbRadixBins per bin slot (work balance)
     std::uint32_t bodyCount;

@@ -371,25 +371,6 @@ __device__ __forceinline__ void flushChildBins(const OrbLevel& level, const Chil
     }
 }
 
-/// Block-wide, in the parent's last tile of the scatter, once every tile has added to the child's bins: prepares the
-/// child's split as the next level's layout would and selects its first digit, which the next level's first pass
-/// then skips.
-__device__ __forceinline__ void selectChildFirstDigit(const OrbLevel& level, const ChildDigit& digit, bool useWeights) {
-    OrbSplit& child = level.nextSplits[digit.entry];
-    if (threadIdx.x == 0) {
-        takeCellRange(child, level.cells[child.cell]);
-        prepareSplit(level, child, OrbCutFinder::RadixSelect);
-    }
-    __syncthreads();
-    std::uint32_t binCounts[kBinsPerThread];
-    std::uint64_t binWeights[kBinsPerThread];
-    takeCellBins(level, digit.entry, !useWeights, useWeights, binCounts, binWeights);
-    selectDigit(child, binCounts, binWeights, digit.shift, !useWeights, useWeights, 0);
-    __syncthreads();
-    if (threadIdx.x == 0)
-        child.preselected = 1;
-}
-
 /// Block-wide, before the rows move, in a scatter that takes the children's first pass: thread 0 finds the children's
 /// digits (ChildDigit), every thread clears its share of the tile's histograms (kOrbRadixBins per child).
 __device__ __forceinline__ void startChildBins(const OrbLevel& level, const OrbSplit& split, bool useWeights,
@@ -400,19 +381,21 @@ __device__ __forceinline__ void startChildBins(const OrbLevel& level, const OrbS
         bins[threadIdx.x + k * kOrbTileThreads] = 0;
 }
 
-/// Block-wide, once every row has moved: the tile's histograms into the children's bins; the parent's last tile then
-/// selects each taken child's first digit.
-__device__ __forceinline__ void finishChildBins(const OrbLevel& level, OrbSplit& split, const ChildDigit (&children)[2],
-                                                const std::uint32_t* bins, bool useWeights) {
+/// Block-wide, once every row has moved: the tile's histograms into the children's bins. The cell's first tile marks
+/// each taken child (OrbSplit::preselected), whose digit orbSelectChildDigitsKernel then selects: that kernel's boundary
+/// orders every tile's bins before it, so no tile fences and counts itself in (ncu, 2^27 bodies / 4096 domains, work
+/// balance: 11% of the scatter's stall samples were its warps waiting at the barrier behind that fence).
+__device__ __forceinline__ void finishChildBins(const OrbLevel& level, const Tile& tile,
+                                                const ChildDigit (&children)[2], const std::uint32_t* bins,
+                                                bool useWeights) {
     if (!(children[0].taken || children[1].taken))
         return;
     __syncthreads();
     flushChildBins(level, children, bins, useWeights, max(level.state->narrowShift, 0));
-    if (!lastTileOfSplit(split))
-        return;
-    for (int side = 0; side < 2; ++side)
-        if (children[side].taken)
-            selectChildFirstDigit(level, children[side], useWeights);
+    if (tile.local == 0 && threadIdx.x == 0)
+        for (int side = 0; side < 2; ++side)
+            if (children[side].taken)
+                level.nextSplits[children[side].entry].preselected = 1;
 }
 
 /// One moved body into its child's shared histogram (side 0: left, 1: right): its count, or its narrow weight.
@@ -433,7 +416,8 @@ __device__ __forceinline__ void addToChildBins(const TileRecords<kMoves>& record
 // Each warp ranks its 512 bodies by ballots, row by row, so the stable order needs no per-body flag or prefix array.
 // A resolved split's tiles find their offsets and the extreme keys before them by look-back; its last tile places the
 // cut. Other splits read the offsets that the last radix pass or the count pass wrote, and with kChildren their tiles
-// also count the bodies into their children's first-digit bins, which the parent's last tile selects from (ChildDigit).
+// also count the bodies into their children's first-digit bins, which orbSelectChildDigitsKernel selects from
+// (ChildDigit).
 // Two blocks per multiprocessor: at 2^20 bodies the level's 256 tiles then run in one wave.
 template <ScatterMoves kMoves, bool kChildren>
 __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiprocessor) orbScatterKernel(OrbLevel level) {
@@ -509,7 +493,28 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
     }
     if constexpr (kChildren)
         if (takesChildren)
-            finishChildBins(level, split, children, childBins, useWeights);
+            finishChildBins(level, tile, children, childBins, useWeights);
+}
+
+/// One block per entry of the next level's splits, after a scatter that takes the children's first pass: prepares
+/// each child that scatter marked as the next level's layout would, and selects its first digit from the bins the
+/// scatter's tiles filled (bin slot: its entry); the next level's layout keeps that split and its first pass skips it.
+__global__ void orbSelectChildDigitsKernel(OrbLevel level) {
+    waitForPreviousKernel(); // the marks and the bins come from the scatter
+    allowNextKernel();
+    OrbSplit& child = level.nextSplits[blockIdx.x];
+    if (child.preselected == 0)
+        return;
+    if (threadIdx.x == 0) {
+        takeCellRange(child, level.cells[child.cell]);
+        prepareSplit(level, child, OrbCutFinder::RadixSelect);
+    }
+    __syncthreads();
+    const bool useWeights = weighted(level);
+    std::uint32_t binCounts[kBinsPerThread];
+    std::uint64_t binWeights[kBinsPerThread];
+    takeCellBins(level, blockIdx.x, !useWeights, useWeights, binCounts, binWeights);
+    selectDigit(child, binCounts, binWeights, int(child.keyBits) - kOrbRadixDigitBits, !useWeights, useWeights, 0);
 }
 
 } // namespace
@@ -535,6 +540,9 @@ void launchOrbScatter(const OrbLevel& level, bool lastLevel, bool keepFinalCoord
     else if (children)
         kernel = orbScatterKernel<ScatterMoves::Records, true>;
     launchDependent("orbScatterKernel", kernel, level.gridTiles, kOrbTileThreads, stream, level);
+    if (children)
+        launchDependent("orbSelectChildDigitsKernel", orbSelectChildDigitsKernel, level.nextSplitCount,
+                        kOrbTileThreads, stream, level);
 }
 
 } // namespace gravlab
