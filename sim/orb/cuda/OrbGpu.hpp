@@ -20,21 +20,21 @@
 //   round trip. Every level kernel runs one block per tile. Cells that are already leaves are not touched, except at
 //   the last level, where leaves one level up (np not a power of two) are copied once to the final buffer.
 //   Cut finder, the key of the pivot body of each cell (in the cell's (coordinate, index) order, Orb.hpp):
-//     - radix select (the default): per pass, each tile builds a 2048-bin histogram of one 11-bit digit of the
-//       ordered coordinate key, measured from the key of the cell's lower side, over its bodies that match the digits
-//       fixed so far (shared memory, the row's two most common digits added once by a leader lane), adds it to its
-//       cell's bins, and the last tile of the cell (a counter) picks the bin holding the remaining rank or weight
-//       (Merrill and Garland's radix select, as in CUB and RAFT's select_k). The digits span the cell's key range
-//       alone: as many passes as its bits need (at most 3; the last digit ends at bit 0, so a cell joins the level's
-//       last passes), and a first digit that spreads the cell's bodies over its bins instead of over a float's
-//       exponents. That needs every record inside its cell's box, which the cuts keep and the extraction starts
-//       (non-finite coordinates, which make the build throw, enter the records as 0). Against digits of the absolute
-//       key, skipping those the box fixes: 2^27 / 4096 48.6 -> 47.3 ms (count), 63.1 -> 61.5 (work, with its last
-//       tallying pass held to 64 registers), 2^20 / 64 the same. A cell of one tile selects in shared memory alone.
-//       A tile adds its count bins to the cell's two per 64-bit atomic (a cell holds fewer than 2^32 bodies, so no
-//       bin carries into the next), and the cell's last tile reads them back in 16-byte words: 2^20 / 64 0.328 ->
-//       0.290 ms (count), 0.464 -> 0.421 (work). Weights pairing the same way when a cell is light enough timed the
-//       same, and tiles sharing the flush as thread block clusters were slower.
+//     - radix select (the default): per pass, each tile builds a 2048-bin histogram of one 11-bit digit of the ordered
+//       coordinate key, measured from the key of the cell's lower side, over its bodies that match the digits fixed so
+//       far (shared memory, the row's two most common digits added once by a leader lane), adds it to its cell's bins,
+//       and the last tile of the cell (a counter; where the last pass tallies, a kernel after the pass, below) picks
+//       the bin holding the remaining rank or weight (Merrill and Garland's radix select, as in CUB and RAFT's
+//       select_k). The digits span the cell's key range alone: as many passes as its bits need (at most 3; the last
+//       digit ends at bit 0, so a cell joins the level's last passes), and a first digit that spreads the cell's bodies
+//       over its bins instead of over a float's exponents. That needs every record inside its cell's box, which the
+//       cuts keep and the extraction starts (non-finite coordinates, which make the build throw, enter the records as
+//       0). Against digits of the absolute key, skipping those the box fixes: 2^27 / 4096 48.6 -> 47.3 ms (count), 63.1
+//       -> 61.5 (work, with its last tallying pass held to 64 registers), 2^20 / 64 the same. A cell of one tile
+//       selects in shared memory alone. A tile adds its count bins to the cell's two per 64-bit atomic (a cell holds
+//       fewer than 2^32 bodies, so no bin carries into the next), and the cell's last tile reads them back in 16-byte
+//       words: 2^20 / 64 0.328 -> 0.290 ms (count), 0.464 -> 0.421 (work). Weights pairing the same way when a cell is
+//       light enough timed the same, and tiles sharing the flush as thread block clusters were slower.
 //     - bisection (the baseline): 32 rounds, each counts the bodies at or below a trial key per cell and halves the
 //       cell's bracket [key(lower), key(upper)].
 //   Count balance: the pivot is the key of rank k = floor(N (f + l) / np) - begin. Work balance: weights are
@@ -71,11 +71,17 @@
 //   multiprocessor), a scatter tile's look-back waits for tiles of an earlier wave, so the last radix pass counts the
 //   tiles instead, on its way: each tile tallies its bodies below the pivot's digits fixed before that pass, the
 //   largest such key and the smallest key above them, and keeps the final digits of the few bodies that match them
-//   (at most kOrbTileMatchSlots per tile). Once the cell's last tile has picked the final digit it counts each tile
+//   (at most kOrbTileMatchSlots per tile). Once the final digit is picked, the selecting block counts each tile
 //   below and equal to the pivot from those, scans them into the scatter's offsets and places the cut, and the
 //   scatter of that cell only reads its offsets. A tile with more matches than slots (many bodies on the pivot's
 //   plane) leaves its cell to the look-back. 2^27 bodies / 4096 domains: 51.1 -> 47.9 ms (count) and 75.8 -> 73.6 ms
 //   (work); at 2^20 / 64, whose levels fit one wave, the tally cost what it saved (count) or 5% more (work).
+//   Selection after the pass: in that regime (the tally's) each pass's tiles of a cell of several tiles add their
+//   bins and end, and a kernel of its own, one block per split, then selects for the cell as its last tile did before:
+//   the kernel boundary orders every tile's bins before them, so no tile fences and counts itself in (ncu showed the
+//   same wait in the scatter, below). 2^27 / 4096: 43.37 -> 42.13 ms (count), 55.2 -> 53.8 (work); 2^24 / 1024 2.5%
+//   and 2.7% less (H200). At 2^20 / 64 the levels fit one wave and a kernel boundary costs about 3 us, so the last
+//   tile still selects there.
 //   Children's first pass in the scatter: where the last pass tallies, every cut and child is written before the
 //   scatter, so each scatter tile (an instance of its own; the one-wave regime keeps the plain one) also adds every
 //   body it moves to the first-digit histogram of the child it goes to (the child's longest side, measured from its

@@ -382,9 +382,9 @@ __device__ __forceinline__ void startChildBins(const OrbLevel& level, const OrbS
 }
 
 /// Block-wide, once every row has moved: the tile's histograms into the children's bins. The cell's first tile marks
-/// each taken child (OrbSplit::preselected), whose digit orbSelectChildDigitsKernel then selects: that kernel's boundary
-/// orders every tile's bins before it, so no tile fences and counts itself in (ncu, 2^27 bodies / 4096 domains, work
-/// balance: 11% of the scatter's stall samples were its warps waiting at the barrier behind that fence).
+/// each taken child (OrbSplit::preselected), whose digit orbSelectChildDigitsKernel then selects: that kernel's
+/// boundary orders every tile's bins before it, so no tile fences and counts itself in (ncu, 2^27 bodies / 4096
+/// domains, work balance: 11% of the scatter's stall samples were its warps waiting at the barrier behind that fence).
 __device__ __forceinline__ void finishChildBins(const OrbLevel& level, const Tile& tile,
                                                 const ChildDigit (&children)[2], const std::uint32_t* bins,
                                                 bool useWeights) {

@@ -75,6 +75,20 @@ __device__ __forceinline__ void addRowToHistogram(bool active, std::uint32_t dig
     }
 }
 
+/// Block-wide: the tile's non-empty bins added to its cell's (weights shifted left by wideShift into fixed point).
+__device__ __forceinline__ void addTileToCellBins(const OrbLevel& level, const OrbSplit& split,
+                                                  const std::uint32_t* counts, const SplitWeightBins& weights,
+                                                  bool useCounts, bool useWeights, int wideShift) {
+    addCountsToCellBins(level, split.binSlot, counts, useCounts);
+    auto* cellWeights =
+        reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(split.binSlot) * kOrbRadixBins);
+    for (int k = 0; useWeights && k < kBinsPerThread; ++k) {
+        const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
+        if (weights[bin] > 0)
+            atomicAdd(&cellWeights[bin], weights[bin] << wideShift);
+    }
+}
+
 /// Block-wide, once the tile's histogram is complete: this thread's kBinsPerThread consecutive bins of the whole cell.
 /// A cell of one tile has them at once; otherwise every tile adds its non-empty bins to the cell's, and only the last
 /// tile to arrive gets them (and clears the cell's bins for the next pass or level). False in the other tiles. The
@@ -86,14 +100,7 @@ __device__ __forceinline__ bool cellBins(const OrbLevel& level, OrbSplit& split,
                                          std::uint64_t (&binWeights)[kBinsPerThread]) {
     const std::uint32_t firstBin = threadIdx.x * kBinsPerThread;
     if (split.tileCount > 1) {
-        addCountsToCellBins(level, split.binSlot, counts, useCounts);
-        auto* cellWeights =
-            reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(split.binSlot) * kOrbRadixBins);
-        for (int k = 0; useWeights && k < kBinsPerThread; ++k) {
-            const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
-            if (weights[bin] > 0)
-                atomicAdd(&cellWeights[bin], weights[bin] << wideShift);
-        }
+        addTileToCellBins(level, split, counts, weights, useCounts, useWeights, wideShift);
         if (!lastTileOfSplit(split))
             return false;
         takeCellBins(level, split.binSlot, useCounts, useWeights, binCounts, binWeights);
@@ -270,14 +277,40 @@ histogramTile(const OrbLevel& level, const OrbSplit& split, const Tile& tile, co
                                                         tally);
 }
 
-// Per body of a split still selecting: 4 bytes read (+ 4 of weight), one shared atomic or fewer; per tile, at most
-// one global atomic per non-empty bin into the cell's bins. The last tile of a cell (or the only one) selects the
-// digit. kWeights: compiled for work balance (the pass is issue-bound, so count balance gets an instance without any
-// weight arithmetic; the work instance still falls back to counts when the weights vanish). kPass: see RadixPass; with
-// the tally, the pass of the final digit counts each tile against the digits fixed before it (MatchTally), so that the
-// cell's last tile can write the scatter's offsets, the cut and the children (finishSelectedSplit) once the digit is
-// known.
-template <bool kWeights, RadixPass kPass> __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass) {
+/// Block-wide, with the bins of the whole cell: selects the pass's digit and, after the last pass's tally, places the
+/// cut of a resolved split whose tiles' matches all fitted their slots.
+template <RadixPass kPass>
+__device__ __forceinline__ void selectPassDigit(const OrbLevel& level, OrbSplit& split, const PassDigits& digits,
+                                                const std::uint32_t (&binCounts)[kBinsPerThread],
+                                                const std::uint64_t (&binWeights)[kBinsPerThread], bool useCounts,
+                                                bool useWeights, bool sumsBelow) {
+    // Through L2 where other tiles added to it; otherwise the count the passes before left.
+    const std::uint32_t lessBefore = sumsBelow ? __ldcg(&split.lessCount) : split.lessCount;
+    selectDigit(split, binCounts, binWeights, digits.shift, useCounts, useWeights, lessBefore);
+    if constexpr (kPass == RadixPass::FinalDigitAndTally) {
+        __syncthreads(); // the selection's last writes to the split come from one thread
+        if (split.resolved != 0 && __ldcg(&split.matchOverflow) == 0)
+            finishSelectedSplit(level, split, digits.lowestMatch());
+    }
+}
+
+/// Whether a split takes part in the level's pass `pass` (its own passes, but the first one where its parent's scatter
+/// took it).
+__device__ __forceinline__ bool selectsInPass(const OrbSplit& split, int pass) {
+    return split.copyOnly == 0 && std::uint32_t(pass) >= split.firstPass &&
+           !(split.preselected != 0 && std::uint32_t(pass) == split.firstPass);
+}
+
+// Per body of a split still selecting: 4 bytes read (+ 4 of weight), one shared atomic or fewer; per tile, at most one
+// global atomic per non-empty bin into the cell's bins. The last tile of a cell (or the only one) selects the digit, or
+// with kSelectAfter orbRadixSelectKernel after the pass, whose boundary orders every tile's bins before it, instead of
+// the last tile, which every tile fenced and counted itself in to find. kWeights: compiled for work balance (the pass
+// is issue-bound, so count balance gets an instance without any weight arithmetic; the work instance still falls back
+// to counts when the weights vanish). kPass: see RadixPass; with the tally, the pass of the final digit counts each
+// tile against the digits fixed before it (MatchTally), so that the selecting block can write the scatter's offsets,
+// the cut and the children (finishSelectedSplit) once the digit is known.
+template <bool kWeights, RadixPass kPass, bool kSelectAfter>
+__device__ __forceinline__ void radixPass(const OrbLevel& level, int pass) {
     constexpr bool kTally = kPass == RadixPass::FinalDigitAndTally;
     __shared__ alignas(8) std::uint32_t counts[kOrbRadixBins]; // read as bin pairs when flushed to the cell's bins
     __shared__ MatchTally tally;
@@ -289,8 +322,7 @@ template <bool kWeights, RadixPass kPass> __device__ __forceinline__ void radixP
         waitForPreviousKernel();
     const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
     OrbSplit* split = splitIndex < 0 ? nullptr : &level.splits[splitIndex];
-    const bool selecting = split != nullptr && split->copyOnly == 0 && std::uint32_t(pass) >= split->firstPass &&
-                           !(split->preselected != 0 && std::uint32_t(pass) == split->firstPass);
+    const bool selecting = split != nullptr && selectsInPass(*split, pass);
     const bool useWeights = kWeights && weighted(level);
     const bool useCounts = !useWeights || kPass != RadixPass::Digit;
     float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
@@ -327,30 +359,45 @@ template <bool kWeights, RadixPass kPass> __device__ __forceinline__ void radixP
         if (below > 0)
             atomicAdd(&split->lessCount, below);
     }
+    if (kSelectAfter && split->tileCount > 1) {
+        addTileToCellBins(level, *split, counts, weights, useCounts, useWeights, max(narrowShift, 0));
+        return;
+    }
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
     if (!cellBins(level, *split, counts, weights, useCounts, useWeights, max(narrowShift, 0), binCounts, binWeights))
         return;
     if (sumsBelow)
         __syncthreads(); // a cell of one tile: thread 0's sum above, which cellBins did not wait for
-    // Through L2 where other tiles added to it; otherwise the count the passes before left.
-    const std::uint32_t lessBefore = sumsBelow ? __ldcg(&split->lessCount) : split->lessCount;
-    selectDigit(*split, binCounts, binWeights, digits.shift, useCounts, useWeights, lessBefore);
-    if constexpr (kTally) {
-        __syncthreads(); // the selection's last writes to the split come from one thread
-        if (split->resolved != 0 && __ldcg(&split->matchOverflow) == 0)
-            finishSelectedSplit(level, *split, digits.lowestMatch());
-    }
+    selectPassDigit<kPass>(level, *split, digits, binCounts, binWeights, useCounts, useWeights, sumsBelow);
 }
 
-template <bool kWeights, RadixPass kPass> __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
-    radixPass<kWeights, kPass>(level, pass);
+template <bool kWeights, RadixPass kPass, bool kSelectAfter>
+__global__ void orbRadixPassKernel(OrbLevel level, int pass) {
+    radixPass<kWeights, kPass, kSelectAfter>(level, pass);
 }
 
 /// Work balance's last pass with the tally held to 64 registers (4 tiles per multiprocessor): the digits measured from
-/// each cell's lower side took it to 71 (3 tiles).
+/// each cell's lower side took it to 71 (3 tiles). The tally runs where the levels span several waves, so its cells
+/// select after it.
 __global__ void __launch_bounds__(kOrbTileThreads, 4) orbWorkTallyPassKernel(OrbLevel level, int pass) {
-    radixPass<true, RadixPass::FinalDigitAndTally>(level, pass);
+    radixPass<true, RadixPass::FinalDigitAndTally, true>(level, pass);
+}
+
+/// One block per split of the level, after a pass whose cells of several tiles left their selection to it.
+template <bool kWeights, RadixPass kPass> __global__ void orbRadixSelectKernel(OrbLevel level, int pass) {
+    waitForPreviousKernel(); // the bins, sums and tallies come from the pass
+    allowNextKernel();
+    OrbSplit& split = level.splits[blockIdx.x];
+    if (!selectsInPass(split, pass) || split.done != 0 || split.tileCount <= 1)
+        return;
+    const bool useWeights = kWeights && weighted(level);
+    const bool useCounts = !useWeights || kPass != RadixPass::Digit;
+    std::uint32_t binCounts[kBinsPerThread];
+    std::uint64_t binWeights[kBinsPerThread];
+    takeCellBins(level, split.binSlot, useCounts, useWeights, binCounts, binWeights);
+    selectPassDigit<kPass>(level, split, PassDigits(split, pass), binCounts, binWeights, useCounts, useWeights,
+                           useWeights && kPass != RadixPass::Digit);
 }
 
 /// Halves the bisection bracket: the pivot is the smallest key t with more than `rank` bodies at or below it (count
@@ -434,20 +481,30 @@ __global__ void orbBisectRoundKernel(OrbLevel level) {
 
 using RadixPassKernel = void (*)(OrbLevel, int);
 
-/// The instance that runs `pass` of every level (tally: the last pass tallies the tiles for the scatter).
-template <bool kWeights> RadixPassKernel radixPassKernel(int pass, bool tally) {
-    if (pass + 1 < int(kOrbRadixPasses))
-        return orbRadixPassKernel<kWeights, RadixPass::Digit>;
+/// The kernels that run `pass` of every level: the pass, and where its cells select after it (tally: the levels span
+/// several waves, where the kernel boundaries cost little), the selection.
+struct RadixPassKernels {
+    RadixPassKernel pass, select;
+};
+
+template <bool kWeights> RadixPassKernels radixPassKernels(int pass, bool tally) {
+    if (pass + 1 < int(kOrbRadixPasses)) {
+        if (tally)
+            return {orbRadixPassKernel<kWeights, RadixPass::Digit, true>,
+                    orbRadixSelectKernel<kWeights, RadixPass::Digit>};
+        return {orbRadixPassKernel<kWeights, RadixPass::Digit, false>, nullptr};
+    }
     if (tally) {
         if constexpr (kWeights)
-            return orbWorkTallyPassKernel;
+            return {orbWorkTallyPassKernel, orbRadixSelectKernel<true, RadixPass::FinalDigitAndTally>};
         else
-            return orbRadixPassKernel<kWeights, RadixPass::FinalDigitAndTally>;
+            return {orbRadixPassKernel<false, RadixPass::FinalDigitAndTally, true>,
+                    orbRadixSelectKernel<false, RadixPass::FinalDigitAndTally>};
     }
     if constexpr (kWeights)
-        return orbRadixPassKernel<kWeights, RadixPass::FinalDigit>;
-    else
-        return orbRadixPassKernel<kWeights, RadixPass::Digit>; // count balance: the last pass counts like the others
+        return {orbRadixPassKernel<true, RadixPass::FinalDigit, false>, nullptr};
+    else // count balance: the last pass counts like the others
+        return {orbRadixPassKernel<false, RadixPass::Digit, false>, nullptr};
 }
 
 } // namespace
@@ -455,9 +512,12 @@ template <bool kWeights> RadixPassKernel radixPassKernel(int pass, bool tally) {
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream) {
     if (finder == OrbCutFinder::RadixSelect) {
         for (int pass = 0; pass < int(kOrbRadixPasses); ++pass) {
-            const auto kernel = level.workBalance ? radixPassKernel<true>(pass, level.tallyLastPass)
-                                                  : radixPassKernel<false>(pass, level.tallyLastPass);
-            launchDependent("orbRadixPassKernel", kernel, level.gridTiles, kOrbTileThreads, stream, level, pass);
+            const RadixPassKernels kernels = level.workBalance ? radixPassKernels<true>(pass, level.tallyLastPass)
+                                                               : radixPassKernels<false>(pass, level.tallyLastPass);
+            launchDependent("orbRadixPassKernel", kernels.pass, level.gridTiles, kOrbTileThreads, stream, level, pass);
+            if (kernels.select != nullptr)
+                launchDependent("orbRadixSelectKernel", kernels.select, level.splitCount, kOrbTileThreads, stream,
+                                level, pass);
         }
         return;
     }
