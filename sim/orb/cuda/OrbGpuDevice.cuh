@@ -246,6 +246,12 @@ __device__ __forceinline__ CutKeyRange cutKeyRange(const OrbCell& cell) {
     return {axis, low, high, std::uint32_t(32 - __clz(high - low))};
 }
 
+/// The bit where the first radix digit of a key range of `bits` bits starts when the range needs every pass (its top
+/// kOrbRadixDigitBits bits): the digit a scatter counts for a child, and the one the child's selection then picks.
+__device__ __forceinline__ int firstDigitShift(std::uint32_t bits) {
+    return int(bits) - kOrbRadixDigitBits;
+}
+
 /// Prepares one split: its cut axis, the key range of its box (radix select skips the digits the range fixes;
 /// bisection starts from it) and its target. Returns false for a cell with no body, which it finishes at once.
 __device__ __forceinline__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinder finder) {

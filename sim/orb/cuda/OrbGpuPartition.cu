@@ -342,7 +342,7 @@ __device__ __forceinline__ void childDigits(const OrbLevel& level, const OrbSpli
         ChildDigit& child = children[side];
         child.base = range.low;
         child.axis = range.axis;
-        child.shift = bits - kOrbRadixDigitBits;
+        child.shift = firstDigitShift(range.bits);
         child.entry = cellIndex - level.nextFirstCell;
         child.taken = narrowOrCounted && cell.domainCount > 1 && cell.end > cell.begin &&
                       bits > int(kOrbRadixPasses - 1) * kOrbRadixDigitBits;
@@ -514,7 +514,7 @@ __global__ void orbSelectChildDigitsKernel(OrbLevel level) {
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
     takeCellBins(level, blockIdx.x, !useWeights, useWeights, binCounts, binWeights);
-    selectDigit(child, binCounts, binWeights, int(child.keyBits) - kOrbRadixDigitBits, !useWeights, useWeights, 0);
+    selectDigit(child, binCounts, binWeights, firstDigitShift(child.keyBits), !useWeights, useWeights, 0);
 }
 
 } // namespace

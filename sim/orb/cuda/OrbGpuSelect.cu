@@ -283,8 +283,10 @@ template <RadixPass kPass>
 __device__ __forceinline__ void selectPassDigit(const OrbLevel& level, OrbSplit& split, const PassDigits& digits,
                                                 const std::uint32_t (&binCounts)[kBinsPerThread],
                                                 const std::uint64_t (&binWeights)[kBinsPerThread], bool useCounts,
-                                                bool useWeights, bool sumsBelow) {
-    // Through L2 where other tiles added to it; otherwise the count the passes before left.
+                                                bool useWeights) {
+    // Work balance's last pass: the sums below, through L2 where other tiles added to them; otherwise the count the
+    // passes before left.
+    const bool sumsBelow = useWeights && kPass != RadixPass::Digit;
     const std::uint32_t lessBefore = sumsBelow ? __ldcg(&split.lessCount) : split.lessCount;
     selectDigit(split, binCounts, binWeights, digits.shift, useCounts, useWeights, lessBefore);
     if constexpr (kPass == RadixPass::FinalDigitAndTally) {
@@ -369,7 +371,7 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass) {
         return;
     if (sumsBelow)
         __syncthreads(); // a cell of one tile: thread 0's sum above, which cellBins did not wait for
-    selectPassDigit<kPass>(level, *split, digits, binCounts, binWeights, useCounts, useWeights, sumsBelow);
+    selectPassDigit<kPass>(level, *split, digits, binCounts, binWeights, useCounts, useWeights);
 }
 
 template <bool kWeights, RadixPass kPass, bool kSelectAfter>
@@ -396,8 +398,7 @@ template <bool kWeights, RadixPass kPass> __global__ void orbRadixSelectKernel(O
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
     takeCellBins(level, split.binSlot, useCounts, useWeights, binCounts, binWeights);
-    selectPassDigit<kPass>(level, split, PassDigits(split, pass), binCounts, binWeights, useCounts, useWeights,
-                           useWeights && kPass != RadixPass::Digit);
+    selectPassDigit<kPass>(level, split, PassDigits(split, pass), binCounts, binWeights, useCounts, useWeights);
 }
 
 /// Halves the bisection bracket: the pivot is the smallest key t with more than `rank` bodies at or below it (count
