@@ -601,8 +601,9 @@ TEST_F(OrbGpuTest, WorkBalanceIn32BitsGivesTheCellsOf64BitSums) {
 }
 
 /// Ties on a pivot under work balance where the last radix pass counts the tiles: several bodies on the pivot's plane
-/// leave the split to the count pass, which applies the weight rule to the ties in index order, whether or not each
-/// tile's ties fit its slots for the last pass's matches. The cells must be bisection's, cut for cut. 400,000 bodies
+/// need the weight rule applied to the ties in index order, which the selection after the last pass does from the
+/// tiles' match slots (their places give the ties' weights) when each tile's matches fit its slots, and the count pass
+/// does when they do not. The cells must be bisection's, cut for cut. 400,000 bodies
 /// stretched along x, every k-th of them on the plane x = 0 and ten times as heavy, so that the root's target falls
 /// among them (the root's cut is then 0), with integer weights (32-bit sums) and float weights (64-bit): with k = 200
 /// each of the root's 98 tiles holds about 20 ties (within the slots), with k = 50 about 80 (beyond them).

@@ -58,7 +58,10 @@
 //   Scatter, per tile: each body's side, ranked inside its tile by warp ballots, so left bodies keep their order, then
 //   right ones: no per-body flag or prefix array. Weights move with the records, except at the last level, after which
 //   nothing reads them (2^27 / 4096 work: 64.7 -> 64.3 ms); there a build of the bodies moves the index alone, which
-//   is all the final gather reads (2^20 / 64: 2% less). A resolved split's tiles find the counts and extreme keys
+//   is all the final gather reads (2^20 / 64: 2% less). Where the weights move, a tile stages each array in shared
+//   memory in its sorted order and stores whole 128-byte lines, where a warp's row stored straight from registers
+//   writes a left and a right run of partial sectors (2^27 / 4096 work 53.40 -> 52.47 ms; without weights slower,
+//   so the other scatters store from registers). A resolved split's tiles find the counts and extreme keys
 //   of the cell's earlier tiles by decoupled look-back (Merrill and Garland's single-pass scan, tiles numbered by a
 //   ticket in launch order; each field a word with its state, OrbGpuLookBack.cuh), so the cell's last tile knows the
 //   whole cell and writes the cut (the midpoint of the largest left and smallest right key, rounded once, as OrbCpu)
@@ -71,11 +74,15 @@
 //   multiprocessor), a scatter tile's look-back waits for tiles of an earlier wave, so the last radix pass counts the
 //   tiles instead, on its way: each tile tallies its bodies below the pivot's digits fixed before that pass, the
 //   largest such key and the smallest key above them, and keeps the final digits of the few bodies that match them
-//   (at most kOrbTileMatchSlots per tile). Once the final digit is picked, the selecting block counts each tile
-//   below and equal to the pivot from those, scans them into the scatter's offsets and places the cut, and the
-//   scatter of that cell only reads its offsets. A tile with more matches than slots (many bodies on the pivot's
-//   plane) leaves its cell to the look-back. 2^27 bodies / 4096 domains: 51.1 -> 47.9 ms (count) and 75.8 -> 73.6 ms
-//   (work); at 2^20 / 64, whose levels fit one wave, the tally cost what it saved (count) or 5% more (work).
+//   (at most kOrbTileMatchSlots per tile), with their places in the tile. Once the final digit is picked, the
+//   selecting block counts each tile below and equal to the pivot from those, scans them into the scatter's offsets
+//   and places the cut, and the scatter of that cell only reads its offsets. A tile with more matches than slots
+//   (many bodies on the pivot's plane) leaves its cell to the look-back (or the count pass). 2^27 bodies / 4096
+//   domains: 51.1 -> 47.9 ms (count) and 75.8 -> 73.6 ms (work); at 2^20 / 64, whose levels fit one wave, the tally
+//   cost what it saved (count) or 5% more (work). Work balance's splits with several ties and a target left are
+//   decided there too where the selection runs after the pass (below): the ties' weights are read at their places,
+//   and only the tile where the weight rule flips is read whole, so no count pass reads their tiles (2^27 / 4096
+//   work 52.89 -> 52.62 ms).
 //   Selection after the pass: in that regime (the tally's) each pass's tiles of a cell of several tiles add their
 //   bins and end, and a kernel of its own, one block per split, then selects for the cell as its last tile did before:
 //   the kernel boundary orders every tile's bins before them, so no tile fences and counts itself in (ncu showed the
@@ -288,7 +295,7 @@ private:
     DeviceBuffer<uint2> m_tileCounts, m_tileOffsets, m_tileExtremes;
     DeviceBuffer<std::uint64_t> m_lookBack; ///< per level: the scatter's tile ticket, then the tiles' look-back words
     DeviceBuffer<std::uint64_t> m_tileEqualWeight;
-    DeviceBuffer<std::uint16_t> m_tileMatches; ///< per tile: the last radix pass's matching final digits
+    DeviceBuffer<std::uint32_t> m_tileMatches; ///< per tile: the last radix pass's matches (final digit, place)
     DeviceBuffer<std::uint32_t> m_binCounts;
     DeviceBuffer<std::uint64_t> m_binWeights;
     mutable DeviceBuffer<double> m_leafLoads;

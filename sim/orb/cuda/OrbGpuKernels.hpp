@@ -46,6 +46,18 @@ static_assert(kOrbNarrowWeightBits + 12 <= 32 && (1u << 12) == kOrbTileBodies);
 /// before it, which lets the cell's last tile count every tile against the pivot (more in one tile: the scatter looks
 /// back instead).
 inline constexpr std::uint32_t kOrbTileMatchSlots = 32;
+/// A match slot: the body's final digit (kOrbRadixDigitBits) and its place in its tile, where work balance finds the
+/// weights of the bodies equal to the pivot when several of them decide the cut.
+inline constexpr std::uint32_t orbTileMatch(std::uint32_t digit, std::uint32_t inTile) {
+    return inTile << 16 | digit;
+}
+inline constexpr std::uint32_t orbTileMatchDigit(std::uint32_t match) {
+    return match & 0xffffu;
+}
+inline constexpr std::uint32_t orbTileMatchPlace(std::uint32_t match) {
+    return match >> 16;
+}
+static_assert(kOrbRadixDigitBits <= 16 && kOrbTileBodies <= 1u << 16);
 
 /// 64-bit words per tile and level of the scatter's look-back: the tile's counts below and equal to the pivot and its
 /// extreme keys, each with its state (OrbGpuLookBack.cuh).
@@ -125,7 +137,7 @@ struct OrbLevel {
                                  ///< build)
     std::uint32_t* tileTicket;   ///< this level's scatter tile counter (0 at the start of a build)
     std::uint64_t* tileEqualWeight; ///< per tile: weight of the bodies equal to the pivot (work balance)
-    std::uint16_t* tileMatches;   ///< per tile, kOrbTileMatchSlots: final digits of the last radix pass's matches
+    std::uint32_t* tileMatches;     ///< per tile, kOrbTileMatchSlots: the last radix pass's matches (orbTileMatch)
     OrbSplit* nextSplits;         ///< the next level's splits, one per cell from nextFirstCell on; null when no next
                                   ///< level splits, or the scatter takes no child's first pass (bisection)
     std::uint32_t nextFirstCell;  ///< the cell of nextSplits[0]

@@ -114,11 +114,12 @@ __device__ __forceinline__ bool cellBins(const OrbLevel& level, OrbSplit& split,
 }
 
 /// The last pass's tally of one tile against the pivot's digits fixed before it: the bodies below them, their largest
-/// key and the smallest key above them, and the final digits of the bodies that match them, in shared memory.
+/// key and the smallest key above them, and for the bodies that match them their final digit and place in the tile
+/// (orbTileMatch), in shared memory.
 struct MatchTally {
     std::uint32_t below[kWarpsPerTile], maxBelow[kWarpsPerTile], minAbove[kWarpsPerTile];
     std::uint32_t matches;
-    std::uint16_t digits[kOrbTileMatchSlots];
+    std::uint32_t slots[kOrbTileMatchSlots];
 
     /// Warp-wide, after the rows: this warp's count below (already warp-uniform) and extreme keys into its entries.
     __device__ __forceinline__ void closeWarp(std::uint32_t warpBelow, std::uint32_t maxBelowKey,
@@ -144,8 +145,9 @@ struct MatchTally {
 /// after the slots are full, since more matches only mean overflow: a tile whose bodies all match (a cell whose keys
 /// span one pass's digit, many bodies on one plane) would otherwise serialise 4096 shared atomics.
 __device__ __forceinline__ void tallyRow(bool valid, std::uint32_t key, std::uint32_t keyPrefix,
-                                         std::uint32_t pivotPrefix, std::uint32_t digit, MatchTally& tally,
-                                         std::uint32_t& below, std::uint32_t& maxBelow, std::uint32_t& minAbove) {
+                                         std::uint32_t pivotPrefix, std::uint32_t digit, std::uint32_t inTile,
+                                         MatchTally& tally, std::uint32_t& below, std::uint32_t& maxBelow,
+                                         std::uint32_t& minAbove) {
     const bool isBelow = valid && keyPrefix < pivotPrefix;
     below += __popc(__ballot_sync(kFullWarp, isBelow));
     if (isBelow)
@@ -156,12 +158,12 @@ __device__ __forceinline__ void tallyRow(bool valid, std::uint32_t key, std::uin
         *static_cast<volatile std::uint32_t*>(&tally.matches) <= kOrbTileMatchSlots) {
         const std::uint32_t slot = atomicAdd(&tally.matches, 1u);
         if (slot < kOrbTileMatchSlots)
-            tally.digits[slot] = std::uint16_t(digit);
+            tally.slots[slot] = orbTileMatch(digit, inTile);
     }
 }
 
 /// Thread 0, after the rows: the tile's tally into the level's per-tile arrays (counts: (below, matches); extremes),
-/// its matches' digits into its slots, and a mark on the split when they did not fit.
+/// its matches into its slots, and a mark on the split when they did not fit.
 __device__ __forceinline__ void publishTally(const OrbLevel& level, OrbSplit& split, const MatchTally& tally) {
     const uint2 counts = make_uint2(tally.tileBelow(), tally.matches);
     uint2 extremes = make_uint2(0, ~0u);
@@ -171,9 +173,9 @@ __device__ __forceinline__ void publishTally(const OrbLevel& level, OrbSplit& sp
     }
     level.tileCounts[blockIdx.x] = counts;
     level.tileExtremes[blockIdx.x] = extremes;
-    std::uint16_t* slots = level.tileMatches + std::size_t(blockIdx.x) * kOrbTileMatchSlots;
+    std::uint32_t* slots = level.tileMatches + std::size_t(blockIdx.x) * kOrbTileMatchSlots;
     for (std::uint32_t m = 0; m < min(tally.matches, kOrbTileMatchSlots); ++m)
-        slots[m] = tally.digits[m];
+        slots[m] = tally.slots[m];
     if (tally.matches > kOrbTileMatchSlots)
         atomicExch(&split.matchOverflow, 1u);
 }
@@ -231,8 +233,8 @@ __device__ __forceinline__ void histogramRows(const Tile& tile, const float (&co
         const std::uint64_t weight = active ? rowWeight<kPath>(rowWeights[row], scale) : 0ull;
         addRowToHistogram<kPath, kCounts>(active, (offset >> d.shift) & d.digitMask, weight, counts, weights);
         if constexpr (kTally)
-            tallyRow(valid, key, offset >> d.prefixShift, d.fixedBits >> d.prefixShift, offset & d.digitMask, tally,
-                     below, maxBelow, minAbove);
+            tallyRow(valid, key, offset >> d.prefixShift, d.fixedBits >> d.prefixShift, offset & d.digitMask,
+                     tile.offset(row), tally, below, maxBelow, minAbove);
         else if constexpr (kBelow)
             below +=
                 __popc(__ballot_sync(kFullWarp, valid && (offset >> d.prefixShift) < (d.fixedBits >> d.prefixShift)));
@@ -278,8 +280,9 @@ histogramTile(const OrbLevel& level, const OrbSplit& split, const Tile& tile, co
 }
 
 /// Block-wide, with the bins of the whole cell: selects the pass's digit and, after the last pass's tally, places the
-/// cut of a resolved split whose tiles' matches all fitted their slots.
-template <RadixPass kPass>
+/// cut of a split whose tiles' matches all fitted their slots: a resolved one, and with kDecideTies (the selection
+/// after the pass, in a kernel of its own) also one whose ties need their weights.
+template <RadixPass kPass, bool kDecideTies>
 __device__ __forceinline__ void selectPassDigit(const OrbLevel& level, OrbSplit& split, const PassDigits& digits,
                                                 const std::uint32_t (&binCounts)[kBinsPerThread],
                                                 const std::uint64_t (&binWeights)[kBinsPerThread], bool useCounts,
@@ -291,8 +294,8 @@ __device__ __forceinline__ void selectPassDigit(const OrbLevel& level, OrbSplit&
     selectDigit(split, binCounts, binWeights, digits.shift, useCounts, useWeights, lessBefore);
     if constexpr (kPass == RadixPass::FinalDigitAndTally) {
         __syncthreads(); // the selection's last writes to the split come from one thread
-        if (split.resolved != 0 && __ldcg(&split.matchOverflow) == 0)
-            finishSelectedSplit(level, split, digits.lowestMatch());
+        if ((kDecideTies || split.resolved != 0) && __ldcg(&split.matchOverflow) == 0)
+            finishSelectedSplit<kDecideTies>(level, split, digits.lowestMatch());
     }
 }
 
@@ -371,7 +374,7 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass) {
         return;
     if (sumsBelow)
         __syncthreads(); // a cell of one tile: thread 0's sum above, which cellBins did not wait for
-    selectPassDigit<kPass>(level, *split, digits, binCounts, binWeights, useCounts, useWeights);
+    selectPassDigit<kPass, false>(level, *split, digits, binCounts, binWeights, useCounts, useWeights);
 }
 
 template <bool kWeights, RadixPass kPass, bool kSelectAfter>
@@ -398,7 +401,8 @@ template <bool kWeights, RadixPass kPass> __global__ void orbRadixSelectKernel(O
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
     takeCellBins(level, split.binSlot, useCounts, useWeights, binCounts, binWeights);
-    selectPassDigit<kPass>(level, split, PassDigits(split, pass), binCounts, binWeights, useCounts, useWeights);
+    selectPassDigit<kPass, kWeights>(level, split, PassDigits(split, pass), binCounts, binWeights, useCounts,
+                                    useWeights);
 }
 
 /// Halves the bisection bracket: the pivot is the smallest key t with more than `rank` bodies at or below it (count
