@@ -32,6 +32,12 @@ __device__ __forceinline__ float weightScale(int exponent) {
     return __int_as_float((127 + exponent) << 23);
 }
 
+/// The scale of the narrow integer weights (state.narrowShift >= 0, see OrbBuildState): 2^(weightExponent -
+/// narrowShift).
+__device__ __forceinline__ float narrowWeightScale(const OrbBuildState& state) {
+    return weightScale(state.weightExponent - state.narrowShift);
+}
+
 /// Weights above this (up to FLT_MAX) count as not finite, as infinity and NaN do.
 inline constexpr float kLargestOrbWeight = 3.4e38f;
 

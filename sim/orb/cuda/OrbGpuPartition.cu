@@ -16,27 +16,17 @@ using namespace orbdevice;
 /// Run by the last tile of a split cell, block-wide: the exclusive scan of the cell's tile counts (the scatter's
 /// offsets), the ties that go left, the cut and the children.
 __device__ void finishSplit(const OrbLevel& level, OrbSplit& split) {
-    __shared__ TileScanStorage storage;
-    __shared__ std::uint64_t tilesBelow, weightBelow, leftWeight;
-    __shared__ std::uint32_t maxLessKey, minGreaterKey;
+    __shared__ SplitSums sums;
     const bool useWeights = weighted(level);
-    if (threadIdx.x == 0) {
-        tilesBelow = weightBelow = leftWeight = 0;
-        maxLessKey = 0;
-        minGreaterKey = ~0u;
-    }
-    const SplitTotals totals{tilesBelow, weightBelow, maxLessKey, minGreaterKey};
-    std::uint64_t countCarry = 0, weightCarry = 0; // (below << 32) | equal, and weight equal, over earlier tiles
-    for (std::uint32_t chunk = 0; chunk < split.tileCount; chunk += kOrbTileThreads * kTilesPerThread)
-        scanTileChunk(level, split, CountedTiles{level}, chunk, useWeights, storage, totals, countCarry, weightCarry);
-    const std::uint32_t lessCount = std::uint32_t(countCarry >> 32), equalCount = std::uint32_t(countCarry);
-    const std::uint32_t tiesLeft =
-        tiesGoingLeft(level, split, useWeights, lessCount, equalCount, weightCarry, totals, leftWeight);
+    std::uint64_t equalWeight;
+    const std::uint64_t counts = scanSplitTiles(level, split, CountedTiles{level}, useWeights, sums, equalWeight);
+    const std::uint32_t lessCount = std::uint32_t(counts >> 32), equalCount = std::uint32_t(counts);
+    const std::uint32_t tiesLeft = tiesGoingLeft(level, split, useWeights, lessCount, equalCount, equalWeight, sums);
     if (threadIdx.x != 0)
         return;
     split.tiesLeft = tiesLeft;
     split.split = split.begin + lessCount + tiesLeft;
-    placeCut(level, split, lessCount, equalCount, tiesLeft, maxLessKey, minGreaterKey, leftWeight);
+    placeCut(level, split, lessCount, equalCount, tiesLeft, sums.maxLessKey, sums.minGreaterKey, sums.leftWeight);
 }
 
 // Per body: 4 bytes read (+ 4 of weight under work balance); per tile 16 (+ 8) bytes written and one atomic; the last
@@ -152,6 +142,12 @@ template <ScatterMoves kMoves> struct TileRecords {
         if constexpr (kWeights)
             to.weight[destination] = weights[row];
     }
+    /// Every row to the same place in `to` (a leaf that is only copied).
+    __device__ __forceinline__ void copy(const Tile& tile, const OrbRecords& to) const {
+        for (int row = 0; row < kRowsPerWarp; ++row)
+            if (tile.holds(row))
+                store(row, tile.body(row), to);
+    }
     /// Block-wide: every array to its place in `to`, one array at a time through move's staging buffer.
     template <typename Move> __device__ __forceinline__ void moveArrays(const Move& move, const OrbRecords& to) const {
         if constexpr (kAxes == 3)
@@ -160,53 +156,6 @@ template <ScatterMoves kMoves> struct TileRecords {
         move.array(indices, to.index);
         if constexpr (kWeights)
             move.array(weights, to.weight);
-    }
-};
-
-/// A tile's bodies on their way to the other buffer: each row's position in the tile once sorted stably into its left
-/// bodies, then its right ones, and where those two runs start there. A warp's row of 32 consecutive bodies holds both
-/// sides, so stored from registers it writes two partial runs of sectors (ncu, 2^27 bodies / 4096 domains: 121M write
-/// sectors against 84M). Staged in shared memory in that order (array()), each warp stores whole 128-byte lines but at
-/// a run's two ends, for two barriers and a shared store and load per word. That pays where the records carry their
-/// weights (five arrays; H200, 2^27 / 4096 work 53.40 -> 52.47 ms, 2^20 / 64 work 0.419 -> 0.413) and not without
-/// them (count 41.95 -> 42.26 ms; 2^20 unchanged), so only the scatter that moves the weights stages. Two buffers used
-/// in turn (one barrier per array, dynamic shared memory) measured 52.9 ms.
-struct TileMove {
-    std::uint32_t position[kRowsPerWarp]; ///< this thread's rows; left bodies first, in order, then right ones
-    std::uint32_t leftCount;              ///< the tile's bodies that go left
-    std::uint32_t rightCount;
-    std::uint32_t leftBase, rightBase;    ///< their first destinations
-    Tile tile;
-    std::uint32_t* staging; ///< kOrbTileBodies words of shared memory
-
-    /// Block-wide: one array of this thread's rows (floats or indices) to `destination` through the staging buffer.
-    template <typename T>
-    __device__ __forceinline__ void array(const T (&values)[kRowsPerWarp], T* destination) const {
-        static_assert(sizeof(T) == sizeof(std::uint32_t));
-        __syncthreads(); // the staging buffer's previous array is out
-        for (int row = 0; row < kRowsPerWarp; ++row)
-            if (tile.holds(row))
-                staging[position[row]] = bitsOf(values[row]);
-        __syncthreads();
-        storeRun(destination, leftBase, 0, leftCount);
-        storeRun(destination, rightBase, leftCount, rightCount);
-    }
-
-private:
-    __device__ __forceinline__ static std::uint32_t bitsOf(float value) { return __float_as_uint(value); }
-    __device__ __forceinline__ static std::uint32_t bitsOf(std::uint32_t value) { return value; }
-    __device__ __forceinline__ static void setBits(float& to, std::uint32_t bits) { to = __uint_as_float(bits); }
-    __device__ __forceinline__ static void setBits(std::uint32_t& to, std::uint32_t bits) { to = bits; }
-
-    /// The run of `count` staged words from `first` on to destination[base...], each warp storing one 128-byte line.
-    template <typename T>
-    __device__ __forceinline__ void storeRun(T* destination, std::uint32_t base, std::uint32_t first,
-                                             std::uint32_t count) const {
-        T* run = destination + base;
-        const std::uint32_t lead = std::uint32_t(reinterpret_cast<std::uintptr_t>(run) / sizeof(T)) & 31u;
-        for (std::uint32_t k = threadIdx.x; k < count + lead; k += kOrbTileThreads)
-            if (k >= lead)
-                setBits(run[k - lead], staging[first + k - lead]);
     }
 };
 
@@ -252,6 +201,75 @@ struct WarpTallies {
             minGreater[warp] = rows.minGreater;
         }
         __syncthreads();
+    }
+    /// start plus the (below, equal) counts of the tile's first `warps` warps.
+    __device__ __forceinline__ uint2 add(int warps, uint2 start) const {
+        for (int w = 0; w < warps; ++w) {
+            start.x += less[w];
+            start.y += equal[w];
+        }
+        return start;
+    }
+};
+
+/// A tile's bodies on their way to the other buffer: each row's position in the tile once sorted stably into its left
+/// bodies, then its right ones, and where those two runs start there. A warp's row of 32 consecutive bodies holds both
+/// sides, so stored from registers it writes two partial runs of sectors (ncu, 2^27 bodies / 4096 domains: 121M write
+/// sectors against 84M). Staged in shared memory in that order (array()), each warp stores whole 128-byte lines but at
+/// a run's two ends, for two barriers and a shared store and load per word. That pays where the records carry their
+/// weights (five arrays; H200, 2^27 / 4096 work 53.40 -> 52.47 ms, 2^20 / 64 work 0.419 -> 0.413) and not without
+/// them (count 41.95 -> 42.26 ms; 2^20 unchanged), so only the scatter that moves the weights stages. Two buffers used
+/// in turn (one barrier per array, dynamic shared memory) measured 52.9 ms.
+struct TileMove {
+    std::uint32_t position[kRowsPerWarp]; ///< this thread's rows; left bodies first, in order, then right ones
+    std::uint32_t leftCount, rightCount;  ///< the tile's bodies that go left and right
+    std::uint32_t leftBase, rightBase;    ///< the first destinations of its left and right bodies
+    Tile tile;
+    std::uint32_t* staging; ///< kOrbTileBodies words of shared memory
+
+    TileMove() = default;
+    /// A tile of split (tiesLeft of its ties go left, its right child begins at splitBody), with the (below, equal)
+    /// counts of the cell's tiles before it, the cell's bodies that go left before it, and its warps' counts.
+    __device__ __forceinline__ TileMove(const OrbSplit& split, const Tile& tile, uint2 tileBefore,
+                                        std::uint32_t leftBefore, const WarpTallies& tallies, std::uint32_t tiesLeft,
+                                        std::uint32_t splitBody, std::uint32_t* staging) {
+        const uint2 tileCounts = tallies.add(kWarpsPerTile, make_uint2(0, 0));
+        leftCount = tileBefore.x + tileCounts.x + min(tileBefore.y + tileCounts.y, tiesLeft) - leftBefore;
+        rightCount = tile.count - leftCount;
+        leftBase = split.begin + leftBefore;
+        rightBase = splitBody + (tile.first - split.begin) - leftBefore;
+        this->tile = tile;
+        this->staging = staging;
+    }
+
+    /// Block-wide: one array of this thread's rows (floats or indices) to `destination` through the staging buffer.
+    template <typename T>
+    __device__ __forceinline__ void array(const T (&values)[kRowsPerWarp], T* destination) const {
+        static_assert(sizeof(T) == sizeof(std::uint32_t));
+        __syncthreads(); // the staging buffer's previous array is out
+        for (int row = 0; row < kRowsPerWarp; ++row)
+            if (tile.holds(row))
+                staging[position[row]] = bitsOf(values[row]);
+        __syncthreads();
+        storeRun(destination, leftBase, 0, leftCount);
+        storeRun(destination, rightBase, leftCount, rightCount);
+    }
+
+private:
+    __device__ __forceinline__ static std::uint32_t bitsOf(float value) { return __float_as_uint(value); }
+    __device__ __forceinline__ static std::uint32_t bitsOf(std::uint32_t value) { return value; }
+    __device__ __forceinline__ static void setBits(float& to, std::uint32_t bits) { to = __uint_as_float(bits); }
+    __device__ __forceinline__ static void setBits(std::uint32_t& to, std::uint32_t bits) { to = bits; }
+
+    /// The run of `count` staged words from `first` on to destination[base...], each warp storing one 128-byte line.
+    template <typename T>
+    __device__ __forceinline__ void storeRun(T* destination, std::uint32_t base, std::uint32_t first,
+                                             std::uint32_t count) const {
+        T* run = destination + base;
+        const std::uint32_t lead = std::uint32_t(reinterpret_cast<std::uintptr_t>(run) / sizeof(T)) & 31u;
+        for (std::uint32_t k = threadIdx.x; k < count + lead; k += kOrbTileThreads)
+            if (k >= lead)
+                setBits(run[k - lead], staging[first + k - lead]);
     }
 };
 
@@ -395,11 +413,11 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
     __shared__ alignas(8) std::uint32_t childBins[kChildren ? 2 * kOrbRadixBins : 1]; // flushed as count pairs
     constexpr bool kStaged = kMoves == ScatterMoves::RecordsAndWeights; // see TileMove
     __shared__ std::uint32_t staging[kStaged ? kOrbTileBodies : 1]; // one array of the tile's records, sorted by side
+    // The tile and its records come from the layout and the previous level, older than the kernel before (dependent
+    // launch); the pivot, the ties and the offsets come from that kernel.
     if (threadIdx.x == 0)
         ticket = atomicAdd(level.tileTicket, 1u);
     __syncthreads();
-    // The tile and its records come from the layout and the previous level, older than the kernel before (dependent
-    // launch); the pivot, the ties and the offsets come from that kernel.
     const std::uint32_t tileIndex = ticket;
     const int splitIndex = findSplit(level.splits, level.splitCount, tileIndex);
     const OrbRecords from = level.from, to = level.to;
@@ -416,9 +434,7 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
         return;
     OrbSplit& split = level.splits[splitIndex];
     if (split.copyOnly != 0) {
-        for (int row = 0; row < kRowsPerWarp; ++row)
-            if (tile.holds(row))
-                records.store(row, tile.body(row), to);
+        records.copy(tile, to);
         return;
     }
     // Offsets come from the look-back only for resolved splits whose last radix pass could not count the tiles.
@@ -430,34 +446,16 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
     if (takesChildren)
         startChildBins(level, split, useWeights, children, childBins);
     PivotRows rows(tile, records, split.axis, split.pivot);
-    const int warp = int(threadIdx.x / 32);
     tallies.share(rows, lookingBack);
     const uint2 tileBefore = countsBeforeTile(level, split, tileIndex, lookingBack, tallies);
-    std::uint32_t lessBefore = tileBefore.x, equalBefore = tileBefore.y;
-    for (int w = 0; w < warp; ++w) {
-        lessBefore += tallies.less[w];
-        equalBefore += tallies.equal[w];
-    }
-    // The cell's bodies that go left before this tile, and the tile's own.
-    const std::uint32_t leftBeforeTile = tileBefore.x + min(tileBefore.y, tiesLeft);
+    const uint2 warpBefore = tallies.add(int(threadIdx.x / 32), tileBefore);
+    std::uint32_t lessBefore = warpBefore.x, equalBefore = warpBefore.y;
+    const std::uint32_t leftBeforeTile = tileBefore.x + min(tileBefore.y, tiesLeft); // the cell's, before this tile
     TileMove move;
-    if constexpr (kStaged) {
-        std::uint32_t tileLess = 0, tileEqual = 0;
-        for (int w = 0; w < kWarpsPerTile; ++w) {
-            tileLess += tallies.less[w];
-            tileEqual += tallies.equal[w];
-        }
-        move.leftCount = tileBefore.x + tileLess + min(tileBefore.y + tileEqual, tiesLeft) - leftBeforeTile;
-        move.rightCount = tile.count - move.leftCount;
-        move.leftBase = split.begin + leftBeforeTile;
-        move.rightBase = splitBody + (tile.first - split.begin) - leftBeforeTile;
-        move.tile = tile;
-        move.staging = staging;
-    }
+    if constexpr (kStaged)
+        move = TileMove(split, tile, tileBefore, leftBeforeTile, tallies, tiesLeft, splitBody, staging);
     const unsigned below = laneMaskBelow(), bit = 1u << (threadIdx.x & 31);
-    const float narrowScale = useWeights && level.state->narrowShift >= 0
-                                  ? weightScale(level.state->weightExponent - level.state->narrowShift)
-                                  : 0.0f;
+    const float narrowScale = useWeights && level.state->narrowShift >= 0 ? narrowWeightScale(*level.state) : 0.0f;
     for (int row = 0; row < kRowsPerWarp; ++row) {
         if (tile.holds(row)) {
             const std::uint32_t lessRank = lessBefore + __popc(rows.lessMask[row] & below);

@@ -23,12 +23,13 @@ union TileScanStorage {
     typename TileReduce::TempStorage reduce;
 };
 
-/// The totals of a scan over a cell's tiles: references to its shared memory, which thread 0 writes.
-struct SplitTotals {
-    std::uint64_t& tilesBelow;    ///< tiles whose ties all go left under work balance
-    std::uint64_t& weightBelow;   ///< the weight of the ties in those tiles
-    std::uint32_t& maxLessKey;    ///< the largest key below the pivot
-    std::uint32_t& minGreaterKey; ///< the smallest key above the pivot
+/// The sums of a scan over a split cell's tiles, in shared memory, which thread 0 writes.
+struct SplitSums {
+    std::uint64_t tilesBelow;    ///< tiles whose ties all go left under work balance
+    std::uint64_t weightBelow;   ///< the weight of the ties in those tiles
+    std::uint64_t leftWeight;    ///< the weight of the ties that go left, once decided (tiesGoingLeft)
+    std::uint32_t maxLessKey;    ///< the largest key below the pivot
+    std::uint32_t minGreaterKey; ///< the smallest key above the pivot
 };
 
 /// A tile's bodies against its cell's pivot as the count pass left them: (below, equal), (largest key below, smallest
@@ -81,12 +82,12 @@ struct SelectedTiles {
 
 /// One chunk of a split cell's tiles (kTilesPerThread per thread), block-wide: writes each tile's scatter offset (the
 /// exclusive scan of the counts, (below, equal), continuing from countCarry), adds the chunk's tiles whose ties all go
-/// left and the extreme keys to totals, and advances the carries of counts and tie weights (read only when
+/// left and the extreme keys to sums, and advances the carries of counts and tie weights (read only when
 /// useWeights).
 template <typename TileSource>
 __device__ __forceinline__ void scanTileChunk(const OrbLevel& level, const OrbSplit& split, const TileSource& tiles,
                                               std::uint32_t chunk, bool useWeights, TileScanStorage& storage,
-                                              const SplitTotals& totals, std::uint64_t& countCarry,
+                                              SplitSums& sums, std::uint64_t& countCarry,
                                               std::uint64_t& weightCarry) {
     std::uint64_t counts[kTilesPerThread], countsBefore[kTilesPerThread];
     std::uint64_t weights[kTilesPerThread], weightsBefore[kTilesPerThread];
@@ -129,14 +130,33 @@ __device__ __forceinline__ void scanTileChunk(const OrbLevel& level, const OrbSp
     __syncthreads();
     smallestGreater = TileReduce(storage.reduce).Reduce(smallestGreater, cuda::minimum<>{});
     if (threadIdx.x == 0) {
-        totals.tilesBelow += below;
-        totals.weightBelow += belowWeight;
-        totals.maxLessKey = max(totals.maxLessKey, std::uint32_t(largestLess));
-        totals.minGreaterKey = min(totals.minGreaterKey, std::uint32_t(smallestGreater));
+        sums.tilesBelow += below;
+        sums.weightBelow += belowWeight;
+        sums.maxLessKey = max(sums.maxLessKey, std::uint32_t(largestLess));
+        sums.minGreaterKey = min(sums.minGreaterKey, std::uint32_t(smallestGreater));
     }
     __syncthreads();
     countCarry += countTotal;
     weightCarry += weightTotal;
+}
+
+/// Block-wide: every tile of a split cell scanned (scanTileChunk, a chunk at a time) into sums, which it starts;
+/// returns the cell's counts ((below << 32) | equal) and sets equalWeight to the weight of its ties (with useWeights).
+template <typename TileSource>
+__device__ __forceinline__ std::uint64_t scanSplitTiles(const OrbLevel& level, const OrbSplit& split,
+                                                        const TileSource& tiles, bool useWeights, SplitSums& sums,
+                                                        std::uint64_t& equalWeight) {
+    __shared__ TileScanStorage storage;
+    if (threadIdx.x == 0) {
+        sums.tilesBelow = sums.weightBelow = sums.leftWeight = 0;
+        sums.maxLessKey = 0;
+        sums.minGreaterKey = ~0u;
+    }
+    std::uint64_t counts = 0;
+    equalWeight = 0;
+    for (std::uint32_t chunk = 0; chunk < split.tileCount; chunk += kOrbTileThreads * kTilesPerThread)
+        scanTileChunk(level, split, tiles, chunk, useWeights, storage, sums, counts, equalWeight);
+    return counts;
 }
 
 /// Work balance: ties with the pivot go left in index order while the middle of their weight lies below the target
@@ -202,28 +222,27 @@ __device__ inline std::uint32_t leftTiesInTile(const OrbLevel& level, const OrbS
 
 /// How many of the cell's equalCount ties with the pivot go left, block-wide: by rank under count balance, else all
 /// ties of the tiles before the one where the weight rule flips plus those of that tile that still go left
-/// (equalWeight: the weight of all ties). Sets leftWeight (shared, thread 0) to the weight of the ties that go left;
-/// the result is valid in thread 0.
+/// (equalWeight: the weight of all ties), after scanSplitTiles. Sets sums.leftWeight (thread 0) to the weight of the
+/// ties that go left; the result is valid in thread 0.
 __device__ __forceinline__ std::uint32_t tiesGoingLeft(const OrbLevel& level, const OrbSplit& split, bool useWeights,
                                                        std::uint32_t lessCount, std::uint32_t equalCount,
-                                                       std::uint64_t equalWeight, const SplitTotals& totals,
-                                                       std::uint64_t& leftWeight) {
+                                                       std::uint64_t equalWeight, SplitSums& sums) {
     std::uint32_t tiesLeft = 0;
     if (!useWeights) {
         tiesLeft = split.countRank > lessCount ? min(split.countRank - lessCount, equalCount) : 0u;
-    } else if (totals.tilesBelow == split.tileCount) {
+    } else if (sums.tilesBelow == split.tileCount) {
         tiesLeft = equalCount;
         if (threadIdx.x == 0)
-            leftWeight = equalWeight;
+            sums.leftWeight = equalWeight;
     } else {
         // Ties of the tiles before the flipping one all go left; their count is that tile's offset.
-        const std::uint32_t flipTile = std::uint32_t(totals.tilesBelow);
+        const std::uint32_t flipTile = std::uint32_t(sums.tilesBelow);
         tiesLeft = level.tileOffsets[split.tileBegin + flipTile].y;
         std::uint64_t tileLeftWeight = 0;
-        const std::uint32_t ties = leftTiesInTile(level, split, flipTile, totals.weightBelow, tileLeftWeight);
+        const std::uint32_t ties = leftTiesInTile(level, split, flipTile, sums.weightBelow, tileLeftWeight);
         if (threadIdx.x == 0) {
             tiesLeft += ties;
-            leftWeight = totals.weightBelow + tileLeftWeight;
+            sums.leftWeight = sums.weightBelow + tileLeftWeight;
         }
     }
     return tiesLeft;
@@ -259,35 +278,25 @@ __device__ __forceinline__ void placeCut(const OrbLevel& level, OrbSplit& split,
 /// count pass and keeps its code small.
 template <bool kDecideTies>
 __device__ __forceinline__ void finishSelectedSplit(const OrbLevel& level, OrbSplit& split, std::uint32_t lowestMatch) {
-    __shared__ TileScanStorage storage;
-    __shared__ std::uint64_t tilesBelow, weightBelow, leftWeight; // the weight rule of ties, for decideTies
-    __shared__ std::uint32_t maxLessKey, minGreaterKey;
+    __shared__ SplitSums sums;
     const bool decideTies = kDecideTies && split.resolved == 0;
-    if (threadIdx.x == 0) {
-        tilesBelow = weightBelow = leftWeight = 0;
-        maxLessKey = 0;
-        minGreaterKey = ~0u;
-    }
-    const SplitTotals totals{tilesBelow, weightBelow, maxLessKey, minGreaterKey};
     const SelectedTiles tiles{level, split, lowestMatch, split.pivot};
-    std::uint64_t countCarry = 0, weightCarry = 0;
-    for (std::uint32_t chunk = 0; chunk < split.tileCount; chunk += kOrbTileThreads * kTilesPerThread)
-        scanTileChunk(level, split, tiles, chunk, decideTies, storage, totals, countCarry, weightCarry);
-    const std::uint32_t equalCount = std::uint32_t(countCarry);
+    std::uint64_t equalWeight;
+    const std::uint32_t equalCount = std::uint32_t(scanSplitTiles(level, split, tiles, decideTies, sums, equalWeight));
     std::uint32_t tiesLeft = 0;
     if (decideTies)
-        tiesLeft = tiesGoingLeft(level, split, true, split.lessCount, equalCount, weightCarry, totals, leftWeight);
+        tiesLeft = tiesGoingLeft(level, split, true, split.lessCount, equalCount, equalWeight, sums);
     if (threadIdx.x != 0)
         return;
     if (decideTies) {
         split.tiesLeft = tiesLeft;
-        split.leftTieWeight = leftWeight;
+        split.leftTieWeight = sums.leftWeight;
         split.split = split.begin + split.lessCount + tiesLeft;
         split.resolved = 1;
     }
     // The children's boundary from the selection's count below the pivot, the one the scatter's split body came from
     // (the tile scan's sum equals it whenever every match fitted its slots, the only case that reaches here).
-    placeCut(level, split, split.lessCount, equalCount, split.tiesLeft, maxLessKey, minGreaterKey,
+    placeCut(level, split, split.lessCount, equalCount, split.tiesLeft, sums.maxLessKey, sums.minGreaterKey,
              split.leftTieWeight);
     split.offsetsReady = 1;
 }
