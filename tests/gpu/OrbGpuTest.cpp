@@ -413,6 +413,42 @@ TEST_F(OrbGpuTest, MatchesCpuOnNarrowKeyRanges) {
     expectWorkBalancedUnderUniformWeights(bodies, random);
 }
 
+/// A child whose longest side the scatter mispredicts. The scatter counts the children's first digits along the longest
+/// side of each child's box with the cut at the pivot, but the cut lies halfway between the pivot and the largest key
+/// below it. The root (x in [0, 2], y in [0, 0.9], z in [0, 0.1]) is cut at x = 0.75, between the left half of the
+/// bodies (x in [0, 0.5]) and the right half (x from 1.0, the pivot, to 2.0): with the cut at the pivot the left
+/// child's longest side would be x (1.0 against 0.9), but it is y (0.75 against 0.9). That child takes its own first
+/// pass, its sibling the scatter's; the cells must still be the CPU's.
+TEST_F(OrbGpuTest, MatchesCpuWhenTheCutChangesAChildsLongestSide) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    Bodies bodies = randomBall(40000, random);
+    std::uniform_real_distribution<float> leftX(0.0f, 0.5f), rightX(1.0f, 2.0f), across(0.0f, 0.9f), thin(0.0f, 0.1f);
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        bodies.x[i] = i % 2 == 0 ? leftX(random) : rightX(random);
+        bodies.y[i] = across(random);
+        bodies.z[i] = thin(random);
+    }
+    // The extremes: the boxes, the largest left x and the pivot (the smallest right x).
+    bodies.x[0] = 0.0f;
+    bodies.x[2] = 0.5f;
+    bodies.x[1] = 1.0f;
+    bodies.x[3] = 2.0f;
+    bodies.y[0] = 0.0f;
+    bodies.y[2] = 0.9f;
+    Bodies cpuBodies = bodies;
+    OrbCpu cpu;
+    cpu.build(cpuBodies, 4);
+    ASSERT_EQ(cpu.cells()[0].cutAxis, 0);
+    ASSERT_EQ(cpu.cells()[1].upper[0], 0.75f);
+    ASSERT_EQ(cpu.cells()[1].cutAxis, 1) << "the left child's longest side should be y once the cut is placed";
+    for (const OrbMethod& method : kRadixMethods)
+        for (std::uint32_t domains : {4u, 7u, 64u})
+            expectSameAsCpu(bodies, domains, method);
+    expectWorkBalancedUnderUniformWeights(bodies, random);
+}
+
 /// 400,000 bodies: 98 tiles in the root cell, so a tile's look-back for the counts of the tiles before it spans up to
 /// four windows of 32, and most splits hold tens of tiles; cells, leaves and the work bound as on the small inputs.
 /// Two balls: one about the origin, whose key range spans both signs (all 32 bits), and one in [2.5, 3.5]^3, whose

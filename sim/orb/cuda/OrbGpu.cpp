@@ -397,7 +397,7 @@ OrbImbalance OrbGpu::imbalance(cudaStream_t stream) const {
 
 std::size_t OrbGpu::scatteredFirstPasses() const {
     const std::size_t splitLevels = m_levelSplitBegin.empty() ? 0 : m_levelSplitBegin.size() - 1;
-    if (splitLevels < 2 || !tallyLastPass(m_layoutBodies))
+    if (splitLevels < 2 || m_cutFinder != OrbCutFinder::RadixSelect)
         return 0;
     return splitLevels - 1;
 }

@@ -89,17 +89,22 @@
 //   same wait in the scatter, below). 2^27 / 4096: 43.37 -> 42.13 ms (count), 55.2 -> 53.8 (work); 2^24 / 1024 2.5%
 //   and 2.7% less (H200). At 2^20 / 64 the levels fit one wave and a kernel boundary costs about 3 us, so the last
 //   tile still selects there.
-//   Children's first pass in the scatter: where the last pass tallies, every cut and child is written before the
-//   scatter, so each scatter tile (an instance of its own; the one-wave regime keeps the plain one) also adds every
-//   body it moves to the first-digit histogram of the child it goes to (the child's longest side, measured from its
-//   lower key, as prepareSplit lays it out; its count, or its narrow weight), flushes it to the child's bins (slot: its
-//   entry among the next level's splits), and the cell's first tile marks the child (OrbSplit::preselected, cleared by
-//   the layout of the level above). A kernel of its own then prepares each marked child's split and selects that digit,
-//   one block per child; the next level's layout keeps the split and its first pass skips it. Only children that the
-//   next level splits, whose key range needs all three passes and whose weights are counted or narrow; the others, and
-//   the children of a split that looks back, take their own first pass. 2^27 / 4096: 45.96 -> 45.41 ms (count), 59.7
-//   -> 56.85 (work). 2^20 / 64, which does not use it, measured 0.285 -> 0.289 ms (count) and 0.414 -> 0.425 (work)
-//   against the code before, whose kernels there differ by at most 30 PTX instructions each; the cause is not found.
+//   Children's first pass in the scatter: each scatter tile (an instance of its own) also adds every body it moves to
+//   the first-digit histogram of the child it goes to (its count, or its narrow weight), flushes it to the child's
+//   bins (slot: its entry among the next level's splits), and the cell's first tile marks the child
+//   (OrbSplit::preselected, cleared by the layout of the level above). The digits are measured in a frame of keys
+//   taken from the pivot, which is known before the scatter even where the cell's last scatter tile places the cut
+//   (look-back): along the cut axis the left bodies' keys lie in [key(lower), pivot] and the right ones' in [pivot,
+//   key(upper)], along the other axes in the parent's range; the child's axis is the longest side of its box with the
+//   cut at the pivot. A kernel of its own then prepares each marked child's split, keeps that frame (unless the real
+//   cut made another side the longest: then the child takes its own first pass) and selects the digit, one block per
+//   child; the next level's layout keeps the split and its first pass skips it. Only children that the next level
+//   splits, whose frame needs all three passes and whose weights are counted or narrow; the others take their own
+//   first pass. First built where the last pass tallies, from the children's boxes: 2^27 / 4096: 45.96 -> 45.41 ms
+//   (count), 59.7 -> 56.85 (work); 2^20 / 64, which did not use it then, measured 0.285 -> 0.289 ms (count) and 0.414
+//   -> 0.425 (work) against the code before, whose kernels there differ by at most 30 PTX instructions each; the
+//   cause was not found. Frames from the pivot let the look-back scatter take it too (one pass fewer per level at
+//   2^20 / 64): 0.289 -> 0.274 ms (count), 0.409 -> 0.393 (work); 2^27 and 2^24 within 0.5% (H200).
 //   The digits were first selected by the parent's last scatter tile, which every tile had to fence and count itself
 //   in to find: the selecting kernel's boundary orders the bins instead (ncu at 2^27 / 4096 work: 11% of the scatter's
 //   stall samples were warps waiting behind that fence). 2^27 / 4096: 45.40 -> 44.02 to 44.10 ms (count), 56.50 ->
@@ -239,8 +244,8 @@ public:
     static double modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder, OrbBalance balance,
                                        bool positionsOnly, std::size_t scatteredFirstPasses);
     /// Levels of the current layout whose cells' first radix pass rides along the scatter of the level above (every
-    /// level below the root where the last pass tallies the tiles; a child whose weights are not narrow, or whose key
-    /// range spans two digits or fewer, still takes its own).
+    /// level below the root under radix select; a child whose weights are not narrow, whose key range spans two digits
+    /// or fewer, or whose cut axis the scatter mispredicted, still takes its own).
     std::size_t scatteredFirstPasses() const;
 
 private:

@@ -301,35 +301,49 @@ __device__ __forceinline__ uint2 countsBeforeTile(const OrbLevel& level, OrbSpli
 }
 
 /// The first radix digit of a child cell, which the scatter of its parent takes for the next level (the children's
-/// first pass), wherever the cut is placed before the scatter (every split that does not look back): the digit of a
-/// body's key along the child's cut axis (the longest side of its box, as prepareSplit picks it), measured from the key
-/// of the box's lower side, in the child's bins (bin slot: its entry among the next level's splits). Only a child that
-/// the next level splits, with bodies, a key range of more than two digits (so that its first pass is pass 0), and
-/// weights that are counted or narrow.
+/// first pass): the digit of a body's key along the child's cut axis, in a frame of keys that holds every body the
+/// child gets, in the child's bins (bin slot: its entry among the next level's splits). The frame comes from the
+/// pivot, known before the scatter also where its cell's last tile places the cut (the look-back): along the parent's
+/// cut axis every left body's key lies in [key(lower), pivot] and every right one's in [pivot, key(upper)], along the
+/// other axes in the parent's range; the child's axis is the longest side of its box with the cut at the pivot. The
+/// child's split keeps the frame (orbSelectChildDigitsKernel), unless the real cut made another side the longest,
+/// and then the child takes its own first pass. Only a child that the next level splits, with bodies, a frame of more
+/// than two digits (so that its first pass is pass 0), and weights that are counted or narrow.
 struct ChildDigit {
-    std::uint32_t base;  ///< the key of the child's lower side along axis
-    std::int32_t axis;   ///< the child's cut axis
+    std::uint32_t base;  ///< the frame's lowest key along axis
+    std::uint32_t bits;  ///< the frame's bits
+    std::int32_t axis;   ///< the child's cut axis, as predicted
     std::int32_t shift;  ///< the bit where its first digit starts
     std::uint32_t entry; ///< the child's entry in level.nextSplits, also its bin slot
     bool taken;          ///< this scatter takes the child's first pass
 };
 
-/// Thread 0: the first digits of both children of a split whose cut is placed.
+/// Thread 0: the first digits of both children of a split whose pivot and left count (split.split) are known.
 __device__ __forceinline__ void childDigits(const OrbLevel& level, const OrbSplit& split, bool narrowOrCounted,
                                             ChildDigit (&children)[2]) {
     const OrbCell& parent = level.cells[split.cell];
+    const int cutAxis = split.axis;
+    const std::uint32_t low = orderedKey(parent.lower[cutAxis]), high = orderedKey(parent.upper[cutAxis]);
+    const std::uint32_t pivot = min(max(split.pivot, low), high); // ~0u: every body goes left
+    const std::uint32_t bodies[2] = {split.split - split.begin, split.end - split.split};
     for (int side = 0; side < 2; ++side) {
-        const std::uint32_t cellIndex = std::uint32_t(parent.leftChild) + std::uint32_t(side);
-        const OrbCell& cell = level.cells[cellIndex];
-        const CutKeyRange range = cutKeyRange(cell); // as prepareSplit lays the child's split out
-        const int bits = int(range.bits);
+        OrbCell box = parent;
+        if (side == 0)
+            box.upper[cutAxis] = keyToFloat(pivot);
+        else
+            box.lower[cutAxis] = keyToFloat(pivot);
         ChildDigit& child = children[side];
-        child.base = range.low;
-        child.axis = range.axis;
-        child.shift = firstDigitShift(range.bits);
+        child.axis = longestAxis(box);
+        std::uint32_t frameLow = orderedKey(parent.lower[child.axis]), frameHigh = orderedKey(parent.upper[child.axis]);
+        if (child.axis == cutAxis)
+            (side == 0 ? frameHigh : frameLow) = pivot;
+        child.base = frameLow;
+        child.bits = std::uint32_t(32 - __clz(frameHigh - frameLow));
+        child.shift = firstDigitShift(child.bits);
+        const std::uint32_t cellIndex = std::uint32_t(parent.leftChild) + std::uint32_t(side);
         child.entry = cellIndex - level.nextFirstCell;
-        child.taken = narrowOrCounted && cell.domainCount > 1 && cell.end > cell.begin &&
-                      bits > int(kOrbRadixPasses - 1) * kOrbRadixDigitBits;
+        child.taken = narrowOrCounted && level.cells[cellIndex].domainCount > 1 && bodies[side] > 0 &&
+                      child.bits > (kOrbRadixPasses - 1) * kOrbRadixDigitBits;
     }
 }
 
@@ -378,8 +392,13 @@ __device__ __forceinline__ void finishChildBins(const OrbLevel& level, const Til
     flushChildBins(level, children, bins, useWeights, max(level.state->narrowShift, 0));
     if (tile.local == 0 && threadIdx.x == 0)
         for (int side = 0; side < 2; ++side)
-            if (children[side].taken)
-                level.nextSplits[children[side].entry].preselected = 1;
+            if (children[side].taken) {
+                OrbSplit& child = level.nextSplits[children[side].entry];
+                child.axis = children[side].axis; // the frame, which the child's selection checks and keeps
+                child.keyBase = children[side].base;
+                child.keyBits = children[side].bits;
+                child.preselected = 1;
+            }
 }
 
 /// One moved body into its child's shared histogram (side 0: left, 1: right): its count, or its narrow weight.
@@ -440,8 +459,8 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
     // Offsets come from the look-back only for resolved splits whose last radix pass could not count the tiles.
     const bool lookingBack = split.resolved != 0 && split.offsetsReady == 0;
     const std::uint32_t tiesLeft = split.tiesLeft, splitBody = split.split;
-    // Where the cut is already placed, the children's first radix digits are counted as the bodies move.
-    const bool takesChildren = kChildren && !lookingBack;
+    // The children's first radix digits are counted as the bodies move, in frames taken from the pivot.
+    const bool takesChildren = kChildren;
     const bool useWeights = takesChildren && weighted(level); // read only when needed: a load on every tile's path
     if (takesChildren)
         startChildBins(level, split, useWeights, children, childBins);
@@ -487,24 +506,41 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
 }
 
 /// One block per entry of the next level's splits, after a scatter that takes the children's first pass: prepares
-/// each child that scatter marked as the next level's layout would, and selects its first digit from the bins the
-/// scatter's tiles filled (bin slot: its entry); the next level's layout keeps that split and its first pass skips it.
+/// each child that scatter marked as the next level's layout would, keeps the scatter's frame (ChildDigit) and selects
+/// its first digit from the bins the scatter's tiles filled (bin slot: its entry); the next level's layout keeps that
+/// split and its first pass skips it. A child whose real cut axis is not the one the scatter predicted (a box whose
+/// longest sides nearly tie) only has its bins cleared, and is prepared and counted by the next level as usual.
 __global__ void orbSelectChildDigitsKernel(OrbLevel level) {
-    waitForPreviousKernel(); // the marks and the bins come from the scatter
+    __shared__ bool framed;
+    waitForPreviousKernel(); // the marks, frames and bins come from the scatter
     allowNextKernel();
     OrbSplit& child = level.nextSplits[blockIdx.x];
-    if (child.preselected == 0)
+    const bool marked = child.preselected != 0;
+    __syncthreads(); // every thread has read the mark before thread 0 may clear it
+    if (!marked)
         return;
     if (threadIdx.x == 0) {
+        const int frameAxis = child.axis;
+        const std::uint32_t frameBase = child.keyBase, frameBits = child.keyBits;
         takeCellRange(child, level.cells[child.cell]);
         prepareSplit(level, child, OrbCutFinder::RadixSelect);
+        framed = child.axis == frameAxis && child.done == 0;
+        if (framed) {
+            // Every body of the child lies in the frame, which spans all passes (more than two digits).
+            child.keyBase = frameBase;
+            child.keyBits = frameBits;
+            child.firstPass = 0;
+        } else {
+            child.preselected = 0;
+        }
     }
     __syncthreads();
     const bool useWeights = weighted(level);
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
-    takeCellBins(level, blockIdx.x, !useWeights, useWeights, binCounts, binWeights);
-    selectDigit(child, binCounts, binWeights, firstDigitShift(child.keyBits), !useWeights, useWeights, 0);
+    takeCellBins(level, blockIdx.x, !useWeights, useWeights, binCounts, binWeights); // clears them either way
+    if (framed)
+        selectDigit(child, binCounts, binWeights, firstDigitShift(child.keyBits), !useWeights, useWeights, 0);
 }
 
 } // namespace
@@ -515,11 +551,9 @@ void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream) {
 }
 
 void launchOrbScatter(const OrbLevel& level, bool lastLevel, bool keepFinalCoordinates, cudaStream_t stream) {
-    // The children's first pass rides along where the last radix pass places the cuts before the scatter (its tally):
-    // there the level's tiles span several waves, and the pass it saves reads every body. Where they fit one wave the
-    // scatter looks back and places the cuts itself, and an instance without that code keeps its latency (2^20 bodies
-    // / 64 domains: 0.286 -> 0.293 ms under count balance with the code present but unused).
-    const bool children = level.nextSplits != nullptr && level.tallyLastPass;
+    // The children's first pass rides along whenever the next level splits: the pass it saves reads every body, or
+    // at 2^20 bodies, whose levels fit one wave, is a kernel of 9 to 23 us.
+    const bool children = level.nextSplits != nullptr;
     using Kernel = void (*)(OrbLevel);
     Kernel kernel = orbScatterKernel<ScatterMoves::Records, false>;
     if (lastLevel && !keepFinalCoordinates)
