@@ -22,25 +22,40 @@ namespace {
 
 using BodyRecord = std::array<float, 8>;
 
-/// How a GPU build finds its cuts: the cut finder and, for radix select, how the scatter learns its tile offsets.
+/// How a GPU build finds its cuts: the cut finder and, for radix select, how the scatter learns its tile offsets, and
+/// how many blocks walk the tiles of the kernels that most splits skip (0: as many as the device holds).
 struct OrbMethod {
     OrbCutFinder finder;
     OrbTileOffsets offsets;
+    std::uint32_t chunkedBlocks = 0;
     std::string name() const {
         if (finder == OrbCutFinder::Bisection)
             return "bisection";
-        return offsets == OrbTileOffsets::FromLastPass
-                   ? "radix select, offsets from the last pass, children's first pass in the scatter"
-                   : "radix select, offsets by look-back";
+        std::string name = offsets == OrbTileOffsets::FromLastPass
+                               ? "radix select, offsets from the last pass, children's first pass in the scatter"
+                               : "radix select, offsets by look-back";
+        if (chunkedBlocks > 0)
+            name += ", first and count passes walked by " + std::to_string(chunkedBlocks) + " blocks";
+        return name;
     }
+    OrbGpu gpu() const { return OrbGpu(finder, offsets, chunkedBlocks); }
 };
 /// Both ways to the scatter's offsets are forced, whatever the size: Automatic picks by the level's tile count. With
 /// offsets from the last pass the cuts are placed before the scatter, which then also takes the children's first radix
-/// pass, so every test run under both methods checks that path against its reference too.
-constexpr std::array<OrbMethod, 2> kRadixMethods = {OrbMethod{OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass},
-                                                    OrbMethod{OrbCutFinder::RadixSelect, OrbTileOffsets::LookBack}};
-constexpr std::array<OrbMethod, 3> kAllMethods = {kRadixMethods[0], kRadixMethods[1],
+/// pass, so every test run under both methods checks that path against its reference too. The first pass below the
+/// root and the count pass walk chunks of tiles, one tile per block where the level's tiles fit the device at once,
+/// as they do on small inputs; three blocks make them walk chunks of many tiles and several splits.
+constexpr std::array<OrbMethod, 4> kRadixMethods = {
+    OrbMethod{OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass},
+    OrbMethod{OrbCutFinder::RadixSelect, OrbTileOffsets::LookBack},
+    OrbMethod{OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass, 3},
+    OrbMethod{OrbCutFinder::RadixSelect, OrbTileOffsets::LookBack, 3}};
+constexpr std::array<OrbMethod, 5> kAllMethods = {kRadixMethods[0], kRadixMethods[1], kRadixMethods[2],
+                                                  kRadixMethods[3],
                                                   OrbMethod{OrbCutFinder::Bisection, OrbTileOffsets::Automatic}};
+/// Offsets from the last pass, whose selection decides work balance's ties from the match slots (and the count pass
+/// where they overflow), with one tile per block and in chunks.
+constexpr std::array<OrbMethod, 2> kFromLastPass = {kRadixMethods[0], kRadixMethods[2]};
 
 const std::vector<float>& along(const Bodies& bodies, int axis) {
     return axis == 0 ? bodies.x : axis == 1 ? bodies.y : bodies.z;
@@ -166,7 +181,7 @@ void expectSameAsCpu(const Bodies& input, std::uint32_t domainCount, const OrbMe
     DeviceBodies device;
     uploadBodies(input, device, stream.get());
     uploadIndexAndWeights(device, std::vector<float>(input.size(), 0.0f), stream.get());
-    OrbGpu gpu(method.finder, method.offsets);
+    OrbGpu gpu = method.gpu();
     gpu.build(device, domainCount, balance, stream.get());
     const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
     Bodies gpuBodies;
@@ -219,7 +234,7 @@ void expectWorkBalanced(const Bodies& input, const std::vector<float>& weights, 
     DeviceBodies device;
     uploadBodies(input, device, stream.get());
     uploadIndexAndWeights(device, weights, stream.get());
-    OrbGpu gpu(method.finder, method.offsets);
+    OrbGpu gpu = method.gpu();
     gpu.build(device, domainCount, OrbBalance::Work, stream.get());
     const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
     Bodies moved;
@@ -279,28 +294,28 @@ struct WorkBuild {
     bool summedNarrow = false;
 };
 WorkBuild buildWorkBalanced(const Bodies& input, const std::vector<float>& weights, std::uint32_t domainCount,
-                            OrbCutFinder finder = OrbCutFinder::RadixSelect,
-                            OrbTileOffsets offsets = OrbTileOffsets::Automatic) {
+                            OrbMethod method = {OrbCutFinder::RadixSelect, OrbTileOffsets::Automatic}) {
     CudaStream stream;
     DeviceBodies device;
     uploadBodies(input, device, stream.get());
     uploadIndexAndWeights(device, weights, stream.get());
-    OrbGpu gpu(finder, offsets);
+    OrbGpu gpu = method.gpu();
     gpu.build(device, domainCount, OrbBalance::Work, stream.get());
     return {gpu.downloadCells(stream.get()), gpu.lastBuildSummedNarrowWeights()};
 }
 
-/// Work balance by radix select (with these tile offsets) and by bisection, whose 64-bit sums and count pass are the
-/// reference: the same cells, cut for cut. Returns both builds for further checks.
+/// Work balance by radix select (this method) and by bisection, whose 64-bit sums and count pass are the reference:
+/// the same cells, cut for cut. Returns both builds for further checks.
 struct RadixAndBisection {
     WorkBuild radix, bisection;
 };
-RadixAndBisection expectRadixCellsOfBisection(const Bodies& bodies, const std::vector<float>& weights,
-                                              std::uint32_t domainCount,
-                                              OrbTileOffsets offsets = OrbTileOffsets::Automatic) {
-    SCOPED_TRACE("np = " + std::to_string(domainCount));
-    RadixAndBisection builds{buildWorkBalanced(bodies, weights, domainCount, OrbCutFinder::RadixSelect, offsets),
-                             buildWorkBalanced(bodies, weights, domainCount, OrbCutFinder::Bisection)};
+RadixAndBisection
+expectRadixCellsOfBisection(const Bodies& bodies, const std::vector<float>& weights, std::uint32_t domainCount,
+                            OrbMethod radix = {OrbCutFinder::RadixSelect, OrbTileOffsets::Automatic}) {
+    SCOPED_TRACE("np = " + std::to_string(domainCount) + ", " + radix.name());
+    RadixAndBisection builds{
+        buildWorkBalanced(bodies, weights, domainCount, radix),
+        buildWorkBalanced(bodies, weights, domainCount, {OrbCutFinder::Bisection, OrbTileOffsets::Automatic})};
     expectSameCells(builds.radix.cells, builds.bisection.cells);
     return builds;
 }
@@ -658,12 +673,13 @@ TEST_F(OrbGpuTest, WorkBalanceSplitsTiesOnAPivotWithOffsetsFromTheLastPass) {
             std::vector<float> weights(bodies.size());
             for (std::size_t i = 0; i < weights.size(); ++i)
                 weights[i] = float(interactions(random)) * (i % every == 0 ? 10.0f : 1.0f) * (integers ? 1.0f : 0.001f);
-            for (std::uint32_t domains : {2u, 64u}) {
-                const std::vector<OrbCell> cells =
-                    expectRadixCellsOfBisection(bodies, weights, domains, OrbTileOffsets::FromLastPass).radix.cells;
-                ASSERT_EQ(cells[0].cutAxis, 0);
-                EXPECT_EQ(cells[1].upper[0], 0.0f) << "the root's target should fall among the ties";
-            }
+            for (const OrbMethod& method : kFromLastPass)
+                for (std::uint32_t domains : {2u, 64u}) {
+                    const std::vector<OrbCell> cells =
+                        expectRadixCellsOfBisection(bodies, weights, domains, method).radix.cells;
+                    ASSERT_EQ(cells[0].cutAxis, 0);
+                    EXPECT_EQ(cells[1].upper[0], 0.0f) << "the root's target should fall among the ties";
+                }
             expectWorkBalanced(bodies, weights, 64, {OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass});
         }
     }
@@ -689,14 +705,15 @@ TEST_F(OrbGpuTest, WorkBalanceWithMatchSlotsOverflowingOnAResolvedSplit) {
     std::vector<float> weights(bodies.size());
     for (std::size_t i = 0; i < weights.size(); ++i)
         weights[i] = i < kHeavy ? 50000.0f : float(interactions(random));
-    for (std::uint32_t domains : {2u, 64u}) {
-        const std::vector<OrbCell> cells =
-            expectRadixCellsOfBisection(bodies, weights, domains, OrbTileOffsets::FromLastPass).radix.cells;
-        ASSERT_EQ(cells[0].cutAxis, 0);
-        const float cut = cells[1].upper[0];
-        EXPECT_GE(cut, 1.0f) << "the root's target should fall among the heavy bodies";
-        EXPECT_LE(cut, std::bit_cast<float>(oneKey + kHeavy - 1));
-    }
+    for (const OrbMethod& method : kFromLastPass)
+        for (std::uint32_t domains : {2u, 64u}) {
+            const std::vector<OrbCell> cells =
+                expectRadixCellsOfBisection(bodies, weights, domains, method).radix.cells;
+            ASSERT_EQ(cells[0].cutAxis, 0);
+            const float cut = cells[1].upper[0];
+            EXPECT_GE(cut, 1.0f) << "the root's target should fall among the heavy bodies";
+            EXPECT_LE(cut, std::bit_cast<float>(oneKey + kHeavy - 1));
+        }
     expectWorkBalanced(bodies, weights, 64, {OrbCutFinder::RadixSelect, OrbTileOffsets::FromLastPass});
 }
 

@@ -154,6 +154,8 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         level.from = records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
         level.tallyLastPass = tally;
+        level.firstPassesTaken = depth > 0 && chunkedFirstPasses(workBalance);
+        level.chunkedBlocks = m_chunkedBlocks;
         // The scatter takes the children's first radix pass when the next level splits (its entries are one per cell).
         const bool nextLevelSplits = depth + 2 < m_levelSplitBegin.size();
         level.nextSplits = m_cutFinder == OrbCutFinder::RadixSelect && nextLevelSplits
@@ -194,6 +196,8 @@ void OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
     CUDA_CHECK(cudaMemcpyAsync(&state, m_state.data(), sizeof(state), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     m_lastBuildWeighted = workBalance && state.totalWeight > 0;
+    if (workBalance)
+        m_expectNarrowWeights = !m_lastBuildWeighted || state.narrowShift >= 0;
     if (state.nonFinite != 0)
         throw std::invalid_argument("ORB: " + std::to_string(state.nonFinite) +
                                     " position components are not finite; every position must be finite");
@@ -210,6 +214,7 @@ OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uin
     key.workBalance = workBalance;
     key.bodyCount = bodyCount;
     key.domainCount = domainCount;
+    key.chunkedFirstPasses = chunkedFirstPasses(workBalance);
     std::size_t slot = 0;
     const auto add = [&](const void* data, std::size_t size) {
         key.buffers[slot] = data;

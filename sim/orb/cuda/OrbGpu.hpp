@@ -17,8 +17,9 @@
 //   partitions the records the same way and copies the final coordinates back into the caller's three arrays.
 //   Tiles: each level is laid out on the device (one block scans the level's cells) into tiles of kOrbTileBodies
 //   bodies, each inside exactly one cell, so that work balance, whose ranges depend on the data, needs no host
-//   round trip. Every level kernel runs one block per tile. Cells that are already leaves are not touched, except at
-//   the last level, where leaves one level up (np not a power of two) are copied once to the final buffer.
+//   round trip. Every level kernel runs one block per tile (but two, below: chunked walks). Cells that are already
+//   leaves are not touched, except at the last level, where leaves one level up (np not a power of two) are copied
+//   once to the final buffer.
 //   Cut finder, the key of the pivot body of each cell (in the cell's (coordinate, index) order, Orb.hpp):
 //     - radix select (the default): per pass, each tile builds a 2048-bin histogram of one 11-bit digit of the ordered
 //       coordinate key, measured from the key of the cell's lower side, over its bodies that match the digits fixed so
@@ -109,6 +110,15 @@
 //   in to find: the selecting kernel's boundary orders the bins instead (ncu at 2^27 / 4096 work: 11% of the scatter's
 //   stall samples were warps waiting behind that fence). 2^27 / 4096: 45.40 -> 44.02 to 44.10 ms (count), 56.50 ->
 //   55.69 to 55.72 (work); 2^24 / 1024 3% and 2% less (H200).
+//   Chunked walks: most splits skip the count pass (it serves only unresolved splits) and, below the root, their
+//   first radix pass (the scatter above took it). Launched a block per tile, such a kernel spent itself dispatching
+//   blocks that only found their split done: about 65 us per kernel at 2^27 bodies (33,000 tiles). Both now run at most
+//   one wave of blocks (as many as the device holds at once), each walking a contiguous chunk of the level's tiles and
+//   stepping over a skipping split's tiles at once (forEachTileOfChunk); where a level's tiles fit one wave (2^20),
+//   each block still walks one tile. 2^27 / 4096: 43.16 -> 42.64 ms (count), 52.89 -> 51.58 (work); 2^24 / 1024 0.8%
+//   and 2% less (H200). The first pass walks chunks only where the scatter is expected to have taken it: under count
+//   balance, or when the last build's weights were narrow (chunkedFirstPasses). With wide weights every child takes
+//   its own first pass, which in chunks (fewer blocks of up to 128 registers) took longer: 60.3 -> 64.7 ms at 2^27.
 //   Ties go left in index order, so under count balance the cells and each leaf's bodies equal OrbCpu's exactly, also
 //   with many bodies on a cut plane.
 //   Work balance is not bit-identical to OrbCpu (fixed point), but keeps its guarantee: every domain boundary is
@@ -174,9 +184,11 @@ namespace gravlab {
 
 class OrbGpu {
 public:
+    /// chunkedBlocks: at most this many blocks for the kernels that walk chunks of tiles (forEachTileOfChunk), 0 for
+    /// as many as the device holds at once; tests make small builds walk chunks of several tiles with it.
     explicit OrbGpu(OrbCutFinder cutFinder = OrbCutFinder::RadixSelect,
-                    OrbTileOffsets tileOffsets = OrbTileOffsets::Automatic)
-        : m_cutFinder(cutFinder), m_offsetSource(tileOffsets) {}
+                    OrbTileOffsets tileOffsets = OrbTileOffsets::Automatic, std::uint32_t chunkedBlocks = 0)
+        : m_cutFinder(cutFinder), m_offsetSource(tileOffsets), m_chunkedBlocks(chunkedBlocks) {}
 
     /// Device bytes per body the build needs beyond the bodies themselves (the two record buffers).
     static constexpr std::uint64_t kScratchBytesPerBody = 32;
@@ -260,7 +272,7 @@ private:
 
     /// Everything the captured launch sequence depends on; a new key captures it again.
     struct GraphKey {
-        bool positionsOnly = false, workBalance = false;
+        bool positionsOnly = false, workBalance = false, chunkedFirstPasses = false;
         std::uint32_t bodyCount = 0, domainCount = 0;
         std::array<const void*, 23> buffers{};
         std::array<std::size_t, 23> sizes{};
@@ -281,9 +293,17 @@ private:
 
     /// Radix select over bodyCount bodies: whether each level's last pass counts the tiles for the scatter.
     bool tallyLastPass(std::uint32_t bodyCount) const;
+    /// Whether the levels below the root launch their first radix pass in chunks of tiles (forEachTileOfChunk), as
+    /// pays where the scatter above took most splits' first pass: under radix select with counts, or with weights
+    /// expected narrow. Wide weights' children take their own first pass, which in chunks, with fewer blocks of more
+    /// registers, took longer (2^27 / 4096, wide weights: 60.3 -> 64.7 ms, H200).
+    bool chunkedFirstPasses(bool workBalance) const {
+        return m_cutFinder == OrbCutFinder::RadixSelect && (!workBalance || m_expectNarrowWeights);
+    }
 
     OrbCutFinder m_cutFinder;
     OrbTileOffsets m_offsetSource;
+    std::uint32_t m_chunkedBlocks;
     std::vector<OrbCell> m_hostCells;              ///< the tree's shape; ranges and boxes are filled on the device
     std::vector<OrbSplit> m_hostSplits;            ///< per level: the cells to split and the leaves to copy
     std::vector<std::uint32_t> m_levelSplitBegin;  ///< first entry of each level that splits
@@ -306,6 +326,9 @@ private:
     mutable DeviceBuffer<double> m_leafLoads;
     OrbBuildState m_lastState{};      ///< the last build's checks, total weight and fixed-point exponent
     bool m_lastBuildWeighted = false; ///< the last build balanced work (asked for, and some weight was positive)
+    /// Work balance: the last build's weights were narrow or all 0, so the next one's scatters are expected to take
+    /// the children's first pass (chunkedFirstPasses). Only speed depends on the guess.
+    bool m_expectNarrowWeights = true;
     const std::uint32_t* m_finalOrder = nullptr;
     CudaEvent m_buildStart, m_buildStop;
     std::optional<CudaStream> m_captureStream;

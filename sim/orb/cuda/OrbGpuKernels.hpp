@@ -148,6 +148,9 @@ struct OrbLevel {
     std::uint32_t domainCount;
     std::uint32_t gridTiles;      ///< blocks of the level's tile kernels: an upper bound on the level's tiles
     bool tallyLastPass;           ///< radix select: the last pass counts the tiles for the scatter (FromLastPass)
+    bool firstPassesTaken;        ///< radix select: the scatter of the level above took most splits' first pass
+                                  ///< (OrbSplit::preselected), so the level's own first pass walks chunks of tiles
+    std::uint32_t chunkedBlocks;  ///< at most this many blocks walk the chunks (0: as many as the device holds)
     bool workBalance;             ///< requested; the kernels fall back to count balance when the total weight is 0
 };
 

@@ -164,16 +164,17 @@ __device__ __forceinline__ void tallyRow(bool valid, std::uint32_t key, std::uin
 
 /// Thread 0, after the rows: the tile's tally into the level's per-tile arrays (counts: (below, matches); extremes),
 /// its matches into its slots, and a mark on the split when they did not fit.
-__device__ __forceinline__ void publishTally(const OrbLevel& level, OrbSplit& split, const MatchTally& tally) {
+__device__ __forceinline__ void publishTally(const OrbLevel& level, OrbSplit& split, std::uint32_t tileIndex,
+                                             const MatchTally& tally) {
     const uint2 counts = make_uint2(tally.tileBelow(), tally.matches);
     uint2 extremes = make_uint2(0, ~0u);
     for (int w = 0; w < kWarpsPerTile; ++w) {
         extremes.x = max(extremes.x, tally.maxBelow[w]);
         extremes.y = min(extremes.y, tally.minAbove[w]);
     }
-    level.tileCounts[blockIdx.x] = counts;
-    level.tileExtremes[blockIdx.x] = extremes;
-    std::uint32_t* slots = level.tileMatches + std::size_t(blockIdx.x) * kOrbTileMatchSlots;
+    level.tileCounts[tileIndex] = counts;
+    level.tileExtremes[tileIndex] = extremes;
+    std::uint32_t* slots = level.tileMatches + std::size_t(tileIndex) * kOrbTileMatchSlots;
     for (std::uint32_t m = 0; m < min(tally.matches, kOrbTileMatchSlots); ++m)
         slots[m] = tally.slots[m];
     if (tally.matches > kOrbTileMatchSlots)
@@ -315,7 +316,7 @@ __device__ __forceinline__ bool selectsInPass(const OrbSplit& split, int pass) {
 // tile against the digits fixed before it (MatchTally), so that the selecting block can write the scatter's offsets,
 // the cut and the children (finishSelectedSplit) once the digit is known.
 template <bool kWeights, RadixPass kPass, bool kSelectAfter>
-__device__ __forceinline__ void radixPass(const OrbLevel& level, int pass) {
+__device__ __forceinline__ void radixPass(const OrbLevel& level, int pass, std::uint32_t tileIndex) {
     constexpr bool kTally = kPass == RadixPass::FinalDigitAndTally;
     __shared__ alignas(8) std::uint32_t counts[kOrbRadixBins]; // read as bin pairs when flushed to the cell's bins
     __shared__ MatchTally tally;
@@ -325,7 +326,7 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass) {
     // while the pass before still finishes (dependent launch): the layout and the bodies are older than that pass.
     if (pass == 0)
         waitForPreviousKernel();
-    const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
+    const int splitIndex = findSplit(level.splits, level.splitCount, tileIndex);
     OrbSplit* split = splitIndex < 0 ? nullptr : &level.splits[splitIndex];
     const bool selecting = split != nullptr && selectsInPass(*split, pass);
     const bool useWeights = kWeights && weighted(level);
@@ -339,7 +340,7 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass) {
             if (useWeights)
                 weights.clear(threadIdx.x + k * kOrbTileThreads);
         }
-        tile = tileOf(*split, blockIdx.x);
+        tile = tileOf(*split, tileIndex);
         // All loads first: the ballots and atomics between rows would otherwise serialise one memory latency per row.
         loadTileRows<kWeights>(tile, level.from.coordinate[split->axis], level.from.weight, coordinates, rowWeights);
     }
@@ -356,7 +357,7 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass) {
                                    counts, weights, tally);
     __syncthreads();
     if (kTally && threadIdx.x == 0)
-        publishTally(level, *split, tally);
+        publishTally(level, *split, tileIndex, tally);
     // Work balance, last pass: the cell's bodies below the digits fixed so far, summed over its tiles.
     const bool sumsBelow = useWeights && kPass != RadixPass::Digit;
     if (sumsBelow && threadIdx.x == 0) {
@@ -379,14 +380,26 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass) {
 
 template <bool kWeights, RadixPass kPass, bool kSelectAfter>
 __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
-    radixPass<kWeights, kPass, kSelectAfter>(level, pass);
+    radixPass<kWeights, kPass, kSelectAfter>(level, pass, blockIdx.x);
+}
+
+/// A pass that most splits skip (the first pass below the root, whose digits the scatter above counted): its blocks
+/// walk chunks of tiles, stepping over the splits that skip it (forEachTileOfChunk). The walk's loop takes the work
+/// instance to 107 to 128 registers (64 one tile per block), which matters only for the few splits that take it.
+template <bool kWeights, bool kSelectAfter>
+__global__ void orbChunkedRadixPassKernel(OrbLevel level, int pass) {
+    waitForPreviousKernel();
+    allowNextKernel();
+    forEachTileOfChunk(
+        level, [pass](const OrbSplit& split) { return !selectsInPass(split, pass) || split.done != 0; },
+        [&](int, std::uint32_t tile) { radixPass<kWeights, RadixPass::Digit, kSelectAfter>(level, pass, tile); });
 }
 
 /// Work balance's last pass with the tally held to 64 registers (4 tiles per multiprocessor): the digits measured from
 /// each cell's lower side took it to 71 (3 tiles). The tally runs where the levels span several waves, so its cells
 /// select after it.
 __global__ void __launch_bounds__(kOrbTileThreads, 4) orbWorkTallyPassKernel(OrbLevel level, int pass) {
-    radixPass<true, RadixPass::FinalDigitAndTally, true>(level, pass);
+    radixPass<true, RadixPass::FinalDigitAndTally, true>(level, pass, blockIdx.x);
 }
 
 /// One block per split of the level, after a pass whose cells of several tiles left their selection to it.
@@ -492,12 +505,15 @@ struct RadixPassKernels {
     RadixPassKernel pass, select;
 };
 
-template <bool kWeights> RadixPassKernels radixPassKernels(int pass, bool tally) {
+template <bool kWeights> RadixPassKernels radixPassKernels(int pass, bool tally, bool chunked) {
     if (pass + 1 < int(kOrbRadixPasses)) {
         if (tally)
-            return {orbRadixPassKernel<kWeights, RadixPass::Digit, true>,
+            return {chunked ? orbChunkedRadixPassKernel<kWeights, true>
+                            : orbRadixPassKernel<kWeights, RadixPass::Digit, true>,
                     orbRadixSelectKernel<kWeights, RadixPass::Digit>};
-        return {orbRadixPassKernel<kWeights, RadixPass::Digit, false>, nullptr};
+        return {chunked ? orbChunkedRadixPassKernel<kWeights, false>
+                        : orbRadixPassKernel<kWeights, RadixPass::Digit, false>,
+                nullptr};
     }
     if (tally) {
         if constexpr (kWeights)
@@ -517,9 +533,12 @@ template <bool kWeights> RadixPassKernels radixPassKernels(int pass, bool tally)
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream) {
     if (finder == OrbCutFinder::RadixSelect) {
         for (int pass = 0; pass < int(kOrbRadixPasses); ++pass) {
-            const RadixPassKernels kernels = level.workBalance ? radixPassKernels<true>(pass, level.tallyLastPass)
-                                                               : radixPassKernels<false>(pass, level.tallyLastPass);
-            launchDependent("orbRadixPassKernel", kernels.pass, level.gridTiles, kOrbTileThreads, stream, level, pass);
+            const bool chunked = pass == 0 && level.firstPassesTaken;
+            const RadixPassKernels kernels = level.workBalance
+                                                 ? radixPassKernels<true>(pass, level.tallyLastPass, chunked)
+                                                 : radixPassKernels<false>(pass, level.tallyLastPass, chunked);
+            const std::uint32_t blocks = chunked ? chunkedTileBlocks(level, kernels.pass) : level.gridTiles;
+            launchDependent("orbRadixPassKernel", kernels.pass, blocks, kOrbTileThreads, stream, level, pass);
             if (kernels.select != nullptr)
                 launchDependent("orbRadixSelectKernel", kernels.select, level.splitCount, kOrbTileThreads, stream,
                                 level, pass);
