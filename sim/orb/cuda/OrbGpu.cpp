@@ -103,6 +103,13 @@ void OrbGpu::reserve(std::size_t bodyCount, bool weights) {
     m_state.resize(1);
 }
 
+OrbRecords OrbGpu::rootRecords(std::size_t bodyCount, std::uint32_t domainCount) {
+    OrbRecords result = records(0, bodyCount);
+    if (domainCount > 1)
+        result.index = nullptr;
+    return result;
+}
+
 OrbRecords OrbGpu::records(int side, std::size_t bodyCount) {
     float* base = reinterpret_cast<float*>(m_recordBuffers[side].data());
     OrbRecords result{};
@@ -152,6 +159,8 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         level.gridTiles = std::uint32_t((std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) *
                                                                         (kOrbTileBodies - 1)) / kOrbTileBodies);
         level.from = records(side, bodyCount);
+        if (depth == 0)
+            level.from.index = nullptr; // the extraction's records, whose index is their place (rootRecords)
         level.to = records(1 - side, bodyCount);
         level.tallyLastPass = tally;
         level.firstPassesTaken = depth > 0 && chunkedFirstPasses(workBalance);
@@ -282,8 +291,8 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
                                    bodies.loadOrder.data(), bodies.positionLow.data(), bodies.velocityLow.data(),
                                    bodies.accelerationLow.data()});
     const auto enqueue = [&](cudaStream_t captured) {
-        launchOrbExtractBodies(bodies.positionMass.data(), bodies.acceleration.data(), bodyCount, records(0, count),
-                               m_state.data(), captured);
+        launchOrbExtractBodies(bodies.positionMass.data(), bodies.acceleration.data(), bodyCount,
+                               rootRecords(count, domainCount), m_state.data(), captured);
         if (workBalance)
             launchOrbTotalWeight(records(0, count), bodyCount, m_state.data(), captured);
         if (partitionLevels(bodyCount, domainCount, workBalance, false, captured) != side)
@@ -327,7 +336,7 @@ void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std
     m_finalOrder = records(side, count).index;
     const GraphKey key = graphKey(true, false, bodyCount, domainCount, {x, y, z, nullptr, nullptr, nullptr, nullptr});
     const auto enqueue = [&](cudaStream_t captured) {
-        launchOrbExtractPositions(x, y, z, bodyCount, records(0, count), m_state.data(), captured);
+        launchOrbExtractPositions(x, y, z, bodyCount, rootRecords(count, domainCount), m_state.data(), captured);
         if (partitionLevels(bodyCount, domainCount, false, true, captured) != side)
             throw std::logic_error("ORB: the final records are not in the buffer the layout predicts");
         if (domainCount > 1)

@@ -114,7 +114,8 @@ __global__ void orbExtractBodiesKernel(const float4* positionMass, const float4*
     for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
         const float4 p = positionMass[i];
         totals.recordPosition(p.x, p.y, p.z, records, i);
-        records.index[i] = i;
+        if (records.index != nullptr)
+            records.index[i] = i;
         if (records.weight != nullptr) {
             const float weight = acceleration[i].w;
             records.weight[i] = weight;
@@ -130,7 +131,8 @@ __global__ void orbExtractPositionsKernel(const float* x, const float* y, const 
     ExtractTotals totals;
     for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
         totals.recordPosition(x[i], y[i], z[i], records, i);
-        records.index[i] = i;
+        if (records.index != nullptr)
+            records.index[i] = i;
     }
     totals.publish(state);
 }

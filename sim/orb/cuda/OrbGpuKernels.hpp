@@ -118,7 +118,7 @@ struct OrbBuildState {
 /// under work balance, its weight (null otherwise).
 struct OrbRecords {
     float* coordinate[3];
-    std::uint32_t* index;
+    std::uint32_t* index; ///< null: each record's index is its place (the extraction's records, read by the root)
     float* weight;
 };
 

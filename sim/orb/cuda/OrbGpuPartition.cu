@@ -118,15 +118,19 @@ template <ScatterMoves kMoves> struct TileRecords {
                                            from.coordinate[2] + tile.first};
         if constexpr (kAxes == 1)
             tileCoordinates[0] = from.coordinate[cutAxis] + tile.first;
-        const std::uint32_t* tileIndices = from.index + tile.first;
         for (int row = 0; row < kRowsPerWarp; ++row) {
             const std::uint32_t offset = tile.offset(row);
             const bool valid = tile.holds(row);
             for (int axis = 0; axis < kAxes; ++axis)
                 coordinates[axis][row] = valid ? tileCoordinates[axis][offset] : 0.0f;
-            indices[row] = valid ? tileIndices[offset] : 0u;
             if constexpr (kWeights)
                 weights[row] = valid ? from.weight[tile.first + offset] : 0.0f;
+        }
+        // The root's records hold no index: a body's index is its place there.
+        const std::uint32_t* tileIndices = from.index == nullptr ? nullptr : from.index + tile.first;
+        for (int row = 0; row < kRowsPerWarp; ++row) {
+            const bool valid = tile.holds(row);
+            indices[row] = !valid ? 0u : tileIndices == nullptr ? tile.body(row) : tileIndices[tile.offset(row)];
         }
     }
     /// The coordinate of row's body along the cut axis.

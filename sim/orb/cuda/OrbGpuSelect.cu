@@ -384,15 +384,15 @@ __global__ void orbRadixPassKernel(OrbLevel level, int pass) {
 }
 
 /// A pass that most splits skip (the first pass below the root, whose digits the scatter above counted): its blocks
-/// walk chunks of tiles, stepping over the splits that skip it (forEachTileOfChunk). The walk's loop takes the work
-/// instance to 107 to 128 registers (64 one tile per block), which matters only for the few splits that take it.
-template <bool kWeights, bool kSelectAfter>
-__global__ void orbChunkedRadixPassKernel(OrbLevel level, int pass) {
+/// walk chunks of tiles, stepping over the splits that skip it (forEachTileOfChunk), and each cell's last tile selects,
+/// also where the tiles exceed a wave: a kernel after the pass would cost a boundary for the few splits that take it.
+/// The walk's loop takes the work instance to 107 registers (64 one tile per block), which matters only for them.
+template <bool kWeights> __global__ void orbChunkedRadixPassKernel(OrbLevel level, int pass) {
     waitForPreviousKernel();
     allowNextKernel();
     forEachTileOfChunk(
         level, [pass](const OrbSplit& split) { return !selectsInPass(split, pass) || split.done != 0; },
-        [&](int, std::uint32_t tile) { radixPass<kWeights, RadixPass::Digit, kSelectAfter>(level, pass, tile); });
+        [&](int, std::uint32_t tile) { radixPass<kWeights, RadixPass::Digit, false>(level, pass, tile); });
 }
 
 /// Work balance's last pass with the tally held to 64 registers (4 tiles per multiprocessor): the digits measured from
@@ -506,14 +506,13 @@ struct RadixPassKernels {
 };
 
 template <bool kWeights> RadixPassKernels radixPassKernels(int pass, bool tally, bool chunked) {
+    if (chunked) // its few splits' last tiles select, so no kernel runs after it
+        return {orbChunkedRadixPassKernel<kWeights>, nullptr};
     if (pass + 1 < int(kOrbRadixPasses)) {
         if (tally)
-            return {chunked ? orbChunkedRadixPassKernel<kWeights, true>
-                            : orbRadixPassKernel<kWeights, RadixPass::Digit, true>,
+            return {orbRadixPassKernel<kWeights, RadixPass::Digit, true>,
                     orbRadixSelectKernel<kWeights, RadixPass::Digit>};
-        return {chunked ? orbChunkedRadixPassKernel<kWeights, false>
-                        : orbRadixPassKernel<kWeights, RadixPass::Digit, false>,
-                nullptr};
+        return {orbRadixPassKernel<kWeights, RadixPass::Digit, false>, nullptr};
     }
     if (tally) {
         if constexpr (kWeights)
