@@ -431,7 +431,9 @@ double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder
     // along the cut and the index read, the index written (8 + 4 of 32 bytes).
     const double lastScatterSaved = splitLevels == 0 ? 0 : (work ? 8 : 0) + (positionsOnly ? 0 : 32 - 12);
     const double firstPassesSaved = double(scatteredFirstPasses) * (4 + (work ? 4 : 0));
-    return extract + double(splitLevels) * level - lastScatterSaved - firstPassesSaved + finish;
+    // Where the root splits, the extraction writes no index and the root's scatter reads none (rootRecords).
+    const double rootIndexSaved = splitLevels == 0 ? 0 : 4 + 4;
+    return extract + double(splitLevels) * level - lastScatterSaved - firstPassesSaved - rootIndexSaved + finish;
 }
 
 } // namespace gravlab
