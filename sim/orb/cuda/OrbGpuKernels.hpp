@@ -167,6 +167,8 @@ void launchOrbTotalWeight(OrbRecords records, std::uint32_t bodyCount, OrbBuildS
 void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder finder, cudaStream_t stream);
 /// Finds every split's pivot key.
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream);
+/// Bisection's rounds of launchOrbFindPivots (OrbGpuBisection.cu).
+void launchOrbBisectionRounds(const OrbLevel& level, cudaStream_t stream);
 /// For the splits the selection left unresolved (bisection; ties under work balance that need their weights in index
 /// order): counts each tile's bodies below and equal to the pivot; the last tile of a cell places the cut and the
 /// children.

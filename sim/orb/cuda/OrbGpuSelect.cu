@@ -1,7 +1,7 @@
 // Cut finders of the GPU ORB: the key of the pivot body of every split of a level, by radix select (the default) or
-// by bisection (the baseline). Both find the same key: under count balance the key of rank countRank in the cell's
-// (coordinate, index) order, under work balance the key of the first body whose cumulative weight exceeds the target.
-// The design note is in OrbGpu.hpp.
+// by bisection (the baseline, OrbGpuBisection.cu). Both find the same key: under count balance the key of rank
+// countRank in the cell's (coordinate, index) order, under work balance the key of the first body whose cumulative
+// weight exceeds the target. The design note is in OrbGpu.hpp.
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/DependentLaunch.cuh"
 #include "orb/cuda/OrbGpuDevice.cuh"
@@ -13,7 +13,6 @@ namespace {
 
 using namespace orbdevice;
 
-constexpr int kBisectionRounds = 32; // a bracket of at most 2^32 keys halves to one key in 32 rounds
 /// How a radix pass weighs its bodies: not at all (count balance, or every weight 0), as 64-bit fixed point, or as the
 /// integers below 2^kOrbNarrowWeightBits that the weights are at a coarser scale (OrbBuildState::narrowShift), whose
 /// tile sums fit 32 bits. Narrow sums shifted left by narrowShift are the fixed-point sums exactly, so both weighted
@@ -418,85 +417,6 @@ template <bool kWeights, RadixPass kPass> __global__ void orbRadixSelectKernel(O
                                     useWeights);
 }
 
-/// Halves the bisection bracket: the pivot is the smallest key t with more than `rank` bodies at or below it (count
-/// balance) or with more than `target` weight at or below it (work balance); weight below the bracket is remembered.
-__device__ void bisect(OrbSplit& split, std::uint32_t countAtOrBelow, std::uint64_t weightAtOrBelow, bool useWeights) {
-    const std::uint32_t middle = split.pivot + (split.high - split.pivot) / 2;
-    const bool pivotAtOrBelowMiddle = useWeights ? weightAtOrBelow > split.target : countAtOrBelow >= split.rank + 1;
-    if (pivotAtOrBelowMiddle) {
-        split.high = middle;
-    } else {
-        split.pivot = middle + 1;
-        split.lessWeight = weightAtOrBelow;
-    }
-    if (split.pivot == split.high) {
-        split.done = 1;
-        split.target = split.target > split.lessWeight ? split.target - split.lessWeight : 0;
-    }
-}
-
-// Per body of a split still bisecting: 4 bytes read (+ 4 of weight); per tile, two global atomics.
-__global__ void orbBisectRoundKernel(OrbLevel level) {
-    __shared__ std::uint32_t warpCounts[kWarpsPerTile];
-    __shared__ std::uint64_t warpWeights[kWarpsPerTile];
-    waitForPreviousKernel(); // the bracket comes from the round before
-    allowNextKernel();
-    const int splitIndex = findSplit(level.splits, level.splitCount, blockIdx.x);
-    if (splitIndex < 0)
-        return;
-    OrbSplit& split = level.splits[splitIndex];
-    if (split.copyOnly != 0 || split.done != 0)
-        return;
-    const bool useWeights = weighted(level);
-    const float scale = weightScale(level.state->weightExponent);
-    const std::uint32_t middle = split.pivot + (split.high - split.pivot) / 2;
-    const Tile tile = tileOf(split, blockIdx.x);
-    const float* along = level.from.coordinate[split.axis];
-    std::uint32_t count = 0;
-    std::uint64_t weight = 0;
-    float coordinates[kRowsPerWarp], rowWeights[kRowsPerWarp];
-    if (useWeights)
-        loadTileRows<true>(tile, along, level.from.weight, coordinates, rowWeights);
-    else
-        loadTileRows<false>(tile, along, level.from.weight, coordinates, rowWeights);
-    for (int row = 0; row < kRowsPerWarp; ++row) {
-        const bool atOrBelow = tile.holds(row) && orderedKey(coordinates[row]) <= middle;
-        count += __popc(__ballot_sync(kFullWarp, atOrBelow));
-        if (atOrBelow && useWeights)
-            weight += fixedWeight(rowWeights[row], scale);
-    }
-    weight = warpSum(weight);
-    if ((threadIdx.x & 31) == 0) {
-        warpCounts[threadIdx.x / 32] = count;
-        warpWeights[threadIdx.x / 32] = weight;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        count = 0;
-        weight = 0;
-        for (int w = 0; w < kWarpsPerTile; ++w) {
-            count += warpCounts[w];
-            weight += warpWeights[w];
-        }
-    }
-    if (split.tileCount == 1) {
-        if (threadIdx.x == 0)
-            bisect(split, count, weight, useWeights);
-        return;
-    }
-    if (threadIdx.x == 0) {
-        atomicAdd(&split.roundCount, count);
-        atomicAdd(reinterpret_cast<unsigned long long*>(&split.roundWeight), (unsigned long long)weight);
-    }
-    if (lastTileOfSplit(split) && threadIdx.x == 0) {
-        count = __ldcg(&split.roundCount);
-        weight = __ldcg(reinterpret_cast<const unsigned long long*>(&split.roundWeight));
-        split.roundCount = 0;
-        split.roundWeight = 0;
-        bisect(split, count, weight, useWeights);
-    }
-}
-
 using RadixPassKernel = void (*)(OrbLevel, int);
 
 /// The kernels that run `pass` of every level: the pass, and where its cells select after it (tally: the levels span
@@ -544,8 +464,7 @@ void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_
         }
         return;
     }
-    for (int round = 0; round < kBisectionRounds; ++round)
-        launchDependent("orbBisectRoundKernel", orbBisectRoundKernel, level.gridTiles, kOrbTileThreads, stream, level);
+    launchOrbBisectionRounds(level, stream);
 }
 
 } // namespace gravlab
