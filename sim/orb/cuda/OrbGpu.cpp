@@ -158,9 +158,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         level.splitCount = m_levelSplitBegin[depth + 1] - first;
         level.gridTiles = std::uint32_t((std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) *
                                                                         (kOrbTileBodies - 1)) / kOrbTileBodies);
-        level.from = records(side, bodyCount);
-        if (depth == 0)
-            level.from.index = nullptr; // the extraction's records, whose index is their place (rootRecords)
+        level.from = depth == 0 ? rootRecords(bodyCount, domainCount) : records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
         level.tallyLastPass = tally;
         level.firstPassesTaken = depth > 0 && chunkedFirstPasses(workBalance);

@@ -280,10 +280,13 @@ struct CutKeyRange {
     std::uint32_t bits;
 };
 
+__device__ __forceinline__ CutKeyRange keyRange(int axis, std::uint32_t low, std::uint32_t high) {
+    return {axis, low, high, std::uint32_t(32 - __clz(high - low))};
+}
+
 __device__ __forceinline__ CutKeyRange cutKeyRange(const OrbCell& cell) {
     const int axis = longestAxis(cell);
-    const std::uint32_t low = orderedKey(cell.lower[axis]), high = orderedKey(cell.upper[axis]);
-    return {axis, low, high, std::uint32_t(32 - __clz(high - low))};
+    return keyRange(axis, orderedKey(cell.lower[axis]), orderedKey(cell.upper[axis]));
 }
 
 /// The bit where the first radix digit of a key range of `bits` bits starts when the range needs every pass (its top

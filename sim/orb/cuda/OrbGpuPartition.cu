@@ -258,8 +258,9 @@ __device__ __forceinline__ void childDigits(const OrbLevel& level, const OrbSpli
         std::uint32_t frameLow = orderedKey(parent.lower[child.axis]), frameHigh = orderedKey(parent.upper[child.axis]);
         if (child.axis == cutAxis)
             (side == 0 ? frameHigh : frameLow) = pivot;
-        child.base = frameLow;
-        child.bits = std::uint32_t(32 - __clz(frameHigh - frameLow));
+        const CutKeyRange frame = keyRange(child.axis, frameLow, frameHigh);
+        child.base = frame.low;
+        child.bits = frame.bits;
         child.shift = firstDigitShift(child.bits);
         const std::uint32_t cellIndex = std::uint32_t(parent.leftChild) + std::uint32_t(side);
         child.entry = cellIndex - level.nextFirstCell;
@@ -381,9 +382,8 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
     const bool lookingBack = split.resolved != 0 && split.offsetsReady == 0;
     const std::uint32_t tiesLeft = split.tiesLeft, splitBody = split.split;
     // The children's first radix digits are counted as the bodies move, in frames taken from the pivot.
-    const bool takesChildren = kChildren;
-    const bool useWeights = takesChildren && weighted(level); // read only when needed: a load on every tile's path
-    if (takesChildren)
+    const bool useWeights = kChildren && weighted(level); // read only when needed: a load on every tile's path
+    if constexpr (kChildren)
         startChildBins(level, split, useWeights, children, childBins);
     PivotRows rows(tile, records, split.axis, split.pivot);
     tallies.share(rows, lookingBack);
@@ -412,7 +412,7 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
             }
             if constexpr (kChildren) {
                 const int side = left ? 0 : 1;
-                if (takesChildren && children[side].taken)
+                if (children[side].taken)
                     addToChildBins(records, row, children[side], side, useWeights, narrowScale, childBins);
             }
         }
@@ -422,8 +422,7 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
     if constexpr (kStaged)
         records.moveArrays(move, to);
     if constexpr (kChildren)
-        if (takesChildren)
-            finishChildBins(level, tile, children, childBins, useWeights);
+        finishChildBins(level, tile, children, childBins, useWeights);
 }
 
 /// One block per entry of the next level's splits, after a scatter that takes the children's first pass: prepares

@@ -166,7 +166,7 @@ __device__ __forceinline__ std::uint64_t scanSplitTiles(const OrbLevel& level, c
 /// and each warp then walks its rows in index order, scanning only rows that hold a tie (few: ties are rare outside
 /// lattices). Returns, in thread 0, the ties of that tile that go left and adds their weight to leftWeight.
 __device__ inline std::uint32_t leftTiesInTile(const OrbLevel& level, const OrbSplit& split, std::uint32_t localTile,
-                                        std::uint64_t weightBefore, std::uint64_t& leftWeight) {
+                                               std::uint64_t weightBefore, std::uint64_t& leftWeight) {
     __shared__ std::uint64_t warpTieWeight[kWarpsPerTile], warpLeftWeight[kWarpsPerTile];
     __shared__ std::uint32_t warpLeftTies[kWarpsPerTile];
     const Tile tile = tileOf(split, split.tileBegin + localTile);
