@@ -152,6 +152,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         launchOrbLayoutLevel(level, true, m_cutFinder, stream);
         return side;
     }
+    bool laidOut = false; // by the children's layout after the scatter above
     for (std::size_t depth = 0; depth + 1 < m_levelSplitBegin.size(); ++depth) {
         const std::uint32_t first = m_levelSplitBegin[depth];
         level.splits = m_splits.data() + first;
@@ -170,15 +171,22 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
                                : nullptr;
         level.nextFirstCell = std::uint32_t(m_levelBegin[depth + 1]);
         level.nextSplitCount = nextLevelSplits ? m_levelSplitBegin[depth + 2] - m_levelSplitBegin[depth + 1] : 0;
+        const bool levelAfterNextSplits = depth + 3 < m_levelSplitBegin.size();
+        level.splitsAfterNext = levelAfterNextSplits ? m_splits.data() + m_levelSplitBegin[depth + 2] : nullptr;
+        level.firstCellAfterNext = levelAfterNextSplits ? std::uint32_t(m_levelBegin[depth + 2]) : 0;
         // The ticket in the low half of the level's first word, then the tiles' look-back words.
         std::uint64_t* levelWords = m_lookBack.data() + depth * lookBackStride();
         level.tileTicket = reinterpret_cast<std::uint32_t*>(levelWords);
         level.tileLookBack = levelWords + 1;
-        launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
+        if (!laidOut)
+            launchOrbLayoutLevel(level, depth == 0, m_cutFinder, stream);
         launchOrbFindPivots(level, m_cutFinder, stream);
         if (countPass)
             launchOrbCountAndCut(level, stream);
         launchOrbScatter(level, depth + 2 == m_levelSplitBegin.size(), keepFinalCoordinates, stream);
+        laidOut = level.nextSplits != nullptr;
+        if (laidOut)
+            launchOrbLayoutChildren(level, stream);
         side = 1 - side;
     }
     return side;

@@ -1,13 +1,15 @@
 // Kernels of the GPU ORB around the levels: extraction of the work records (with bounds, non-finite counts and
-// weights), the per-level tile layout, the final gather of the body arrays, and a device generator of benchmark
-// positions. The design note is in OrbGpu.hpp.
+// weights), the per-level tile layouts (below the root under radix select, with the children's first digits), the final
+// gather of the body arrays, and a device generator of benchmark positions. The design note is in OrbGpu.hpp.
 #include "device/cuda/CudaCheck.hpp"
 #include "device/cuda/DependentLaunch.cuh"
 #include "device/cuda/LaunchSize.hpp"
 #include "orb/cuda/OrbGpuDevice.cuh"
+#include "orb/cuda/OrbGpuRadix.cuh"
 
 #include <algorithm>
 #include <cstring>
+#include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 
 namespace gravlab {
@@ -181,6 +183,22 @@ __global__ void orbTotalWeightKernel(const float* weights, std::uint32_t bodyCou
         atomicAdd(reinterpret_cast<unsigned long long*>(&state->totalWeight), (unsigned long long)total);
 }
 
+/// A split's share of its level's layout, from its cell: (its tiles << 32) | 1 when its radix passes need a bin slot
+/// (a cell to split of more than one tile). A level's tiles and slots are numbered by the exclusive sums of these.
+__device__ __forceinline__ std::uint64_t layoutTerm(const OrbCell& cell) {
+    const std::uint64_t bodies = cell.end - cell.begin;
+    const std::uint32_t tiles = std::uint32_t((bodies + kOrbTileBodies - 1) / kOrbTileBodies);
+    return std::uint64_t(tiles) << 32 | (cell.domainCount > 1 && tiles > 1 ? 1u : 0u);
+}
+
+/// Clears the marks of a split's children among the splits after next: only the scatter of this level sets them, for
+/// the children whose first pass it takes in this build.
+__device__ __forceinline__ void clearChildMarks(OrbSplit* children, std::uint32_t firstCell, const OrbCell& cell) {
+    children[std::uint32_t(cell.leftChild) - firstCell].preselected = 0;
+    children[std::uint32_t(cell.leftChild) + 1 - firstCell].preselected = 0;
+}
+
+/// The root level's layout, and every level's under bisection (levels whose splits no scatter marked).
 // One block per level: per split 1 cell read, about 100 bytes written; a block scan per 256 splits lays out the tiles.
 __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder finder) {
     using Scan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
@@ -195,27 +213,23 @@ __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder fin
         }
     }
     __syncthreads();
-    std::uint64_t carry = 0; // (tiles << 32) | bin slots of the splits before this chunk
+    std::uint64_t carry = 0; // layoutTerm summed over the splits before this chunk
     for (std::uint32_t chunk = 0; chunk < level.splitCount; chunk += kOrbTileThreads) {
         const std::uint32_t j = chunk + threadIdx.x;
-        std::uint64_t packed = 0;
+        std::uint64_t term = 0;
         if (j < level.splitCount) {
             OrbSplit& split = level.splits[j];
             const OrbCell& cell = level.cells[split.cell];
             takeCellRange(split, cell);
-            const std::uint32_t tiles = split.tileCount;
-            // A split whose parent's scatter took its first pass keeps what that pass fixed.
-            const bool active = split.copyOnly == 0 && (split.preselected != 0 || prepareSplit(level, split, finder));
-            // Children are taken by this level's scatter only when it says so (below), in this build.
-            if (level.nextSplits != nullptr && split.copyOnly == 0) {
-                const std::int32_t left = cell.leftChild;
-                level.nextSplits[std::uint32_t(left) - level.nextFirstCell].preselected = 0;
-                level.nextSplits[std::uint32_t(left) + 1 - level.nextFirstCell].preselected = 0;
+            if (split.copyOnly == 0) {
+                prepareSplit(level, split, finder);
+                if (level.nextSplits != nullptr)
+                    clearChildMarks(level.nextSplits, level.nextFirstCell, cell);
             }
-            packed = (std::uint64_t(tiles) << 32) | (active && tiles > 1 ? 1u : 0u);
+            term = layoutTerm(cell);
         }
         std::uint64_t before, aggregate;
-        Scan(scanStorage).ExclusiveSum(packed, before, aggregate);
+        Scan(scanStorage).ExclusiveSum(term, before, aggregate);
         if (j < level.splitCount) {
             level.splits[j].tileBegin = std::uint32_t((carry + before) >> 32);
             level.splits[j].binSlot = std::uint32_t(carry + before);
@@ -223,6 +237,63 @@ __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder fin
         carry += aggregate;
         __syncthreads();
     }
+}
+
+/// One block per split of the next level, after a scatter that took its children's first pass: the next level's
+/// layout, as orbLayoutKernel does it, with each split's tiles and bin slot summed from the splits before it (so the
+/// level needs no layout kernel: at 2^20 bodies, where each level is a few latency-bound kernels, a boundary costs
+/// about 3 us), and for each child the scatter marked the selection of its first digit: its split keeps the
+/// scatter's frame (ChildDigit in OrbGpuPartition.cu) and selects from the bins its tiles filled (bin slot: its
+/// entry), and the level's first pass skips it. A child whose real cut axis is not the one the scatter predicted (a
+/// box whose longest sides nearly tie) only has its bins cleared, and takes its own first pass.
+// Per block: the cells before its split read (1 to 8 per thread at 4096 domains), its split written as by the layout.
+__global__ void orbLayoutChildrenKernel(OrbLevel level) {
+    using Reduce = cub::BlockReduce<std::uint64_t, kOrbTileThreads>;
+    __shared__ typename Reduce::TempStorage reduceStorage;
+    __shared__ bool framed;
+    waitForPreviousKernel(); // the cells, marks, frames and bins come from the scatter
+    allowNextKernel();
+    const std::uint32_t entry = blockIdx.x;
+    const OrbCell* cells = level.cells + level.nextFirstCell; // one per split of the next level
+    std::uint64_t termsBefore = 0;
+    for (std::uint32_t k = threadIdx.x; k < entry; k += kOrbTileThreads)
+        termsBefore += layoutTerm(cells[k]);
+    termsBefore = Reduce(reduceStorage).Sum(termsBefore); // thread 0's
+    OrbSplit& child = level.nextSplits[entry];
+    const bool marked = child.preselected != 0;
+    __syncthreads(); // every thread has read the mark before thread 0 may clear it
+    if (threadIdx.x == 0) {
+        const OrbCell& cell = cells[entry];
+        const int frameAxis = child.axis;
+        const std::uint32_t frameBase = child.keyBase, frameBits = child.keyBits;
+        takeCellRange(child, cell);
+        child.tileBegin = std::uint32_t(termsBefore >> 32);
+        child.binSlot = std::uint32_t(termsBefore);
+        framed = false;
+        if (child.copyOnly == 0) {
+            prepareSplit(level, child, OrbCutFinder::RadixSelect);
+            if (level.splitsAfterNext != nullptr)
+                clearChildMarks(level.splitsAfterNext, level.firstCellAfterNext, cell);
+            framed = marked && child.axis == frameAxis && child.done == 0;
+        }
+        if (framed) {
+            // Every body of the child lies in the frame, which spans all passes (more than two digits).
+            child.keyBase = frameBase;
+            child.keyBits = frameBits;
+            child.firstPass = 0;
+        } else {
+            child.preselected = 0;
+        }
+    }
+    __syncthreads();
+    if (!marked)
+        return;
+    const bool useWeights = weighted(level);
+    std::uint32_t binCounts[kBinsPerThread];
+    std::uint64_t binWeights[kBinsPerThread];
+    takeCellBins(level, entry, !useWeights, useWeights, binCounts, binWeights); // clears them either way
+    if (framed)
+        selectDigit(child, binCounts, binWeights, firstDigitShift(child.keyBits), !useWeights, useWeights, 0);
 }
 
 // Per body: 4 bytes of index and 16 read (a random load), 16 written; the load order adds 4 read at random and 4
@@ -305,6 +376,11 @@ void launchOrbTotalWeight(OrbRecords records, std::uint32_t bodyCount, OrbBuildS
 
 void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder finder, cudaStream_t stream) {
     launchDependent("orbLayoutKernel", orbLayoutKernel, 1, kOrbTileThreads, stream, level, rootLevel, finder);
+}
+
+void launchOrbLayoutChildren(const OrbLevel& level, cudaStream_t stream) {
+    launchDependent("orbLayoutChildrenKernel", orbLayoutChildrenKernel, level.nextSplitCount, kOrbTileThreads, stream,
+                    level);
 }
 
 void launchOrbGather(const float4* source, const std::uint32_t* order, float4* target, OrbLoadOrderStep loadOrder,

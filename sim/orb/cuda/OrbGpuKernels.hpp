@@ -1,5 +1,5 @@
 #pragma once
-// Kernels of the GPU ORB behind launch functions free of device code (OrbGpu.cu: extraction, level layout, final
+// Kernels of the GPU ORB behind launch functions free of device code (OrbGpu.cu: extraction, level layouts, final
 // gather; OrbGpuSelect.cu: cut finders; OrbGpuPartition.cu: tile counts, cuts, stable scatter with OrbGpuLookBack.cuh;
 // OrbGpuImbalance.cu).
 // See OrbGpu.hpp for the design.
@@ -64,7 +64,8 @@ static_assert(kOrbRadixDigitBits <= 16 && kOrbTileBodies <= 1u << 16);
 inline constexpr std::uint32_t kOrbLookBackWordsPerTile = 4;
 
 /// One cell of the level being processed: a cell to split, or (copyOnly) a leaf whose records only change buffer.
-/// The host sets cell and copyOnly; the level's layout kernel fills the rest.
+/// The host sets cell and copyOnly; the level's layout (the root's layout kernel, or below it under radix select the
+/// children's layout after the scatter above) fills the rest.
 struct OrbSplit {
     std::uint32_t cell;        ///< index in the cell array
     std::uint32_t copyOnly;    ///< 1: a leaf of this level, its records are copied to the other buffer unchanged
@@ -142,6 +143,9 @@ struct OrbLevel {
                                   ///< level splits, or the scatter takes no child's first pass (bisection)
     std::uint32_t nextFirstCell;  ///< the cell of nextSplits[0]
     std::uint32_t nextSplitCount; ///< entries of nextSplits
+    OrbSplit* splitsAfterNext;    ///< the splits of the level after the next one, whose marks (OrbSplit::preselected)
+                                  ///< the children's layout clears; null when that level does not split
+    std::uint32_t firstCellAfterNext; ///< the cell of splitsAfterNext[0]
     std::uint32_t* binCounts;     ///< kOrbRadixBins per bin slot
     std::uint64_t* binWeights;    ///< kOrbRadixBins per bin slot (work balance)
     std::uint32_t bodyCount;
@@ -165,6 +169,9 @@ void launchOrbExtractPositions(const float* x, const float* y, const float* z, s
 void launchOrbTotalWeight(OrbRecords records, std::uint32_t bodyCount, OrbBuildState* state, cudaStream_t stream);
 /// Lays out the level's tiles and prepares each split (axis, key range, targets); level 0 first sets the root box.
 void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder finder, cudaStream_t stream);
+/// After a scatter that took its children's first pass (level.nextSplits): lays out the next level as
+/// launchOrbLayoutLevel would, one block per split, and selects the first digit of each child that scatter counted.
+void launchOrbLayoutChildren(const OrbLevel& level, cudaStream_t stream);
 /// Finds every split's pivot key.
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream);
 /// Bisection's rounds of launchOrbFindPivots (OrbGpuBisection.cu).

@@ -227,7 +227,7 @@ __device__ __forceinline__ uint2 countsBeforeTile(const OrbLevel& level, OrbSpli
 /// pivot, known before the scatter also where its cell's last tile places the cut (the look-back): along the parent's
 /// cut axis every left body's key lies in [key(lower), pivot] and every right one's in [pivot, key(upper)], along the
 /// other axes in the parent's range; the child's axis is the longest side of its box with the cut at the pivot. The
-/// child's split keeps the frame (orbSelectChildDigitsKernel), unless the real cut made another side the longest,
+/// child's split keeps the frame (orbLayoutChildrenKernel, OrbGpu.cu), unless the real cut made another side the longest,
 /// and then the child takes its own first pass. Only a child that the next level splits, with bodies, a frame of more
 /// than two digits (so that its first pass is pass 0), and weights that are counted or narrow.
 struct ChildDigit {
@@ -302,7 +302,7 @@ __device__ __forceinline__ void startChildBins(const OrbLevel& level, const OrbS
 }
 
 /// Block-wide, once every row has moved: the tile's histograms into the children's bins. The cell's first tile marks
-/// each taken child (OrbSplit::preselected), whose digit orbSelectChildDigitsKernel then selects: that kernel's
+/// each taken child (OrbSplit::preselected), whose digit orbLayoutChildrenKernel then selects: that kernel's
 /// boundary orders every tile's bins before it, so no tile fences and counts itself in (ncu, 2^27 bodies / 4096
 /// domains, work balance: 11% of the scatter's stall samples were its warps waiting at the barrier behind that fence).
 __device__ __forceinline__ void finishChildBins(const OrbLevel& level, const Tile& tile,
@@ -342,7 +342,7 @@ __device__ __forceinline__ void addToChildBins(const TileRecords<kMoves>& record
 // the scatter that moves the weights stages each array in shared memory in that order first (TileMove).
 // A resolved split's tiles find their offsets and the extreme keys before them by look-back; its last tile places the
 // cut. Other splits read the offsets that the last radix pass or the count pass wrote, and with kChildren their tiles
-// also count the bodies into their children's first-digit bins, which orbSelectChildDigitsKernel selects from
+// also count the bodies into their children's first-digit bins, which orbLayoutChildrenKernel selects from
 // (ChildDigit).
 // Two blocks per multiprocessor: at 2^20 bodies the level's 256 tiles then run in one wave.
 template <ScatterMoves kMoves, bool kChildren>
@@ -425,44 +425,6 @@ __global__ void __launch_bounds__(kOrbTileThreads, kOrbScatterTilesPerMultiproce
         finishChildBins(level, tile, children, childBins, useWeights);
 }
 
-/// One block per entry of the next level's splits, after a scatter that takes the children's first pass: prepares
-/// each child that scatter marked as the next level's layout would, keeps the scatter's frame (ChildDigit) and selects
-/// its first digit from the bins the scatter's tiles filled (bin slot: its entry); the next level's layout keeps that
-/// split and its first pass skips it. A child whose real cut axis is not the one the scatter predicted (a box whose
-/// longest sides nearly tie) only has its bins cleared, and is prepared and counted by the next level as usual.
-__global__ void orbSelectChildDigitsKernel(OrbLevel level) {
-    __shared__ bool framed;
-    waitForPreviousKernel(); // the marks, frames and bins come from the scatter
-    allowNextKernel();
-    OrbSplit& child = level.nextSplits[blockIdx.x];
-    const bool marked = child.preselected != 0;
-    __syncthreads(); // every thread has read the mark before thread 0 may clear it
-    if (!marked)
-        return;
-    if (threadIdx.x == 0) {
-        const int frameAxis = child.axis;
-        const std::uint32_t frameBase = child.keyBase, frameBits = child.keyBits;
-        takeCellRange(child, level.cells[child.cell]);
-        prepareSplit(level, child, OrbCutFinder::RadixSelect);
-        framed = child.axis == frameAxis && child.done == 0;
-        if (framed) {
-            // Every body of the child lies in the frame, which spans all passes (more than two digits).
-            child.keyBase = frameBase;
-            child.keyBits = frameBits;
-            child.firstPass = 0;
-        } else {
-            child.preselected = 0;
-        }
-    }
-    __syncthreads();
-    const bool useWeights = weighted(level);
-    std::uint32_t binCounts[kBinsPerThread];
-    std::uint64_t binWeights[kBinsPerThread];
-    takeCellBins(level, blockIdx.x, !useWeights, useWeights, binCounts, binWeights); // clears them either way
-    if (framed)
-        selectDigit(child, binCounts, binWeights, firstDigitShift(child.keyBits), !useWeights, useWeights, 0);
-}
-
 } // namespace
 
 void launchOrbScatter(const OrbLevel& level, bool lastLevel, bool keepFinalCoordinates, cudaStream_t stream) {
@@ -479,9 +441,6 @@ void launchOrbScatter(const OrbLevel& level, bool lastLevel, bool keepFinalCoord
     else if (children)
         kernel = orbScatterKernel<ScatterMoves::Records, true>;
     launchDependent("orbScatterKernel", kernel, level.gridTiles, kOrbTileThreads, stream, level);
-    if (children)
-        launchDependent("orbSelectChildDigitsKernel", orbSelectChildDigitsKernel, level.nextSplitCount,
-                        kOrbTileThreads, stream, level);
 }
 
 } // namespace gravlab
