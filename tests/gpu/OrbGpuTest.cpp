@@ -558,6 +558,57 @@ TEST_F(OrbGpuTest, RepeatedBuildsKeepEveryBodyWhole) {
     }
 }
 
+/// One builder on the same bodies and domain count, build after build, alternating what the scatters take: under
+/// count balance and narrow weights each scatter takes its children's first pass and marks them
+/// (OrbSplit::preselected); under fractional weights none does, so such a build must find no mark that the build before
+/// left. Each build's cells must be a fresh build's on the same bodies: OrbCpu's under count balance, bisection's under
+/// work balance.
+TEST_F(OrbGpuTest, OneBuilderAlternatingBalancesAndWeightsMatchesFreshBuilds) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const Bodies input = randomBall(30000, random);
+    std::vector<float> narrow(input.size()), fractional(input.size());
+    std::uniform_real_distribution<float> fraction(0.0f, 10.0f);
+    for (std::size_t i = 0; i < input.size(); ++i) {
+        narrow[i] = 1.0f + float(random() % 100);
+        fractional[i] = fraction(random);
+    }
+    struct Build {
+        OrbBalance balance;
+        const std::vector<float>* weights;
+    };
+    const Build builds[] = {{OrbBalance::Count, &narrow},
+                            {OrbBalance::Work, &fractional},
+                            {OrbBalance::Work, &narrow},
+                            {OrbBalance::Work, &fractional},
+                            {OrbBalance::Count, &narrow}};
+    const OrbMethod bisection{OrbCutFinder::Bisection, OrbTileOffsets::Automatic};
+    for (const OrbMethod& method : kRadixMethods) {
+        SCOPED_TRACE(method.name());
+        CudaStream stream;
+        DeviceBodies device;
+        uploadBodies(input, device, stream.get());
+        OrbGpu gpu = method.gpu();
+        for (std::size_t b = 0; b < std::size(builds); ++b) {
+            SCOPED_TRACE("build " + std::to_string(b));
+            // The weights go to the bodies in the order the build before left them, as the reference gets them.
+            uploadIndexAndWeights(device, *builds[b].weights, stream.get());
+            const Bodies current = allArrays(device, stream.get());
+            gpu.build(device, 64, builds[b].balance, stream.get());
+            const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
+            if (builds[b].balance == OrbBalance::Count) {
+                Bodies cpuBodies = current;
+                OrbCpu cpu;
+                cpu.build(cpuBodies, 64);
+                expectSameCells(cells, cpu.cells());
+            } else {
+                expectSameCells(cells, buildWorkBalanced(current, *builds[b].weights, 64, bisection).cells);
+            }
+        }
+    }
+}
+
 TEST_F(OrbGpuTest, RefusesMoreDomainsThanBodies) {
     const std::uint64_t seed = freshSeed();
     SCOPED_TRACE(seedTrace(seed));
