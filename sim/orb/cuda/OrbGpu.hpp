@@ -15,11 +15,12 @@
 //   the final records' first coordinate array, dead once the levels are done, and the second copies it back; its own
 //   two kernels cost 1.3% at 2^20 bodies and 0.7% at 2^27 (H200). The positions-only build (buildPositions)
 //   partitions the records the same way and copies the final coordinates back into the caller's three arrays.
-//   Tiles: each level is laid out on the device (one block scans the level's cells) into tiles of kOrbTileBodies
-//   bodies, each inside exactly one cell, so that work balance, whose ranges depend on the data, needs no host
-//   round trip. Every level kernel runs one block per tile (but two, below: chunked walks). Cells that are already
-//   leaves are not touched, except at the last level, where leaves one level up (np not a power of two) are copied
-//   once to the final buffer.
+//   Tiles: each level is laid out on the device into tiles of kOrbTileBodies bodies, each inside exactly one cell, so
+//   that work balance, whose ranges depend on the data, needs no host round trip: the root's level (and every level
+//   under bisection) by one block that scans the level's cells, the levels below it under radix select by the
+//   children's layout after the scatter above (below). Every level kernel runs one block per tile (but two, below:
+//   chunked walks). Cells that are already leaves are not touched, except at the last level, where leaves one level up
+//   (np not a power of two) are copied once to the final buffer.
 //   Cut finder, the key of the pivot body of each cell (in the cell's (coordinate, index) order, Orb.hpp):
 //     - radix select (the default): per pass, each tile builds a 2048-bin histogram of one 11-bit digit of the ordered
 //       coordinate key, measured from the key of the cell's lower side, over its bodies that match the digits fixed so
@@ -91,20 +92,22 @@
 //   and 2.7% less (H200). At 2^20 / 64 the levels fit one wave and a kernel boundary costs about 3 us, so the last
 //   tile still selects there.
 //   Children's first pass in the scatter: each scatter tile (an instance of its own) also adds every body it moves to
-//   the first-digit histogram of the child it goes to (its count, or its narrow weight), flushes it to the child's
-//   bins (slot: its entry among the next level's splits), and the cell's first tile marks the child
-//   (OrbSplit::preselected, cleared by the layout of the level above). The digits are measured in a frame of keys
-//   taken from the pivot, which is known before the scatter even where the cell's last scatter tile places the cut
-//   (look-back): along the cut axis the left bodies' keys lie in [key(lower), pivot] and the right ones' in [pivot,
-//   key(upper)], along the other axes in the parent's range; the child's axis is the longest side of its box with the
-//   cut at the pivot. A kernel of its own then prepares each marked child's split, keeps that frame (unless the real
-//   cut made another side the longest: then the child takes its own first pass) and selects the digit, one block per
-//   child; the next level's layout keeps the split and its first pass skips it. Only children that the next level
-//   splits, whose frame needs all three passes and whose weights are counted or narrow; the others take their own
-//   first pass. First built where the last pass tallies, from the children's boxes: 2^27 / 4096: 45.96 -> 45.41 ms
-//   (count), 59.7 -> 56.85 (work); 2^20 / 64, which did not use it then, measured 0.285 -> 0.289 ms (count) and 0.414
-//   -> 0.425 (work) against the code before, whose kernels there differ by at most 30 PTX instructions each; the
-//   cause was not found. Frames from the pivot let the look-back scatter take it too (one pass fewer per level at
+//   the first-digit histogram of the child it goes to (its count, or its narrow weight), flushes it to the child's bins
+//   (slot: its entry among the next level's splits), and the cell's first tile marks the child (OrbSplit::preselected,
+//   cleared by the layout of the level above, so that no build finds the marks of the last). The digits are measured in
+//   a frame of keys taken from the pivot, which is known before the scatter even where the cell's last scatter tile
+//   places the cut (look-back): along the cut axis the left bodies' keys lie in [key(lower), pivot] and the right ones'
+//   in [pivot, key(upper)], along the other axes in the parent's range; the child's axis is the longest side of its box
+//   with the cut at the pivot. The children's layout, a kernel after the scatter with one block per split of the next
+//   level, then lays that level out (each block its split's tiles and bin slot, summed from the cells before it, and
+//   its preparation, so that no one-block layout kernel runs below the root: 2^27 / 4096 0.03 to 0.04 ms less, 2^20 /
+//   64 the same, H200), keeps the frame of each marked child (unless the real cut made another side the longest: then
+//   the child takes its own first pass) and selects its digit; the level's first pass skips it. Only children that the
+//   next level splits, whose frame needs all three passes and whose weights are counted or narrow; the others take
+//   their own first pass. First built where the last pass tallies, from the children's boxes: 2^27 / 4096: 45.96 ->
+//   45.41 ms (count), 59.7 -> 56.85 (work); 2^20 / 64, which did not use it then, measured 0.285 -> 0.289 ms (count)
+//   and 0.414 -> 0.425 (work) against the code before, whose kernels there differ by at most 30 PTX instructions each;
+//   the cause was not found. Frames from the pivot let the look-back scatter take it too (one pass fewer per level at
 //   2^20 / 64): 0.289 -> 0.274 ms (count), 0.409 -> 0.393 (work); 2^27 and 2^24 within 0.5% (H200).
 //   The digits were first selected by the parent's last scatter tile, which every tile had to fence and count itself
 //   in to find: the selecting kernel's boundary orders the bins instead (ncu at 2^27 / 4096 work: 11% of the scatter's
