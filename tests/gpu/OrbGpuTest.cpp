@@ -842,6 +842,58 @@ TEST_F(OrbGpuTest, WorkBalanceWithZeroWeightsIsCountBalance) {
             expectSameAsCpu(bodies, domains, method, OrbBalance::Work);
 }
 
+/// Integer (summed in 32 bits) and fractional weights for bodies: each gives radix select bisection's cells, cut for
+/// cut, and every leaf its share within the bound, into 5 and 64 domains.
+void expectWorkBalancedUnderBothWeightPaths(const Bodies& bodies, std::mt19937_64& random) {
+    std::vector<float> integers(bodies.size()), fractions(bodies.size());
+    std::uniform_real_distribution<float> fraction(0.0f, 10.0f);
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        integers[i] = 1.0f + float(random() % 1000);
+        fractions[i] = fraction(random);
+    }
+    for (const std::vector<float>* weights : {&integers, &fractions}) {
+        SCOPED_TRACE(weights == &integers ? "integer weights" : "fractional weights");
+        for (std::uint32_t domains : {5u, 64u}) {
+            expectWorkBalanced(bodies, *weights, domains);
+            for (const OrbMethod& method : kRadixMethods)
+                expectRadixCellsOfBisection(bodies, *weights, domains, method);
+        }
+    }
+}
+
+/// Under radix select the root's first pass sums the weights and takes its target from that total. Here every body
+/// lies at one point, so the root's key range holds one key and it takes no pass: its layout sums the weights instead.
+TEST_F(OrbGpuTest, WorkBalanceWithEveryBodyAtOnePoint) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    Bodies bodies = randomBall(20000, random);
+    std::fill(bodies.x.begin(), bodies.x.end(), 0.3f);
+    std::fill(bodies.y.begin(), bodies.y.end(), -0.2f);
+    std::fill(bodies.z.begin(), bodies.z.end(), 0.1f);
+    expectWorkBalancedUnderBothWeightPaths(bodies, random);
+}
+
+/// Roots whose key ranges need one radix pass (x over 300 units in the last place of 3.0) and two (2^18 units): the
+/// root's first pass, which sums the weights, is then the level's last pass or the one before it.
+TEST_F(OrbGpuTest, WorkBalanceOnRootsOfOneAndTwoRadixPasses) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    const std::uint32_t three = std::bit_cast<std::uint32_t>(3.0f);
+    for (const std::uint32_t units : {300u, 1u << 18}) {
+        SCOPED_TRACE("x over " + std::to_string(units) + " units in the last place");
+        Bodies bodies = randomBall(20000, random);
+        for (std::size_t i = 0; i < bodies.size(); ++i) {
+            // y and z over fewer units, so that x is the longest side and the root's cut axis
+            bodies.x[i] = std::bit_cast<float>(three + std::uint32_t(random() % units));
+            bodies.y[i] = std::bit_cast<float>(three + std::uint32_t(random() % (units / 4)));
+            bodies.z[i] = std::bit_cast<float>(three + std::uint32_t(random() % (units / 4)));
+        }
+        expectWorkBalancedUnderBothWeightPaths(bodies, random);
+    }
+}
+
 /// The device imbalance against sums over the downloaded leaves (work) and against OrbCpu (memory, same cells).
 TEST_F(OrbGpuTest, ImbalanceMatchesLeafSums) {
     const std::uint64_t seed = freshSeed();

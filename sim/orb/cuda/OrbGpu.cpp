@@ -162,6 +162,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         level.from = depth == 0 ? rootRecords(bodyCount, domainCount) : records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
         level.tallyLastPass = tally;
+        level.rootPassSumsWeights = depth == 0 && rootPassSumsWeights(workBalance);
         level.firstPassesTaken = depth > 0 && chunkedFirstPasses(workBalance);
         level.chunkedBlocks = m_chunkedBlocks;
         // The scatter takes the children's first radix pass when the next level splits (its entries are one per cell).
@@ -210,7 +211,7 @@ void OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
     OrbBuildState& state = m_lastState;
     CUDA_CHECK(cudaMemcpyAsync(&state, m_state.data(), sizeof(state), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
-    m_lastBuildWeighted = workBalance && state.totalWeight > 0;
+    m_lastBuildWeighted = workBalance && state.weighted != 0;
     if (workBalance)
         m_expectNarrowWeights = !m_lastBuildWeighted || state.narrowShift >= 0;
     if (state.nonFinite != 0)
@@ -299,7 +300,7 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
     const auto enqueue = [&](cudaStream_t captured) {
         launchOrbExtractBodies(bodies.positionMass.data(), bodies.acceleration.data(), bodyCount,
                                rootRecords(count, domainCount), m_state.data(), captured);
-        if (workBalance)
+        if (workBalance && !rootPassSumsWeights(workBalance))
             launchOrbTotalWeight(records(0, count), bodyCount, m_state.data(), captured);
         if (partitionLevels(bodyCount, domainCount, workBalance, false, captured) != side)
             throw std::logic_error("ORB: the final records are not in the buffer the layout predicts");
@@ -426,7 +427,10 @@ double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder
                                     bool positionsOnly, std::size_t scatteredFirstPasses) {
     const bool work = balance == OrbBalance::Work;
     const double keyPasses = finder == OrbCutFinder::RadixSelect ? double(kOrbRadixPasses) : 32;
-    const double extract = (positionsOnly ? 12 : 16) + 16 + (work ? 16 + 4 + 4 : 0);
+    // Work balance: the weight read and written; where the root does not split, or under bisection, read again for the
+    // total (4 bytes).
+    const double sumWeights = work && (finder == OrbCutFinder::Bisection || splitLevels == 0) ? 4 : 0;
+    const double extract = (positionsOnly ? 12 : 16) + 16 + (work ? 16 + 4 : 0) + sumWeights;
     // The count pass runs under bisection; radix select resolves its splits without it (work balance: nearly all).
     const double countPass = finder == OrbCutFinder::Bisection ? 4 + (work ? 4 : 0) : 0;
     const double level = keyPasses * (4 + (work ? 4 : 0)) + countPass + 32 + (work ? 8 : 0);

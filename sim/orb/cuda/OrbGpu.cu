@@ -158,16 +158,23 @@ __device__ int narrowWeightShift(const OrbBuildState* state, int exponent) {
     return narrowExponent <= exponent && int(state->fractionBits) <= narrowExponent ? exponent - narrowExponent : -1;
 }
 
+/// One thread, once the extraction has found the largest weight: the fixed-point exponent, the narrow shift, and
+/// whether work balance is in force (the largest weight, so the sum too, is above 0 in fixed point).
+__device__ void chooseWeightScale(OrbBuildState* state, std::uint32_t bodyCount) {
+    const int exponent = weightExponent(state, bodyCount);
+    state->weightExponent = exponent;
+    state->narrowShift = narrowWeightShift(state, exponent);
+    state->weighted = fixedWeight(__uint_as_float(state->maxWeightBits), weightScale(exponent)) > 0 ? 1u : 0u;
+}
+
 // Per body: 4 bytes read; one 64-bit atomic per block (per warp, 32k of them on one address took 33 us at 2^20).
 __global__ void orbTotalWeightKernel(const float* weights, std::uint32_t bodyCount, OrbBuildState* state) {
     __shared__ std::uint64_t warpTotals[kStreamWarps];
     waitForPreviousKernel(); // the largest weight comes from the extraction
     allowNextKernel();
     const int exponent = weightExponent(state, bodyCount);
-    if (blockIdx.x == 0 && threadIdx.x == 0) {
-        state->weightExponent = exponent;
-        state->narrowShift = narrowWeightShift(state, exponent);
-    }
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        chooseWeightScale(state, bodyCount);
     std::uint64_t total = 0;
     for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x)
         total += fixedWeight(weights[i], weightScale(exponent));
@@ -198,6 +205,22 @@ __device__ __forceinline__ void clearChildMarks(OrbSplit* children, std::uint32_
     children[std::uint32_t(cell.leftChild) + 1 - firstCell].preselected = 0;
 }
 
+/// Block-wide, for a root that takes no radix pass (every body at one point) where the root's first pass would have
+/// summed the weights: sums them here, one block over every body, and sets the root's target. Only such input pays it.
+__device__ void sumRootWeights(const OrbLevel& level) {
+    using Reduce = cub::BlockReduce<std::uint64_t, kOrbTileThreads>;
+    __shared__ typename Reduce::TempStorage reduceStorage;
+    const float scale = weightScale(level.state->weightExponent);
+    std::uint64_t total = 0;
+    for (std::uint32_t i = threadIdx.x; i < level.bodyCount; i += kOrbTileThreads)
+        total += fixedWeight(level.from.weight[i], scale);
+    total = Reduce(reduceStorage).Sum(total);
+    if (threadIdx.x == 0) {
+        level.state->totalWeight = total;
+        level.splits[0].target = globalWorkTarget(level, leftDomainCount(level.domainCount), total);
+    }
+}
+
 /// The root level's layout, and every level's under bisection (levels whose splits no scatter marked).
 // One block per level: per split 1 cell read, about 100 bytes written; a block scan per 256 splits lays out the tiles.
 __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder finder) {
@@ -211,6 +234,8 @@ __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder fin
             root.lower[axis] = keyToFloat(~level.state->lowInverted[axis]);
             root.upper[axis] = keyToFloat(level.state->high[axis]);
         }
+        if (level.rootPassSumsWeights)
+            chooseWeightScale(level.state, level.bodyCount);
     }
     __syncthreads();
     std::uint64_t carry = 0; // layoutTerm summed over the splits before this chunk
@@ -237,6 +262,8 @@ __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder fin
         carry += aggregate;
         __syncthreads();
     }
+    if (rootLevel && level.rootPassSumsWeights && level.splits[0].done != 0 && weighted(level))
+        sumRootWeights(level);
 }
 
 /// One block per split of the next level, after a scatter that took its children's first pass: the next level's

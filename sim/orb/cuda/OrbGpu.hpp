@@ -44,19 +44,22 @@
 //   chosen so that N weights stay below 2^62, and at most 127), whose sums are exact and independent of the order of
 //   the atomics, so cuts are deterministic; the pivot is the key of the first body (in key order) whose cumulative
 //   weight exceeds the cell's share of the global target W (f + l) / np. If every weight is 0, work balance falls back
-//   to count balance (same cells as OrbCpu's count balance). When every weight is an integer below 2^20 at one scale
-//   2^(e - s) (the extraction finds the most binary digits below the point; interaction counts have none), the radix
-//   passes weigh a tile's bodies in 32 bits at that scale and shift the tile's sums left by s into the cell's bins: the
-//   same sums, for a 32-bit conversion, reduction and atomic per weight (2^27 / 4096: 72.3 -> 67.6 ms). Work balance
-//   selects by weight alone, so the passes before the last build no count histogram; the last pass counts (the bin of
-//   equal keys gives the ties) and sums its tiles' bodies below the digits fixed before it, which with its bins below
-//   the chosen digit is the count below the pivot (2^27 / 4096: 67.6 -> 64.7 ms, 2^20 / 64: 0.574 -> 0.561 ms).
+//   to count balance (same cells as OrbCpu's count balance). Under radix select the root's first pass sums W: every
+//   body matches there, so the root's bins add up to it, and the root's selection takes its target from them, where a
+//   kernel of its own read every weight again (2^27 / 4096: 51.21 -> 50.90 ms; 2^20 / 64: 0.391 -> 0.394, the root's
+//   selection being on the critical path of a latency-bound build; H200); bisection, and a build into one domain, keep
+//   that kernel. When every weight is an integer below 2^20 at one scale 2^(e - s) (the extraction finds the most
+//   binary digits below the point; interaction counts have none), the radix passes weigh a tile's bodies in 32 bits at
+//   that scale and shift the tile's sums left by s into the cell's bins: the same sums, for a 32-bit conversion,
+//   reduction and atomic per weight (2^27 / 4096: 72.3 -> 67.6 ms). Work balance selects by weight alone, so the passes
+//   before the last build no count histogram; the last pass counts (the bin of equal keys gives the ties) and sums its
+//   tiles' bodies below the digits fixed before it, which with its bins below the chosen digit is the count below the
+//   pivot (2^27 / 4096: 67.6 -> 64.7 ms, 2^20 / 64: 0.574 -> 0.561 ms).
 //   Ties: radix select also counts the bodies below the pivot (the bins below the chosen ones; under work balance the
 //   last pass's sums and bins below) and equal to it (the last digit's bin, with its weight), which decides how many
-//   ties go left (count balance: k - below; work balance: while the middle of the tie's weight lies below the
-//   remaining target, in index order) whenever that needs no order: always under count balance, and under work
-//   balance with no tie, one tie or no target left. Such a split is resolved, and its left child's size is known
-//   before anything moves.
+//   ties go left (count balance: k - below; work balance: while the middle of the tie's weight lies below the remaining
+//   target, in index order) whenever that needs no order: always under count balance, and under work balance with no
+//   tie, one tie or no target left. Such a split is resolved, and its left child's size is known before anything moves.
 //   Scatter, per tile: each body's side, ranked inside its tile by warp ballots, so left bodies keep their order, then
 //   right ones: no per-body flag or prefix array. Weights move with the records, except at the last level, after which
 //   nothing reads them (2^27 / 4096 work: 64.7 -> 64.3 ms); there a build of the bodies moves the index alone, which
@@ -306,6 +309,11 @@ private:
     /// registers, took longer (2^27 / 4096, wide weights: 60.3 -> 64.7 ms, H200).
     bool chunkedFirstPasses(bool workBalance) const {
         return m_cutFinder == OrbCutFinder::RadixSelect && (!workBalance || m_expectNarrowWeights);
+    }
+    /// Whether the root's first radix pass sums the weights (OrbLevel::rootPassSumsWeights): work balance under radix
+    /// select, where the root splits.
+    bool rootPassSumsWeights(bool workBalance) const {
+        return workBalance && m_cutFinder == OrbCutFinder::RadixSelect && m_levelSplitBegin.size() > 1;
     }
 
     OrbCutFinder m_cutFinder;

@@ -63,7 +63,7 @@ __device__ __forceinline__ std::uint64_t fixedWeight(float weight, float scale) 
 
 /// Work balance is in force: requested, and the weights do not all vanish.
 __device__ __forceinline__ bool weighted(const OrbLevel& level) {
-    return level.workBalance && level.state->totalWeight > 0;
+    return level.workBalance && level.state->weighted != 0;
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -295,6 +295,13 @@ __device__ __forceinline__ int firstDigitShift(std::uint32_t bits) {
     return int(bits) - kOrbRadixDigitBits;
 }
 
+/// Work balance: the weight left of a cut whose left domains end at leftDomainsEnd, the global target W (f + l) / np
+/// for a total W of the fixed-point weights (a split's own target is this less the weight before its cell).
+__device__ __forceinline__ std::uint64_t globalWorkTarget(const OrbLevel& level, std::uint32_t leftDomainsEnd,
+                                                          std::uint64_t total) {
+    return std::uint64_t(double(total) * double(leftDomainsEnd) / double(level.domainCount));
+}
+
 /// Prepares one split: its cut axis, the key range of its box (radix select skips the digits the range fixes;
 /// bisection starts from it) and its target. Returns false for a cell with no body, which it finishes at once.
 __device__ __forceinline__ bool prepareSplit(const OrbLevel& level, OrbSplit& split, OrbCutFinder finder) {
@@ -324,9 +331,9 @@ __device__ __forceinline__ bool prepareSplit(const OrbLevel& level, OrbSplit& sp
     split.rank = split.countRank;
     split.lessWeight = 0;
     split.target = 0;
-    if (weighted(level)) {
-        const double total = double(level.state->totalWeight);
-        const std::uint64_t target = std::uint64_t(total * double(leftDomainsEnd) / double(level.domainCount));
+    // The root's first pass finds its own target, once its bins hold the total (rootPassSumsWeights).
+    if (weighted(level) && !(level.rootPassSumsWeights && split.cell == 0)) {
+        const std::uint64_t target = globalWorkTarget(level, leftDomainsEnd, level.state->totalWeight);
         const std::uint64_t before = level.cellWeightBefore[split.cell];
         split.target = target > before ? target - before : 0;
     }

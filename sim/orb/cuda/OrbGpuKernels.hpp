@@ -112,7 +112,9 @@ struct OrbBuildState {
     std::uint32_t fractionBits;   ///< most binary digits below the point among the valid weights (0: all integers)
     std::int32_t weightExponent;  ///< fixed-point weight = weight * 2^weightExponent, rounded
     std::int32_t narrowShift;     ///< >= 0: every weight * 2^(weightExponent - narrowShift) is an integer below 2^20
-    std::uint64_t totalWeight;    ///< sum of the fixed-point weights; 0 falls back to count balance
+    std::uint32_t weighted;       ///< work balance in force: the largest weight is above 0 in fixed point, so the sum
+                                  ///< is too (0 falls back to count balance)
+    std::uint64_t totalWeight;    ///< sum of the fixed-point weights (OrbLevel::rootPassSumsWeights: who sums them)
 };
 
 /// One buffer of per-body work records (structure of arrays): coordinates, the body's index before the build and,
@@ -155,7 +157,12 @@ struct OrbLevel {
     bool firstPassesTaken;        ///< radix select: the scatter of the level above took most splits' first pass
                                   ///< (OrbSplit::preselected), so the level's own first pass walks chunks of tiles
     std::uint32_t chunkedBlocks;  ///< at most this many blocks walk the chunks (0: as many as the device holds)
-    bool workBalance;             ///< requested; the kernels fall back to count balance when the total weight is 0
+    bool workBalance;             ///< requested; the kernels fall back to count balance when the weights vanish
+    bool rootPassSumsWeights;     ///< the root's level under work balance and radix select: its layout picks the
+                                  ///< fixed-point scale and the root's first radix pass sums the weights (its bins),
+                                  ///< so that no kernel of its own reads them (launchOrbTotalWeight serves the builds
+                                  ///< by bisection or into one domain); false on every other level, whose selections
+                                  ///< then test nothing more
 };
 
 /// Resets the state and writes the records of every body (index = position) from positionMass, with the weights from
@@ -165,7 +172,8 @@ void launchOrbExtractBodies(const float4* positionMass, const float4* accelerati
 /// The same from separate coordinate arrays (positions-only build; count balance).
 void launchOrbExtractPositions(const float* x, const float* y, const float* z, std::uint32_t bodyCount,
                                OrbRecords records, OrbBuildState* state, cudaStream_t stream);
-/// Work balance: picks the fixed-point exponent from the largest weight and sums the fixed-point weights.
+/// Work balance where the root's first radix pass does not sum the weights (bisection, one domain): picks the
+/// fixed-point scale from the largest weight and sums the fixed-point weights.
 void launchOrbTotalWeight(OrbRecords records, std::uint32_t bodyCount, OrbBuildState* state, cudaStream_t stream);
 /// Lays out the level's tiles and prepares each split (axis, key range, targets); level 0 first sets the root box.
 void launchOrbLayoutLevel(const OrbLevel& level, bool rootLevel, OrbCutFinder finder, cudaStream_t stream);

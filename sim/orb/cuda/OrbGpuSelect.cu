@@ -8,6 +8,8 @@
 #include "orb/cuda/OrbGpuRadix.cuh"
 #include "orb/cuda/OrbGpuTileScan.cuh"
 
+#include <cub/block/block_reduce.cuh>
+
 namespace gravlab {
 namespace {
 
@@ -279,6 +281,23 @@ histogramTile(const OrbLevel& level, const OrbSplit& split, const Tile& tile, co
                                                         tally);
 }
 
+/// Block-wide, in the root's first pass where it sums the weights (OrbLevel::rootPassSumsWeights): every body matches
+/// there, so the cell's weight bins add up to the total weight, which gives the root its target.
+__device__ __forceinline__ void takeRootTotal(const OrbLevel& level, OrbSplit& split,
+                                              const std::uint64_t (&binWeights)[kBinsPerThread]) {
+    using Reduce = cub::BlockReduce<std::uint64_t, kOrbTileThreads>;
+    __shared__ typename Reduce::TempStorage reduceStorage;
+    std::uint64_t total = 0;
+    for (int k = 0; k < kBinsPerThread; ++k)
+        total += binWeights[k];
+    total = Reduce(reduceStorage).Sum(total);
+    if (threadIdx.x == 0) { // the root's domains start at 0, and no weight lies before it
+        level.state->totalWeight = total;
+        split.target = globalWorkTarget(level, leftDomainCount(level.domainCount), total);
+    }
+    __syncthreads(); // selectDigit reads the target in every thread
+}
+
 /// Block-wide, with the bins of the whole cell: selects the pass's digit and, after the last pass's tally, places the
 /// cut of a split whose tiles' matches all fitted their slots: a resolved one, and with kDecideTies (the selection
 /// after the pass, in a kernel of its own) also one whose ties need their weights.
@@ -291,6 +310,8 @@ __device__ __forceinline__ void selectPassDigit(const OrbLevel& level, OrbSplit&
     // passes before left.
     const bool sumsBelow = useWeights && kPass != RadixPass::Digit;
     const std::uint32_t lessBefore = sumsBelow ? __ldcg(&split.lessCount) : split.lessCount;
+    if (level.rootPassSumsWeights && useWeights && digits.pass == int(split.firstPass))
+        takeRootTotal(level, split, binWeights);
     selectDigit(split, binCounts, binWeights, digits.shift, useCounts, useWeights, lessBefore);
     if constexpr (kPass == RadixPass::FinalDigitAndTally) {
         __syncthreads(); // the selection's last writes to the split come from one thread
