@@ -198,11 +198,20 @@ __device__ __forceinline__ std::uint64_t layoutTerm(const OrbCell& cell) {
     return std::uint64_t(tiles) << 32 | (cell.domainCount > 1 && tiles > 1 ? 1u : 0u);
 }
 
-/// Clears the marks of a split's children among the splits after next: only the scatter of this level sets them, for
-/// the children whose first pass it takes in this build.
-__device__ __forceinline__ void clearChildMarks(OrbSplit* children, std::uint32_t firstCell, const OrbCell& cell) {
-    children[std::uint32_t(cell.leftChild) - firstCell].preselected = 0;
-    children[std::uint32_t(cell.leftChild) + 1 - firstCell].preselected = 0;
+/// One split's part of its level's layout, but for its tiles' place: its range and, for a cell to split, its
+/// preparation and its children's marks cleared among `children` (the next level's splits, from firstChildCell on;
+/// null when that level does not split): only the scatter of the split's level sets them, for the children whose first
+/// pass it takes in this build.
+__device__ __forceinline__ void layOutSplit(const OrbLevel& level, OrbSplit& split, const OrbCell& cell,
+                                            OrbCutFinder finder, OrbSplit* children, std::uint32_t firstChildCell) {
+    takeCellRange(split, cell);
+    if (split.copyOnly != 0)
+        return;
+    prepareSplit(level, split, finder);
+    if (children != nullptr) {
+        children[std::uint32_t(cell.leftChild) - firstChildCell].preselected = 0;
+        children[std::uint32_t(cell.leftChild) + 1 - firstChildCell].preselected = 0;
+    }
 }
 
 /// Block-wide, for a root that takes no radix pass (every body at one point) where the root's first pass would have
@@ -243,14 +252,8 @@ __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder fin
         const std::uint32_t j = chunk + threadIdx.x;
         std::uint64_t term = 0;
         if (j < level.splitCount) {
-            OrbSplit& split = level.splits[j];
-            const OrbCell& cell = level.cells[split.cell];
-            takeCellRange(split, cell);
-            if (split.copyOnly == 0) {
-                prepareSplit(level, split, finder);
-                if (level.nextSplits != nullptr)
-                    clearChildMarks(level.nextSplits, level.nextFirstCell, cell);
-            }
+            const OrbCell& cell = level.cells[level.splits[j].cell];
+            layOutSplit(level, level.splits[j], cell, finder, level.nextSplits, level.nextFirstCell);
             term = layoutTerm(cell);
         }
         std::uint64_t before, aggregate;
@@ -293,16 +296,11 @@ __global__ void orbLayoutChildrenKernel(OrbLevel level) {
         const OrbCell& cell = cells[entry];
         const int frameAxis = child.axis;
         const std::uint32_t frameBase = child.keyBase, frameBits = child.keyBits;
-        takeCellRange(child, cell);
+        const bool toCut = child.copyOnly == 0;
+        layOutSplit(level, child, cell, OrbCutFinder::RadixSelect, level.splitsAfterNext, level.firstCellAfterNext);
         child.tileBegin = std::uint32_t(termsBefore >> 32);
         child.binSlot = std::uint32_t(termsBefore);
-        framed = false;
-        if (child.copyOnly == 0) {
-            prepareSplit(level, child, OrbCutFinder::RadixSelect);
-            if (level.splitsAfterNext != nullptr)
-                clearChildMarks(level.splitsAfterNext, level.firstCellAfterNext, cell);
-            framed = marked && child.axis == frameAxis && child.done == 0;
-        }
+        framed = marked && toCut && child.axis == frameAxis && child.done == 0;
         if (framed) {
             // Every body of the child lies in the frame, which spans all passes (more than two digits).
             child.keyBase = frameBase;
