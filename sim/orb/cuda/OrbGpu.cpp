@@ -427,9 +427,9 @@ double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder
                                     bool positionsOnly, std::size_t scatteredFirstPasses) {
     const bool work = balance == OrbBalance::Work;
     const double keyPasses = finder == OrbCutFinder::RadixSelect ? double(kOrbRadixPasses) : 32;
-    // Work balance: the weight read and written; where the root does not split, or under bisection, read again for the
-    // total (4 bytes).
-    const double sumWeights = work && (finder == OrbCutFinder::Bisection || splitLevels == 0) ? 4 : 0;
+    // Work balance: the weight read and written, and read again for the total (4 bytes) unless the root's first pass
+    // sums it.
+    const double sumWeights = work && !rootPassSumsWeights(work, finder, splitLevels > 0) ? 4 : 0;
     const double extract = (positionsOnly ? 12 : 16) + 16 + (work ? 16 + 4 : 0) + sumWeights;
     // The count pass runs under bisection; radix select resolves its splits without it (work balance: nearly all).
     const double countPass = finder == OrbCutFinder::Bisection ? 4 + (work ? 4 : 0) : 0;

@@ -312,8 +312,11 @@ private:
     }
     /// Whether the root's first radix pass sums the weights (OrbLevel::rootPassSumsWeights): work balance under radix
     /// select, where the root splits.
+    static bool rootPassSumsWeights(bool workBalance, OrbCutFinder finder, bool rootSplits) {
+        return workBalance && finder == OrbCutFinder::RadixSelect && rootSplits;
+    }
     bool rootPassSumsWeights(bool workBalance) const {
-        return workBalance && m_cutFinder == OrbCutFinder::RadixSelect && m_levelSplitBegin.size() > 1;
+        return rootPassSumsWeights(workBalance, m_cutFinder, m_levelSplitBegin.size() > 1);
     }
 
     OrbCutFinder m_cutFinder;
