@@ -736,6 +736,78 @@ TEST_F(OrbGpuTest, WorkBalanceSplitsTiesOnAPivotWithOffsetsFromTheLastPass) {
     }
 }
 
+/// Where the scatter's offsets come by look-back, work balance launches no count pass unless the last build's ties
+/// needed it: a build that meets several ties with a target left guesses them, leaves the bodies untouched and runs
+/// again with the count pass. One builder, build after build: bodies with ties on the root's pivot (every 50th on
+/// x = 0, ten times heavier), again, then a fresh ball with none, then ties again. Each build must give bisection's
+/// cells and the same bodies in every leaf (a void build that had moved the bodies would change which ties go left),
+/// keep every body whole within the work bound, and run twice exactly where its ties were not expected.
+TEST_F(OrbGpuTest, WorkBalanceOrdersTiesWithTheCountPassWhereOffsetsComeByLookBack) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    std::uniform_int_distribution<int> interactions(1, 3000);
+    const auto weighed = [&](const Bodies& bodies, std::size_t heavyEvery) {
+        std::vector<float> weights(bodies.size());
+        for (std::size_t i = 0; i < weights.size(); ++i)
+            weights[i] = float(interactions(random)) * (i % heavyEvery == 0 ? 10.0f : 1.0f);
+        return weights;
+    };
+    Bodies tied = randomBall(400000, random);
+    for (std::size_t i = 0; i < tied.size(); ++i)
+        tied.x[i] = i % 50 == 0 ? 0.0f : 3.0f * tied.x[i];
+    const std::vector<float> tiedWeights = weighed(tied, 50);
+    // A cube on distinct coordinates (a shuffled grid per axis, far coarser than a float's spacing): no tie anywhere.
+    Bodies untied = randomBall(400000, random);
+    for (std::vector<float>* axis : {&untied.x, &untied.y, &untied.z}) {
+        for (std::size_t i = 0; i < axis->size(); ++i)
+            (*axis)[i] = (float(i) + 0.5f) / float(axis->size()) - 0.5f;
+        std::shuffle(axis->begin(), axis->end(), random);
+    }
+    const std::vector<float> untiedWeights = weighed(untied, 50);
+    struct Build {
+        const Bodies* bodies;
+        const std::vector<float>* weights;
+        bool ranTwice;
+    };
+    const Build builds[] = {{&tied, &tiedWeights, true},
+                            {&tied, &tiedWeights, false},
+                            {&untied, &untiedWeights, false},
+                            {&tied, &tiedWeights, true}};
+    const OrbMethod bisection{OrbCutFinder::Bisection, OrbTileOffsets::Automatic};
+    for (const OrbMethod& method : {kRadixMethods[1], kRadixMethods[3]}) {
+        SCOPED_TRACE(method.name());
+        OrbGpu gpu = method.gpu();
+        for (std::size_t b = 0; b < std::size(builds); ++b) {
+            SCOPED_TRACE("build " + std::to_string(b));
+            const Bodies& input = *builds[b].bodies;
+            const std::vector<float>& weights = *builds[b].weights;
+            CudaStream stream;
+            DeviceBodies device, bisected;
+            for (DeviceBodies* bodies : {&device, &bisected}) {
+                uploadBodies(input, *bodies, stream.get());
+                uploadIndexAndWeights(*bodies, weights, stream.get());
+            }
+            gpu.build(device, 64, OrbBalance::Work, stream.get());
+            OrbGpu reference = bisection.gpu();
+            reference.build(bisected, 64, OrbBalance::Work, stream.get());
+            EXPECT_EQ(gpu.lastBuildRanTwice(), builds[b].ranTwice);
+            const std::vector<OrbCell> cells = gpu.downloadCells(stream.get());
+            expectSameCells(cells, reference.downloadCells(stream.get()));
+            Bodies moved, expected;
+            downloadBodies(device, moved, stream.get());
+            downloadBodies(bisected, expected, stream.get());
+            ASSERT_NO_FATAL_FAILURE(
+                expectEveryBodyWhole(input, weights, moved, downloadAcceleration(device, stream.get())));
+            for (std::size_t c = 0; c < cells.size(); ++c)
+                if (cells[c].isLeaf()) {
+                    EXPECT_EQ(leafRecords(moved, cells[c]), leafRecords(expected, cells[c])) << "leaf " << c;
+                }
+        }
+        expectWorkBalanced(tied, tiedWeights, 64, method);
+    }
+}
+
 /// A resolved split whose last pass overflows a tile's match slots, under work balance with offsets from the last
 /// pass: its scatter looks back, and the cut and the children follow from the count below the pivot that the last
 /// pass summed over the cell's tiles plus its bins below the final digit (the earlier passes count nothing). 400,000

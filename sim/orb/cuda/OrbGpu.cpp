@@ -144,8 +144,8 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     if (splitLevels > 0)
         CUDA_CHECK(
             cudaMemsetAsync(m_lookBack.data(), 0, splitLevels * lookBackStride() * sizeof(std::uint64_t), stream));
-    // Count balance with radix select resolves every split in its selection: no count pass.
-    const bool countPass = workBalance || m_cutFinder != OrbCutFinder::RadixSelect;
+    const bool countPass = launchesCountPass(workBalance, bodyCount);
+    level.guessesTies = workBalance && !countPass;
     const bool tally = tallyLastPass(bodyCount);
     int side = 0;
     if (m_levelSplitBegin.size() == 1) { // one domain: only the root box
@@ -207,13 +207,15 @@ bool OrbGpu::tallyLastPass(std::uint32_t bodyCount) const {
     return tiles > std::uint64_t(multiprocessorCount()) * kOrbScatterTilesPerMultiprocessor;
 }
 
-void OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
+bool OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
     OrbBuildState& state = m_lastState;
     CUDA_CHECK(cudaMemcpyAsync(&state, m_state.data(), sizeof(state), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     m_lastBuildWeighted = workBalance && state.weighted != 0;
-    if (workBalance)
+    if (workBalance) {
         m_expectNarrowWeights = !m_lastBuildWeighted || state.narrowShift >= 0;
+        m_expectTiesToOrder = state.tiesToOrder != 0;
+    }
     if (state.nonFinite != 0)
         throw std::invalid_argument("ORB: " + std::to_string(state.nonFinite) +
                                     " position components are not finite; every position must be finite");
@@ -221,6 +223,7 @@ void OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
         throw std::invalid_argument("ORB work balance: " + std::to_string(state.invalidWeights) +
                                     " body weights (acceleration.w) are negative or not finite; every weight must "
                                     "be finite and >= 0");
+    return state.tiesGuessed == 0;
 }
 
 OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount,
@@ -231,6 +234,7 @@ OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uin
     key.bodyCount = bodyCount;
     key.domainCount = domainCount;
     key.chunkedFirstPasses = chunkedFirstPasses(workBalance);
+    key.countPass = launchesCountPass(workBalance, bodyCount);
     std::size_t slot = 0;
     const auto add = [&](const void* data, std::size_t size) {
         key.buffers[slot] = data;
@@ -258,11 +262,12 @@ OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uin
     return key;
 }
 
-void OrbGpu::launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue,
-                            cudaStream_t stream) {
+void OrbGpu::launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream,
+                            bool again) {
 #if defined(GRAVLAB_CUDA_SYNC_CHECKS)
     (void)key;
-    m_buildStart.record(stream);
+    if (!again)
+        m_buildStart.record(stream);
     enqueue(stream); // synchronising checks cannot be captured
 #else
     auto cached = std::find_if(m_graphs.begin(), m_graphs.end(), [&](const auto& entry) { return entry.first == key; });
@@ -277,7 +282,8 @@ void OrbGpu::launchSequence(const GraphKey& key, const std::function<void(cudaSt
     } else if (cached != m_graphs.begin()) {
         std::rotate(m_graphs.begin(), cached, cached + 1);
     }
-    m_buildStart.record(stream); // after any capture: the build's device time leaves the host's capture out
+    if (!again)
+        m_buildStart.record(stream); // after any capture: the build's device time leaves the host's capture out
     m_graphs.front().second.launch(stream);
 #endif
     m_buildStop.record(stream);
@@ -293,10 +299,12 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
     // The low parts (double precision) are part of the key: a graph captured without them would not move them.
     const int side = finalSide();
     m_finalOrder = records(side, count).index;
-    const GraphKey key = graphKey(false, workBalance, bodyCount, domainCount,
-                                  {bodies.positionMass.data(), bodies.velocityColor.data(), bodies.acceleration.data(),
-                                   bodies.loadOrder.data(), bodies.positionLow.data(), bodies.velocityLow.data(),
-                                   bodies.accelerationLow.data()});
+    const auto key = [&] {
+        return graphKey(false, workBalance, bodyCount, domainCount,
+                        {bodies.positionMass.data(), bodies.velocityColor.data(), bodies.acceleration.data(),
+                         bodies.loadOrder.data(), bodies.positionLow.data(), bodies.velocityLow.data(),
+                         bodies.accelerationLow.data()});
+    };
     const auto enqueue = [&](cudaStream_t captured) {
         launchOrbExtractBodies(bodies.positionMass.data(), bodies.acceleration.data(), bodyCount,
                                rootRecords(count, domainCount), m_state.data(), captured);
@@ -326,8 +334,15 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
             }
         }
     };
-    launchSequence(key, enqueue, stream);
-    checkState(stream, workBalance); // throws before the rotation: the device left the bodies untouched
+    launchSequence(key(), enqueue, stream);
+    // Throws before the rotation: the device left the bodies untouched. So it did in a void build, whose ties needed
+    // the count pass that the build left out: the second run launches it.
+    m_lastBuildRanTwice = !checkState(stream, workBalance);
+    if (m_lastBuildRanTwice) {
+        launchSequence(key(), enqueue, stream, true);
+        if (!checkState(stream, workBalance))
+            throw std::logic_error("ORB: a build with the count pass guessed its ties");
+    }
     if (domainCount > 1)
         for (DeviceBuffer<float4>* array : bodies.reorderedArrays())
             std::swap(*array, m_recordBuffers[1 - side]);
@@ -350,7 +365,8 @@ void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std
             launchOrbCopyPositions(records(side, count), x, y, z, bodyCount, m_state.data(), captured);
     };
     launchSequence(key, enqueue, stream);
-    checkState(stream, false);
+    checkState(stream, false); // count balance resolves every tie in its selection
+    m_lastBuildRanTwice = false;
 }
 
 double OrbGpu::lastBuildMilliseconds() const {

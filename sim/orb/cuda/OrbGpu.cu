@@ -327,7 +327,7 @@ __global__ void orbGatherKernel(const float4* source, const std::uint32_t* order
                                 OrbLoadOrderStep loadOrder, std::uint32_t bodyCount, const OrbBuildState* state) {
     waitForPreviousKernel(); // the final order comes from the last level
     allowNextKernel();
-    if (state->nonFinite != 0 || state->invalidWeights != 0)
+    if (state->nonFinite != 0 || state->invalidWeights != 0 || state->tiesGuessed != 0)
         return;
     const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= bodyCount)

@@ -74,7 +74,10 @@
 //   several ties under work balance) take a count pass first: per tile the bodies below and equal to the pivot; the
 //   cell's last tile scans the tile counts, decides the ties (reading only the one tile where the work rule flips) and
 //   writes the cut and children; the scatter then reads its offsets. Replacing the count pass by the look-back saved 3
-//   to 4% at 2^20 and 2^27 bodies (H200).
+//   to 4% at 2^20 and 2^27 bodies (H200). Where the scatter looks back, work balance launches the count pass only when
+//   the last build's ties needed it (grids of bodies, bodies at one point): a build without it that meets such ties
+//   guesses them (every tie right), is void (the final gather leaves the bodies untouched) and runs again with it,
+//   where the idle pass cost a kernel boundary per level in every build (2^20 / 64 work: 0.391 -> 0.374 ms).
 //   Offsets from the last pass (OrbTileOffsets): when the levels hold more tiles than the scatter holds at once (2 per
 //   multiprocessor), a scatter tile's look-back waits for tiles of an earlier wave, so the last radix pass counts the
 //   tiles instead, on its way: each tile tallies its bodies below the pivot's digits fixed before that pass, the
@@ -253,6 +256,9 @@ public:
     bool lastBuildSummedNarrowWeights() const {
         return m_cutFinder == OrbCutFinder::RadixSelect && m_lastBuildWeighted && m_lastState.narrowShift >= 0;
     }
+    /// Whether the last build ran twice: launched without the count pass (launchesCountPass), it met ties that needed
+    /// their weights in index order, so it left the bodies untouched and was built again with the count pass.
+    bool lastBuildRanTwice() const { return m_lastBuildRanTwice; }
 
     /// Bytes the build reads and writes per body in the model used to quote an effective bandwidth: extraction,
     /// per level 3 radix passes (32 bisection rounds and the 4-byte count pass) of 4-byte keys and the 32-byte
@@ -278,11 +284,13 @@ private:
     /// are kept only when keepFinalCoordinates (else only their index is final).
     int partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, bool keepFinalCoordinates,
                         cudaStream_t stream);
-    void checkState(cudaStream_t stream, bool workBalance);
+    /// Reads the build's state: throws on invalid input; false when the build is void (its ties were guessed,
+    /// OrbLevel::guessesTies), true when it stands.
+    bool checkState(cudaStream_t stream, bool workBalance);
 
     /// Everything the captured launch sequence depends on; a new key captures it again.
     struct GraphKey {
-        bool positionsOnly = false, workBalance = false, chunkedFirstPasses = false;
+        bool positionsOnly = false, workBalance = false, chunkedFirstPasses = false, countPass = false;
         std::uint32_t bodyCount = 0, domainCount = 0;
         std::array<const void*, 23> buffers{};
         std::array<std::size_t, 23> sizes{};
@@ -291,8 +299,10 @@ private:
     GraphKey graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount, std::uint32_t domainCount,
                       std::array<const void*, 7> arrays) const;
     /// Replays the graph captured for key, capturing enqueue first when no cached graph has that key; records the
-    /// build's start and stop events around the replay.
-    void launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream);
+    /// build's stop event after the replay, and its start event before it unless `again` (a void build's second run,
+    /// whose time then counts from the first).
+    void launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream,
+                        bool again = false);
     /// Graphs kept: the gather's buffer rotation cycles the body arrays through 4 sets of buffers (7 in double
     /// precision), each its own graph.
     static constexpr std::size_t kCachedGraphs = 8;
@@ -309,6 +319,18 @@ private:
     /// registers, took longer (2^27 / 4096, wide weights: 60.3 -> 64.7 ms, H200).
     bool chunkedFirstPasses(bool workBalance) const {
         return m_cutFinder == OrbCutFinder::RadixSelect && (!workBalance || m_expectNarrowWeights);
+    }
+    /// Whether the levels launch the count pass, which only splits left unresolved by their selection need: every
+    /// split under bisection; under radix select none under count balance, and under work balance the splits whose
+    /// several ties need their weights in index order (grids of bodies, bodies at one point), and the splits whose
+    /// tiles overflowed their match slots where the last pass tallies. Without that tally, work balance launches it
+    /// only when the last build's ties needed it (OrbLevel::guessesTies says what a build without it does with such
+    /// ties); the pass costs a kernel boundary per level though it finds nothing to do (H200, 2^20 bodies / 64
+    /// domains: 0.390 -> 0.370 ms).
+    bool launchesCountPass(bool workBalance, std::uint32_t bodyCount) const {
+        if (m_cutFinder != OrbCutFinder::RadixSelect)
+            return true;
+        return workBalance && (tallyLastPass(bodyCount) || m_expectTiesToOrder);
     }
     /// Whether the root's first radix pass sums the weights (OrbLevel::rootPassSumsWeights): work balance under radix
     /// select, where the root splits.
@@ -347,6 +369,10 @@ private:
     /// Work balance: the last build's weights were narrow or all 0, so the next one's scatters are expected to take
     /// the children's first pass (chunkedFirstPasses). Only speed depends on the guess.
     bool m_expectNarrowWeights = true;
+    /// Work balance: the last build's ties needed their weights in index order, so the next one launches the count
+    /// pass (launchesCountPass). Speed depends on the guess; a wrong one costs a void build.
+    bool m_expectTiesToOrder = false;
+    bool m_lastBuildRanTwice = false;
     const std::uint32_t* m_finalOrder = nullptr;
     CudaEvent m_buildStart, m_buildStop;
     std::optional<CudaStream> m_captureStream;

@@ -242,6 +242,22 @@ __device__ __forceinline__ void resolveTies(OrbSplit& split, bool useWeights) {
     split.resolved = 1;
 }
 
+/// Work balance, for a split whose ties resolveTies could not decide (several, with a target left): notes that they
+/// needed their weights in index order, which only the count pass reads. Where no count pass follows
+/// (OrbLevel::guessesTies) the split is decided by a guess, every tie going right, so that the rest of the build stays
+/// within its ranges, and the build is void: the final gather leaves the bodies untouched and the host builds again
+/// with the count pass. One thread.
+__device__ __forceinline__ void noteTiesToOrder(const OrbLevel& level, OrbSplit& split) {
+    level.state->tiesToOrder = 1;
+    if (!level.guessesTies)
+        return;
+    level.state->tiesGuessed = 1;
+    split.tiesLeft = 0;
+    split.leftTieWeight = 0;
+    split.split = split.begin + split.lessCount;
+    split.resolved = 1;
+}
+
 /// Writes the two children of a split cell: boxes cut at `cut` along the axis, body ranges split at `split`, and
 /// under work balance the weight before each child.
 __device__ __forceinline__ void writeChildren(const OrbLevel& level, const OrbSplit& split, float cut,
@@ -351,6 +367,8 @@ __device__ __forceinline__ bool prepareSplit(const OrbLevel& level, OrbSplit& sp
     if (finder == OrbCutFinder::RadixSelect && split.done != 0 && !weighted(level)) {
         split.equalCount = cell.end - cell.begin; // every key is the pivot
         resolveTies(split, false);
+    } else if (finder == OrbCutFinder::RadixSelect && split.done != 0 && cell.end > cell.begin) {
+        noteTiesToOrder(level, split); // every key is the pivot, and the ties' weights are not summed here
     }
     if (cell.end > cell.begin)
         return true;

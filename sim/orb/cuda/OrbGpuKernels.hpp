@@ -115,6 +115,9 @@ struct OrbBuildState {
     std::uint32_t weighted;       ///< work balance in force: the largest weight is above 0 in fixed point, so the sum
                                   ///< is too (0 falls back to count balance)
     std::uint64_t totalWeight;    ///< sum of the fixed-point weights (OrbLevel::rootPassSumsWeights: who sums them)
+    std::uint32_t tiesToOrder;    ///< work balance: a split's ties (several, with a target left) needed their weights
+                                  ///< in index order, which only the count pass reads
+    std::uint32_t tiesGuessed;    ///< such a split met no count pass (OrbLevel::guessesTies): the build is void
 };
 
 /// One buffer of per-body work records (structure of arrays): coordinates, the body's index before the build and,
@@ -163,6 +166,10 @@ struct OrbLevel {
                                   ///< so that no kernel of its own reads them (launchOrbTotalWeight serves the builds
                                   ///< by bisection or into one domain); false on every other level, whose selections
                                   ///< then test nothing more
+    bool guessesTies;             ///< work balance under radix select with no count pass after the selection: a split
+                                  ///< whose ties need their weights in index order is decided by a guess (every tie
+                                  ///< right) and marks the build void (OrbBuildState::tiesGuessed), which leaves the
+                                  ///< bodies untouched; the host builds again with the count pass (OrbGpu::build)
 };
 
 /// Resets the state and writes the records of every body (index = position) from positionMass, with the weights from
@@ -203,7 +210,7 @@ struct OrbLoadOrderStep {
     std::uint32_t* copyTarget = nullptr;
 };
 /// target[j] = source[order[j]] and the load order's step, unless the state counted a non-finite position or an
-/// invalid weight.
+/// invalid weight, or the build is void (OrbBuildState::tiesGuessed).
 void launchOrbGather(const float4* source, const std::uint32_t* order, float4* target, OrbLoadOrderStep loadOrder,
                      std::uint32_t bodyCount, const OrbBuildState* state, cudaStream_t stream);
 /// The final records' coordinates back into x, y, z under the same condition.

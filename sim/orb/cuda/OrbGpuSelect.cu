@@ -313,6 +313,9 @@ __device__ __forceinline__ void selectPassDigit(const OrbLevel& level, OrbSplit&
     if (level.rootPassSumsWeights && useWeights && digits.pass == int(split.firstPass))
         takeRootTotal(level, split, binWeights);
     selectDigit(split, binCounts, binWeights, digits.shift, useCounts, useWeights, lessBefore);
+    // Thread 0 wrote the split last, or waited at selectDigit's barrier for the thread that did.
+    if (kPass == RadixPass::FinalDigit && threadIdx.x == 0 && split.done != 0 && split.resolved == 0)
+        noteTiesToOrder(level, split);
     if constexpr (kPass == RadixPass::FinalDigitAndTally) {
         __syncthreads(); // the selection's last writes to the split come from one thread
         if ((kDecideTies || split.resolved != 0) && __ldcg(&split.matchOverflow) == 0)
