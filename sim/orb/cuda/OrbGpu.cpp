@@ -146,6 +146,7 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
             cudaMemsetAsync(m_lookBack.data(), 0, splitLevels * lookBackStride() * sizeof(std::uint64_t), stream));
     const bool countPass = launchesCountPass(workBalance, bodyCount);
     level.guessesTies = workBalance && !countPass;
+    level.guessesFirstPasses = guessesFirstPasses(workBalance, bodyCount);
     const bool tally = tallyLastPass(bodyCount);
     int side = 0;
     if (m_levelSplitBegin.size() == 1) { // one domain: only the root box
@@ -216,6 +217,7 @@ bool OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
         m_expectNarrowWeights = !m_lastBuildWeighted || state.narrowShift >= 0;
         m_expectTiesToOrder = state.tiesToOrder != 0;
     }
+    m_expectOwnFirstPasses = state.ownFirstPasses != 0;
     if (state.nonFinite != 0)
         throw std::invalid_argument("ORB: " + std::to_string(state.nonFinite) +
                                     " position components are not finite; every position must be finite");
@@ -223,7 +225,7 @@ bool OrbGpu::checkState(cudaStream_t stream, bool workBalance) {
         throw std::invalid_argument("ORB work balance: " + std::to_string(state.invalidWeights) +
                                     " body weights (acceleration.w) are negative or not finite; every weight must "
                                     "be finite and >= 0");
-    return state.tiesGuessed == 0;
+    return state.guessFailed == 0;
 }
 
 OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount,
@@ -235,6 +237,7 @@ OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uin
     key.domainCount = domainCount;
     key.chunkedFirstPasses = chunkedFirstPasses(workBalance);
     key.countPass = launchesCountPass(workBalance, bodyCount);
+    key.guessesFirstPasses = guessesFirstPasses(workBalance, bodyCount);
     std::size_t slot = 0;
     const auto add = [&](const void* data, std::size_t size) {
         key.buffers[slot] = data;
@@ -334,15 +337,7 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
             }
         }
     };
-    launchSequence(key(), enqueue, stream);
-    // Throws before the rotation: the device left the bodies untouched. So it did in a void build, whose ties needed
-    // the count pass that the build left out: the second run launches it.
-    m_lastBuildRanTwice = !checkState(stream, workBalance);
-    if (m_lastBuildRanTwice) {
-        launchSequence(key(), enqueue, stream, true);
-        if (!checkState(stream, workBalance))
-            throw std::logic_error("ORB: a build with the count pass guessed its ties");
-    }
+    runChecked(key, enqueue, stream, workBalance); // throws before the rotation: the device left the bodies untouched
     if (domainCount > 1)
         for (DeviceBuffer<float4>* array : bodies.reorderedArrays())
             std::swap(*array, m_recordBuffers[1 - side]);
@@ -356,7 +351,9 @@ void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std
     reserve(count, false);
     const int side = finalSide();
     m_finalOrder = records(side, count).index;
-    const GraphKey key = graphKey(true, false, bodyCount, domainCount, {x, y, z, nullptr, nullptr, nullptr, nullptr});
+    const auto key = [&] {
+        return graphKey(true, false, bodyCount, domainCount, {x, y, z, nullptr, nullptr, nullptr, nullptr});
+    };
     const auto enqueue = [&](cudaStream_t captured) {
         launchOrbExtractPositions(x, y, z, bodyCount, rootRecords(count, domainCount), m_state.data(), captured);
         if (partitionLevels(bodyCount, domainCount, false, true, captured) != side)
@@ -364,9 +361,19 @@ void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std
         if (domainCount > 1)
             launchOrbCopyPositions(records(side, count), x, y, z, bodyCount, m_state.data(), captured);
     };
-    launchSequence(key, enqueue, stream);
-    checkState(stream, false); // count balance resolves every tie in its selection
-    m_lastBuildRanTwice = false;
+    runChecked(key, enqueue, stream, false);
+}
+
+void OrbGpu::runChecked(const std::function<GraphKey()>& key, const std::function<void(cudaStream_t)>& enqueue,
+                        cudaStream_t stream, bool workBalance) {
+    launchSequence(key(), enqueue, stream);
+    // A void build left the bodies untouched; its state says which guess failed, and the second run does without it.
+    m_lastBuildRanTwice = !checkState(stream, workBalance);
+    if (!m_lastBuildRanTwice)
+        return;
+    launchSequence(key(), enqueue, stream, true);
+    if (!checkState(stream, workBalance))
+        throw std::logic_error("ORB: a build that guessed nothing is void");
 }
 
 double OrbGpu::lastBuildMilliseconds() const {

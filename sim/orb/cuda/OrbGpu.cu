@@ -269,6 +269,22 @@ __global__ void orbLayoutKernel(OrbLevel level, bool rootLevel, OrbCutFinder fin
         sumRootWeights(level);
 }
 
+/// A child of the next level that takes its own first radix pass (the scatter above did not take it, and its key range
+/// needs every pass): noted, so that the next build launches the first passes below the root. Where the levels launch
+/// none (OrbLevel::guessesFirstPasses) the build is void, and the child is finished at once as a selection that found
+/// its target beyond every body does it (every body left), so that the rest of the build stays within its ranges.
+/// Thread 0.
+__device__ void noteOwnFirstPass(const OrbLevel& level, OrbSplit& child) {
+    level.state->ownFirstPasses = 1;
+    if (!level.guessesFirstPasses)
+        return;
+    level.state->guessFailed = 1;
+    child.pivot = ~0u;
+    child.lessCount = child.end - child.begin;
+    child.done = 1;
+    resolveTies(child, weighted(level)); // no body equals the pivot
+}
+
 /// One block per split of the next level, after a scatter that took its children's first pass: the next level's layout,
 /// as orbLayoutKernel does it, with each split's tiles and bin slot summed from the splits before it (so the level
 /// needs no layout kernel of its own: 2^27 / 4096 0.03 to 0.04 ms less, 2^20 / 64 the same, H200), and for each child
@@ -308,6 +324,8 @@ __global__ void orbLayoutChildrenKernel(OrbLevel level) {
             child.firstPass = 0;
         } else {
             child.preselected = 0;
+            if (toCut && child.done == 0 && child.firstPass == 0)
+                noteOwnFirstPass(level, child);
         }
     }
     __syncthreads();
@@ -327,7 +345,7 @@ __global__ void orbGatherKernel(const float4* source, const std::uint32_t* order
                                 OrbLoadOrderStep loadOrder, std::uint32_t bodyCount, const OrbBuildState* state) {
     waitForPreviousKernel(); // the final order comes from the last level
     allowNextKernel();
-    if (state->nonFinite != 0 || state->invalidWeights != 0 || state->tiesGuessed != 0)
+    if (state->nonFinite != 0 || state->invalidWeights != 0 || state->guessFailed != 0)
         return;
     const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= bodyCount)
@@ -343,7 +361,7 @@ __global__ void orbGatherKernel(const float4* source, const std::uint32_t* order
 // Per body: 12 bytes read, 12 written.
 __global__ void orbCopyPositionsKernel(OrbRecords records, float* x, float* y, float* z, std::uint32_t bodyCount,
                                        const OrbBuildState* state) {
-    if (state->nonFinite != 0)
+    if (state->nonFinite != 0 || state->guessFailed != 0)
         return;
     const std::uint32_t j = blockIdx.x * blockDim.x + threadIdx.x;
     if (j < bodyCount) {

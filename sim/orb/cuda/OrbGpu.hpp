@@ -120,7 +120,9 @@
 //   stall samples were warps waiting behind that fence). 2^27 / 4096: 45.40 -> 44.02 to 44.10 ms (count), 56.50 ->
 //   55.69 to 55.72 (work); 2^24 / 1024 3% and 2% less (H200).
 //   Chunked walks: most splits skip the count pass (it serves only unresolved splits) and, below the root, their
-//   first radix pass (the scatter above took it). Launched a block per tile, such a kernel spent itself dispatching
+//   first radix pass (the scatter above took it). Where the scatter looks back, a level launches neither unless the
+//   last build needed it (launchesCountPass, guessesFirstPasses): a build that then needs one is void and runs again
+//   with it. Launched a block per tile, such a kernel spent itself dispatching
 //   blocks that only found their split done: about 65 us per kernel at 2^27 bodies (33,000 tiles). Both now run at most
 //   one wave of blocks (as many as the device holds at once), each walking a contiguous chunk of the level's tiles and
 //   stepping over a skipping split's tiles at once (forEachTileOfChunk); where a level's tiles fit one wave (2^20),
@@ -256,8 +258,9 @@ public:
     bool lastBuildSummedNarrowWeights() const {
         return m_cutFinder == OrbCutFinder::RadixSelect && m_lastBuildWeighted && m_lastState.narrowShift >= 0;
     }
-    /// Whether the last build ran twice: launched without the count pass (launchesCountPass), it met ties that needed
-    /// their weights in index order, so it left the bodies untouched and was built again with the count pass.
+    /// Whether the last build ran twice: launched without the count pass (launchesCountPass) or the first passes below
+    /// the root (guessesFirstPasses), it met ties that needed their weights in index order or a split that took its
+    /// own first pass, so it left the bodies untouched and was built again with the kernels it had left out.
     bool lastBuildRanTwice() const { return m_lastBuildRanTwice; }
 
     /// Bytes the build reads and writes per body in the model used to quote an effective bandwidth: extraction,
@@ -284,13 +287,14 @@ private:
     /// are kept only when keepFinalCoordinates (else only their index is final).
     int partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, bool keepFinalCoordinates,
                         cudaStream_t stream);
-    /// Reads the build's state: throws on invalid input; false when the build is void (its ties were guessed,
-    /// OrbLevel::guessesTies), true when it stands.
+    /// Reads the build's state: throws on invalid input; false when the build is void (a guess of its launch sequence
+    /// failed, OrbBuildState::guessFailed), true when it stands.
     bool checkState(cudaStream_t stream, bool workBalance);
 
     /// Everything the captured launch sequence depends on; a new key captures it again.
     struct GraphKey {
-        bool positionsOnly = false, workBalance = false, chunkedFirstPasses = false, countPass = false;
+        bool positionsOnly = false, workBalance = false, chunkedFirstPasses = false, countPass = false,
+             guessesFirstPasses = false;
         std::uint32_t bodyCount = 0, domainCount = 0;
         std::array<const void*, 23> buffers{};
         std::array<std::size_t, 23> sizes{};
@@ -303,6 +307,10 @@ private:
     /// whose time then counts from the first).
     void launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream,
                         bool again = false);
+    /// launchSequence and checkState; when the build is void, once more with the launch sequence its state then asks
+    /// for (key() is called again).
+    void runChecked(const std::function<GraphKey()>& key, const std::function<void(cudaStream_t)>& enqueue,
+                    cudaStream_t stream, bool workBalance);
     /// Graphs kept: the gather's buffer rotation cycles the body arrays through 4 sets of buffers (7 in double
     /// precision), each its own graph.
     static constexpr std::size_t kCachedGraphs = 8;
@@ -331,6 +339,13 @@ private:
         if (m_cutFinder != OrbCutFinder::RadixSelect)
             return true;
         return workBalance && (tallyLastPass(bodyCount) || m_expectTiesToOrder);
+    }
+    /// Whether the levels below the root launch no first radix pass (OrbLevel::guessesFirstPasses): where the scatters
+    /// take the children's first passes (chunkedFirstPasses) and the last build's children needed none of their own,
+    /// whose kernel then only costs a boundary per level (H200, 2^20 bodies / 64 domains: 0.273 -> 0.263 ms count,
+    /// 0.373 -> 0.360 work), but not where the last pass tallies: there a boundary costs little and a void build much.
+    bool guessesFirstPasses(bool workBalance, std::uint32_t bodyCount) const {
+        return chunkedFirstPasses(workBalance) && !tallyLastPass(bodyCount) && !m_expectOwnFirstPasses;
     }
     /// Whether the root's first radix pass sums the weights (OrbLevel::rootPassSumsWeights): work balance under radix
     /// select, where the root splits.
@@ -372,6 +387,9 @@ private:
     /// Work balance: the last build's ties needed their weights in index order, so the next one launches the count
     /// pass (launchesCountPass). Speed depends on the guess; a wrong one costs a void build.
     bool m_expectTiesToOrder = false;
+    /// The last build had a split below the root that took its own first radix pass, so the next one launches those
+    /// passes (guessesFirstPasses). Speed depends on the guess; a wrong one costs a void build.
+    bool m_expectOwnFirstPasses = false;
     bool m_lastBuildRanTwice = false;
     const std::uint32_t* m_finalOrder = nullptr;
     CudaEvent m_buildStart, m_buildStop;

@@ -251,7 +251,7 @@ __device__ __forceinline__ void noteTiesToOrder(const OrbLevel& level, OrbSplit&
     level.state->tiesToOrder = 1;
     if (!level.guessesTies)
         return;
-    level.state->tiesGuessed = 1;
+    level.state->guessFailed = 1;
     split.tiesLeft = 0;
     split.leftTieWeight = 0;
     split.split = split.begin + split.lessCount;

@@ -117,7 +117,9 @@ struct OrbBuildState {
     std::uint64_t totalWeight;    ///< sum of the fixed-point weights (OrbLevel::rootPassSumsWeights: who sums them)
     std::uint32_t tiesToOrder;    ///< work balance: a split's ties (several, with a target left) needed their weights
                                   ///< in index order, which only the count pass reads
-    std::uint32_t tiesGuessed;    ///< such a split met no count pass (OrbLevel::guessesTies): the build is void
+    std::uint32_t ownFirstPasses; ///< a split below the root took its own first radix pass (the scatter above had not)
+    std::uint32_t guessFailed;    ///< a guess of the launch sequence failed (OrbLevel::guessesTies,
+                                  ///< OrbLevel::guessesFirstPasses): the build is void, and left the bodies untouched
 };
 
 /// One buffer of per-body work records (structure of arrays): coordinates, the body's index before the build and,
@@ -168,8 +170,11 @@ struct OrbLevel {
                                   ///< then test nothing more
     bool guessesTies;             ///< work balance under radix select with no count pass after the selection: a split
                                   ///< whose ties need their weights in index order is decided by a guess (every tie
-                                  ///< right) and marks the build void (OrbBuildState::tiesGuessed), which leaves the
-                                  ///< bodies untouched; the host builds again with the count pass (OrbGpu::build)
+                                  ///< right) and voids the build (OrbBuildState::guessFailed); the host builds again
+                                  ///< with the count pass (OrbGpu::build)
+    bool guessesFirstPasses;      ///< the levels below the root launch no first radix pass, expecting the scatters to
+                                  ///< take every split's that needs one: a child that would take its own voids the
+                                  ///< build, and is finished at once with every body left (OrbBuildState::guessFailed)
 };
 
 /// Resets the state and writes the records of every body (index = position) from positionMass, with the weights from
@@ -210,7 +215,7 @@ struct OrbLoadOrderStep {
     std::uint32_t* copyTarget = nullptr;
 };
 /// target[j] = source[order[j]] and the load order's step, unless the state counted a non-finite position or an
-/// invalid weight, or the build is void (OrbBuildState::tiesGuessed).
+/// invalid weight, or the build is void (OrbBuildState::guessFailed).
 void launchOrbGather(const float4* source, const std::uint32_t* order, float4* target, OrbLoadOrderStep loadOrder,
                      std::uint32_t bodyCount, const OrbBuildState* state, cudaStream_t stream);
 /// The final records' coordinates back into x, y, z under the same condition.

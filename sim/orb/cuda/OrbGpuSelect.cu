@@ -345,9 +345,10 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass, std::
     __shared__ MatchTally tally;
     __shared__ std::uint32_t weightLow[kWeights ? kOrbRadixBins : 1], weightHigh[kWeights ? kOrbRadixBins : 1];
     const SplitWeightBins weights{weightLow, weightHigh};
-    // Pass 0 follows the level's layout, which places the tiles; later passes find their tile and load its bodies
-    // while the pass before still finishes (dependent launch): the layout and the bodies are older than that pass.
-    if (pass == 0)
+    // Pass 0 follows the level's layout, which places the tiles (so does pass 1 where the level launches no pass 0,
+    // OrbLevel::guessesFirstPasses); later passes find their tile and load its bodies while the pass before still
+    // finishes (dependent launch): the layout and the bodies are older than that pass.
+    if (pass == 0 || (pass == 1 && level.firstPassesTaken && level.guessesFirstPasses))
         waitForPreviousKernel();
     const int splitIndex = findSplit(level.splits, level.splitCount, tileIndex);
     OrbSplit* split = splitIndex < 0 ? nullptr : &level.splits[splitIndex];
@@ -477,6 +478,8 @@ void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_
     if (finder == OrbCutFinder::RadixSelect) {
         for (int pass = 0; pass < int(kOrbRadixPasses); ++pass) {
             const bool chunked = pass == 0 && level.firstPassesTaken;
+            if (chunked && level.guessesFirstPasses)
+                continue; // the scatter above is expected to have taken every first pass this level needs
             const RadixPassKernels kernels = level.workBalance
                                                  ? radixPassKernels<true>(pass, level.tallyLastPass, chunked)
                                                  : radixPassKernels<false>(pass, level.tallyLastPass, chunked);
