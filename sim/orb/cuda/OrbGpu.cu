@@ -224,10 +224,8 @@ __device__ void sumRootWeights(const OrbLevel& level) {
     for (std::uint32_t i = threadIdx.x; i < level.bodyCount; i += kOrbTileThreads)
         total += fixedWeight(level.from.weight[i], scale);
     total = Reduce(reduceStorage).Sum(total);
-    if (threadIdx.x == 0) {
-        level.state->totalWeight = total;
-        level.splits[0].target = globalWorkTarget(level, leftDomainCount(level.domainCount), total);
-    }
+    if (threadIdx.x == 0)
+        takeRootTotal(level, level.splits[0], total);
 }
 
 /// The root level's layout, and every level's under bisection (levels whose splits no scatter marked).
@@ -279,10 +277,7 @@ __device__ void noteOwnFirstPass(const OrbLevel& level, OrbSplit& child) {
     if (!level.guessesFirstPasses)
         return;
     level.state->guessFailed = 1;
-    child.pivot = ~0u;
-    child.lessCount = child.end - child.begin;
-    child.done = 1;
-    resolveTies(child, weighted(level)); // no body equals the pivot
+    finishWithEveryBodyLeft(child, weighted(level));
 }
 
 /// One block per split of the next level, after a scatter that took its children's first pass: the next level's layout,

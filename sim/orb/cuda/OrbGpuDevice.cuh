@@ -223,11 +223,20 @@ __device__ __forceinline__ bool lastTileOfSplit(OrbSplit& split) {
     return isLast;
 }
 
+/// Records that tiesLeft of the bodies equal to the pivot go left, with leftTieWeight of their weight, which resolves
+/// the split: the scatter finds its offsets and places the cut without a count pass.
+__device__ __forceinline__ void decideTies(OrbSplit& split, std::uint32_t tiesLeft, std::uint64_t leftTieWeight) {
+    split.tiesLeft = tiesLeft;
+    split.leftTieWeight = leftTieWeight;
+    split.split = split.begin + split.lessCount + tiesLeft;
+    split.resolved = 1;
+}
+
 /// Once the pivot is found by radix select, with lessCount, equalCount and (work balance) equalWeight and the target
-/// left over: decides how many ties go left when the selection alone can, so that the scatter finds its offsets and
-/// places the cut without a count pass. Count balance always can (the rank left over); work balance can when there is
-/// no tie, one tie, or no target left (ties go left in index order while the middle of their weight lies below the
-/// target, which needs the ties' weights in index order only when there are several).
+/// left over: decides how many ties go left when the selection alone can. Count balance always can (the rank left
+/// over); work balance can when there is no tie, one tie, or no target left (ties go left in index order while the
+/// middle of their weight lies below the target, which needs the ties' weights in index order only when there are
+/// several).
 __device__ __forceinline__ void resolveTies(OrbSplit& split, bool useWeights) {
     std::uint32_t tiesLeft = 0;
     if (!useWeights)
@@ -236,10 +245,16 @@ __device__ __forceinline__ void resolveTies(OrbSplit& split, bool useWeights) {
         tiesLeft = split.equalWeight < 2 * split.target ? 1u : 0u;
     else if (split.equalCount > 1 && split.target > 0)
         return;
-    split.tiesLeft = tiesLeft;
-    split.leftTieWeight = tiesLeft == split.equalCount ? split.equalWeight : 0;
-    split.split = split.begin + split.lessCount + tiesLeft;
-    split.resolved = 1;
+    decideTies(split, tiesLeft, tiesLeft == split.equalCount ? split.equalWeight : 0);
+}
+
+/// Finishes a split with every body of its cell left: the pivot becomes a key above every finite coordinate's, and no
+/// body equals it. One thread.
+__device__ __forceinline__ void finishWithEveryBodyLeft(OrbSplit& split, bool useWeights) {
+    split.pivot = ~0u;
+    split.lessCount = split.end - split.begin;
+    split.done = 1;
+    resolveTies(split, useWeights);
 }
 
 /// Work balance, for a split whose ties resolveTies could not decide (several, with a target left): notes that they
@@ -252,10 +267,7 @@ __device__ __forceinline__ void noteTiesToOrder(const OrbLevel& level, OrbSplit&
     if (!level.guessesTies)
         return;
     level.state->guessFailed = 1;
-    split.tiesLeft = 0;
-    split.leftTieWeight = 0;
-    split.split = split.begin + split.lessCount;
-    split.resolved = 1;
+    decideTies(split, 0, 0);
 }
 
 /// Writes the two children of a split cell: boxes cut at `cut` along the axis, body ranges split at `split`, and
@@ -316,6 +328,14 @@ __device__ __forceinline__ int firstDigitShift(std::uint32_t bits) {
 __device__ __forceinline__ std::uint64_t globalWorkTarget(const OrbLevel& level, std::uint32_t leftDomainsEnd,
                                                           std::uint64_t total) {
     return std::uint64_t(double(total) * double(leftDomainsEnd) / double(level.domainCount));
+}
+
+/// Under radix select, once the total weight is summed (by the root's first pass, or by the root's layout where every
+/// body lies at one point): records it and gives the root its target (the root's domains start at 0, and no weight
+/// lies before it). One thread.
+__device__ __forceinline__ void takeRootTotal(const OrbLevel& level, OrbSplit& root, std::uint64_t total) {
+    level.state->totalWeight = total;
+    root.target = globalWorkTarget(level, leftDomainCount(level.domainCount), total);
 }
 
 /// Prepares one split: its cut axis, the key range of its box (radix select skips the digits the range fixes;

@@ -175,6 +175,10 @@ struct OrbLevel {
     bool guessesFirstPasses;      ///< the levels below the root launch no first radix pass, expecting the scatters to
                                   ///< take every split's that needs one: a child that would take its own voids the
                                   ///< build, and is finished at once with every body left (OrbBuildState::guessFailed)
+
+    /// Whether this level launches no first radix pass (guessesFirstPasses, below the root), so that its second pass
+    /// is the first kernel after its layout.
+    constexpr bool leavesOutFirstPass() const { return firstPassesTaken && guessesFirstPasses; }
 };
 
 /// Resets the state and writes the records of every body (index = position) from positionMass, with the weights from

@@ -136,14 +136,11 @@ __device__ inline void selectDigit(OrbSplit& split, const std::uint32_t (&counts
     }
     __syncthreads();
     if (threadIdx.x == 0 && !found) {
-        split.pivot = ~0u;
         split.target = target - totalWeight;
         split.lessWeight += totalWeight;
         // Every body of the cell: a target beyond the bodies matching the digits fixed so far can only occur in the
         // split's first pass (each later pass keeps the bin that holds the target), where every body matches.
-        split.lessCount = split.end - split.begin;
-        split.done = 1;
-        resolveTies(split, useWeights); // no body equals the pivot
+        finishWithEveryBodyLeft(split, useWeights);
     }
 }
 

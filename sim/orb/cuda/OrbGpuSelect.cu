@@ -283,18 +283,16 @@ histogramTile(const OrbLevel& level, const OrbSplit& split, const Tile& tile, co
 
 /// Block-wide, in the root's first pass where it sums the weights (OrbLevel::rootPassSumsWeights): every body matches
 /// there, so the cell's weight bins add up to the total weight, which gives the root its target.
-__device__ __forceinline__ void takeRootTotal(const OrbLevel& level, OrbSplit& split,
-                                              const std::uint64_t (&binWeights)[kBinsPerThread]) {
+__device__ __forceinline__ void sumRootBins(const OrbLevel& level, OrbSplit& split,
+                                            const std::uint64_t (&binWeights)[kBinsPerThread]) {
     using Reduce = cub::BlockReduce<std::uint64_t, kOrbTileThreads>;
     __shared__ typename Reduce::TempStorage reduceStorage;
     std::uint64_t total = 0;
     for (int k = 0; k < kBinsPerThread; ++k)
         total += binWeights[k];
     total = Reduce(reduceStorage).Sum(total);
-    if (threadIdx.x == 0) { // the root's domains start at 0, and no weight lies before it
-        level.state->totalWeight = total;
-        split.target = globalWorkTarget(level, leftDomainCount(level.domainCount), total);
-    }
+    if (threadIdx.x == 0)
+        takeRootTotal(level, split, total);
     __syncthreads(); // selectDigit reads the target in every thread
 }
 
@@ -311,7 +309,7 @@ __device__ __forceinline__ void selectPassDigit(const OrbLevel& level, OrbSplit&
     const bool sumsBelow = useWeights && kPass != RadixPass::Digit;
     const std::uint32_t lessBefore = sumsBelow ? __ldcg(&split.lessCount) : split.lessCount;
     if (level.rootPassSumsWeights && useWeights && digits.pass == int(split.firstPass))
-        takeRootTotal(level, split, binWeights);
+        sumRootBins(level, split, binWeights);
     selectDigit(split, binCounts, binWeights, digits.shift, useCounts, useWeights, lessBefore);
     // Thread 0 wrote the split last, or waited at selectDigit's barrier for the thread that did.
     if (kPass == RadixPass::FinalDigit && threadIdx.x == 0 && split.done != 0 && split.resolved == 0)
@@ -348,7 +346,7 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass, std::
     // Pass 0 follows the level's layout, which places the tiles (so does pass 1 where the level launches no pass 0,
     // OrbLevel::guessesFirstPasses); later passes find their tile and load its bodies while the pass before still
     // finishes (dependent launch): the layout and the bodies are older than that pass.
-    if (pass == 0 || (pass == 1 && level.firstPassesTaken && level.guessesFirstPasses))
+    if (pass == 0 || (pass == 1 && level.leavesOutFirstPass()))
         waitForPreviousKernel();
     const int splitIndex = findSplit(level.splits, level.splitCount, tileIndex);
     OrbSplit* split = splitIndex < 0 ? nullptr : &level.splits[splitIndex];
@@ -477,9 +475,9 @@ template <bool kWeights> RadixPassKernels radixPassKernels(int pass, bool tally,
 void launchOrbFindPivots(const OrbLevel& level, OrbCutFinder finder, cudaStream_t stream) {
     if (finder == OrbCutFinder::RadixSelect) {
         for (int pass = 0; pass < int(kOrbRadixPasses); ++pass) {
-            const bool chunked = pass == 0 && level.firstPassesTaken;
-            if (chunked && level.guessesFirstPasses)
+            if (pass == 0 && level.leavesOutFirstPass())
                 continue; // the scatter above is expected to have taken every first pass this level needs
+            const bool chunked = pass == 0 && level.firstPassesTaken;
             const RadixPassKernels kernels = level.workBalance
                                                  ? radixPassKernels<true>(pass, level.tallyLastPass, chunked)
                                                  : radixPassKernels<false>(pass, level.tallyLastPass, chunked);
