@@ -258,10 +258,11 @@ public:
     bool lastBuildSummedNarrowWeights() const {
         return m_cutFinder == OrbCutFinder::RadixSelect && m_lastBuildWeighted && m_lastState.narrowShift >= 0;
     }
-    /// Whether the last build ran twice: launched without the count pass (launchesCountPass) or the first passes below
+    /// Whether the last build ran again: launched without the count pass (launchesCountPass) or the first passes below
     /// the root (guessesFirstPasses), it met ties that needed their weights in index order or a split that took its
-    /// own first pass, so it left the bodies untouched and was built again with the kernels it had left out.
-    bool lastBuildRanTwice() const { return m_lastBuildRanTwice; }
+    /// own first pass, so it left the bodies untouched and was built again with the kernels it had left out (a third
+    /// time where the second run met the other).
+    bool lastBuildRanAgain() const { return m_lastBuildRanAgain; }
 
     /// Bytes the build reads and writes per body in the model used to quote an effective bandwidth: extraction,
     /// per level 3 radix passes (32 bisection rounds and the 4-byte count pass) of 4-byte keys and the 32-byte
@@ -288,8 +289,10 @@ private:
     int partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance, bool keepFinalCoordinates,
                         cudaStream_t stream);
     /// Reads the build's state: throws on invalid input; false when the build is void (a guess of its launch sequence
-    /// failed, OrbBuildState::guessFailed), true when it stands.
-    bool checkState(cudaStream_t stream, bool workBalance);
+    /// failed, OrbBuildState::guessFailed), true when it stands. The expectations for the next run follow the state,
+    /// but a rerun (after a void run of the same build) only adds to them: the void run's cells below the split whose
+    /// guess failed are not the build's, so what it met there the rerun may not meet before its own guess fails.
+    bool checkState(cudaStream_t stream, bool workBalance, bool rerun);
 
     /// Everything the captured launch sequence depends on; a new key captures it again.
     struct GraphKey {
@@ -307,8 +310,8 @@ private:
     /// whose time then counts from the first).
     void launchSequence(const GraphKey& key, const std::function<void(cudaStream_t)>& enqueue, cudaStream_t stream,
                         bool again = false);
-    /// launchSequence and checkState; when the build is void, once more with the launch sequence its state then asks
-    /// for (key() is called again).
+    /// launchSequence and checkState; while the build is void, again with the launch sequence its state then asks for
+    /// (key() is called again): at most three runs.
     void runChecked(const std::function<GraphKey()>& key, const std::function<void(cudaStream_t)>& enqueue,
                     cudaStream_t stream, bool workBalance);
     /// Graphs kept: the gather's buffer rotation cycles the body arrays through 4 sets of buffers (7 in double
@@ -390,7 +393,7 @@ private:
     /// The last build had a split below the root that took its own first radix pass, so the next one launches those
     /// passes (guessesFirstPasses). Speed depends on the guess; a wrong one costs a void build.
     bool m_expectOwnFirstPasses = false;
-    bool m_lastBuildRanTwice = false;
+    bool m_lastBuildRanAgain = false;
     const std::uint32_t* m_finalOrder = nullptr;
     CudaEvent m_buildStart, m_buildStop;
     std::optional<CudaStream> m_captureStream;
