@@ -121,15 +121,16 @@
 //   55.69 to 55.72 (work); 2^24 / 1024 3% and 2% less (H200).
 //   Chunked walks: most splits skip the count pass (it serves only unresolved splits) and, below the root, their first
 //   radix pass (the scatter above took it). Where the scatter looks back, a level launches neither unless the last
-//   build needed it (launchesCountPass, guessesFirstPasses): a build that then needs one is void and runs again with
-//   it. Launched a block per tile, such a kernel spent itself dispatching blocks that only found their split done:
-//   about 65 us per kernel at 2^27 bodies (33,000 tiles). Both now run at most one wave of blocks (as many as the
-//   device holds at once), each walking a contiguous chunk of the level's tiles and stepping over a skipping split's
-//   tiles at once (forEachTileOfChunk); where a level's tiles fit one wave (2^20), each block still walks one tile.
-//   2^27 / 4096: 43.16 -> 42.64 ms (count), 52.89 -> 51.58 (work); 2^24 / 1024 0.8% and 2% less (H200). The first pass
-//   walks chunks only where the scatter is expected to have taken it: under count balance, or when the last build's
-//   weights were narrow (chunkedFirstPasses). With wide weights every child takes its own first pass, which in chunks
-//   (fewer blocks of up to 128 registers) took longer: 60.3 -> 64.7 ms at 2^27.
+//   build needed it (launchesCountPass, guessesFirstPasses): a build that then needs one is void and runs again with it
+//   (a third time if that run needs the other: runChecked). Launched a block per tile, such a kernel spent itself
+//   dispatching blocks that only found their split done: about 65 us per kernel at 2^27 bodies (33,000 tiles). Both now
+//   run at most one wave of blocks (as many as the device holds at once), each walking a contiguous chunk of the
+//   level's tiles and stepping over a skipping split's tiles at once (forEachTileOfChunk); where a level's tiles fit
+//   one wave (2^20), each block still walks one tile. 2^27 / 4096: 43.16 -> 42.64 ms (count), 52.89 -> 51.58 (work);
+//   2^24 / 1024 0.8% and 2% less (H200). The first pass walks chunks only where the scatter is expected to have taken
+//   it: under count balance, or when the last build's weights were narrow (chunkedFirstPasses). With wide weights every
+//   child takes its own first pass, which in chunks (fewer blocks of up to 128 registers) took longer: 60.3 -> 64.7 ms
+//   at 2^27.
 //   Ties go left in index order, so under count balance the cells and each leaf's bodies equal OrbCpu's exactly, also
 //   with many bodies on a cut plane.
 //   Work balance is not bit-identical to OrbCpu (fixed point), but keeps its guarantee: every domain boundary is
