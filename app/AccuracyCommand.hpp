@@ -7,9 +7,10 @@
 // samples x N pair evaluations: about 4e9 at N = 1M with 4096 samples, seconds on a few CPU cores). Values are
 // parsed while CLI11 parses, so a bad one is a CLI::ValidationError naming the flag. Text rows print as each
 // measurement finishes, since a 1M-body case on the CPU takes a while.
+#include "CliDeclarations.hpp"
+
 #include <gravlab/sim/SimParams.hpp>
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <iosfwd>
 #include <string>

@@ -24,9 +24,10 @@
 // generated on the device (count balance), for body counts up to 2^32 - 1 whose full state would not fit.
 // With --io it times snapshot files instead: each format written and read back (SnapshotBench.hpp). With --frames N
 // it times N frames of the window's frame path offscreen, part by part (FrameBench.hpp).
+#include "CliDeclarations.hpp"
+
 #include <gravlab/sim/SimParams.hpp>
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>

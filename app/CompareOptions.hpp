@@ -6,9 +6,9 @@
 // quoting the value and listing what is allowed. Without ":THETA" the comparison run keeps the main run's theta, so
 // "--compare tree" compares the tree against the main run's solver at the same opening angle. Whether the solver
 // runs on the device and whether a second run fits in memory are known only when it is made (Comparison).
+#include "CliDeclarations.hpp"
 #include "session/Comparison.hpp"
 
-#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <optional>
 #include <string>

@@ -6,9 +6,10 @@
 // The input's format comes from its bytes and the output's from its extension; --from and --to override. It prints
 // what was read (bodies per component, time, units) and the read and write rates, which is how the I/O speed in
 // docs/PERFORMANCE.md is measured. A bad file fails with the reader's one-line message and exit status 1.
+#include "CliDeclarations.hpp"
+
 #include <gravlab/sim/Snapshot.hpp>
 
-#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iosfwd>
 #include <optional>

@@ -10,9 +10,10 @@
 // gives the curves of docs/PERFORMANCE.md: at equal cost, the lower curve wins. The cases are kept in the command
 // (kepler-binary at e = 0.9, cold-sphere with a small softening, galaxy-collision), since the interesting dt and eta
 // ranges differ by orders of magnitude between them; --duration-scale shortens every run for quick checks.
+#include "CliDeclarations.hpp"
+
 #include <gravlab/sim/SimParams.hpp>
 
-#include <CLI/CLI.hpp>
 #include <cstdint>
 #include <iosfwd>
 #include <string>

@@ -3,6 +3,7 @@
 #include <gravlab/sim/Simulation.hpp>
 
 #include <AccuracyCommand.hpp>
+#include <CLI/CLI.hpp>
 #include <TestSupport.hpp>
 #include <algorithm>
 #include <gtest/gtest.h>
