@@ -48,16 +48,6 @@ private:
     bool m_open = false;
 };
 
-SimParams smallPlummer(std::uint64_t seed, std::uint64_t bodyCount) {
-    SimParams params;
-    params.scenario = "plummer";
-    params.bodyCount = bodyCount;
-    params.seed = seed;
-    params.backend = BackendKind::Cpu;
-    params.timeStep = 0.005;
-    return params;
-}
-
 SessionSettings quietSettings(int stepsPerFrame = 1) {
     SessionSettings settings;
     settings.stepsPerFrame = stepsPerFrame;

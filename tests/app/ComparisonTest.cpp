@@ -3,6 +3,7 @@
 // restarts, and the refusals of bad choices and of a second run that does not fit.
 #include "EnergyReference.hpp"
 #include "IdentityChecks.hpp"
+#include "SessionTestSupport.hpp"
 #include "TestSupport.hpp"
 
 #include <gravlab/sim/Simulation.hpp>
@@ -15,16 +16,6 @@
 
 namespace gravlab::test {
 namespace {
-
-SimParams smallPlummer(std::uint64_t seed, std::uint64_t bodyCount) {
-    SimParams params;
-    params.scenario = "plummer";
-    params.bodyCount = bodyCount;
-    params.seed = seed;
-    params.backend = BackendKind::Cpu;
-    params.timeStep = 0.005;
-    return params;
-}
 
 ComparisonChoice choice(const std::string& solver, double openingAngle,
                         std::optional<std::uint32_t> orbDomainCount = std::nullopt, int substeps = 1) {

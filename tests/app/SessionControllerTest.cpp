@@ -15,16 +15,6 @@
 namespace gravlab::test {
 namespace {
 
-SimParams smallPlummer(std::uint64_t seed, std::uint64_t bodyCount) {
-    SimParams params;
-    params.scenario = "plummer";
-    params.bodyCount = bodyCount;
-    params.seed = seed;
-    params.backend = BackendKind::Cpu;
-    params.timeStep = 0.005;
-    return params;
-}
-
 std::uint64_t randomBodyCount(std::mt19937_64& random, std::uint64_t low, std::uint64_t high) {
     return std::uniform_int_distribution<std::uint64_t>(low, high)(random);
 }

@@ -12,6 +12,7 @@
 #include <gravlab/sim/Simulation.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <gtest/gtest.h>
 #include <memory>
@@ -82,6 +83,17 @@ public:
     std::vector<RenderVertex> vertices;     ///< as of the last refresh
     std::optional<std::size_t> refuseAbove; ///< throw for more bodies than this, as a full GPU would
 };
+
+/// A Plummer sphere of bodyCount bodies on the CPU backend, small enough for a session test to step it often.
+inline SimParams smallPlummer(std::uint64_t seed, std::uint64_t bodyCount) {
+    SimParams params;
+    params.scenario = "plummer";
+    params.bodyCount = bodyCount;
+    params.seed = seed;
+    params.backend = BackendKind::Cpu;
+    params.timeStep = 0.005;
+    return params;
+}
 
 /// Counts of everything the session did outside the simulation, to compare before and after an action.
 struct SessionCounts {

@@ -18,7 +18,7 @@
 namespace gravlab::test {
 namespace {
 
-constexpr int kFrames = 60;
+constexpr int kReversalFrames = 60;
 constexpr double kPositionBound = 1e-5;
 
 TEST(SessionTimeReversal, RunningBackRetracesTheRunAndTheClock) {
@@ -33,9 +33,9 @@ TEST(SessionTimeReversal, RunningBackRetracesTheRunAndTheClock) {
     CountedSession session(params);
     const Bodies initial = generateScenario("plummer", 300, seed);
 
-    for (int frame = 0; frame < kFrames; ++frame)
+    for (int frame = 0; frame < kReversalFrames; ++frame)
         ASSERT_TRUE(session.controller.advanceFrame().stepped);
-    EXPECT_NEAR(session.simulation.time(), kFrames * params.timeStep, 1e-12);
+    EXPECT_NEAR(session.simulation.time(), kReversalFrames * params.timeStep, 1e-12);
 
     session.controller.setPaused(true);
     session.controller.advanceFrame(); // pushes the stale vertices of the last step
@@ -46,7 +46,7 @@ TEST(SessionTimeReversal, RunningBackRetracesTheRunAndTheClock) {
     EXPECT_EQ(session.simulation.timeDirection(), -1);
 
     session.controller.setPaused(false);
-    for (int frame = 0; frame < kFrames; ++frame)
+    for (int frame = 0; frame < kReversalFrames; ++frame)
         ASSERT_TRUE(session.controller.advanceFrame().stepped);
     EXPECT_NEAR(session.simulation.time(), 0.0, 1e-12);
 

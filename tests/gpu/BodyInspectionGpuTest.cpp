@@ -14,7 +14,7 @@ namespace {
 
 class BodyInspectionGpu : public gputest::CudaDeviceTest {};
 
-SimParams gpuParams() {
+SimParams inspectionGpuParams() {
     SimParams params;
     params.backend = BackendKind::Cuda;
     params.solver = "tree";
@@ -31,7 +31,7 @@ constexpr double kPotentialTolerance = 1e-12;
 TEST_F(BodyInspectionGpu, MatchesTheReadBackStateAndTheCpuInspection) {
     const std::uint64_t seed = test::freshSeed();
     SCOPED_TRACE(test::seedTrace(seed));
-    SimParams params = gpuParams();
+    SimParams params = inspectionGpuParams();
     params.orb.domainCount = 16;
     Simulation gpu(params, Snapshot{test::bodiesWithIdentities(60000, seed)});
     gpu.step(5);
@@ -69,7 +69,7 @@ TEST_F(BodyInspectionGpu, TheSameIdFindsTheSameBodyAfterOrbReorders) {
     const std::uint64_t seed = test::freshSeed();
     SCOPED_TRACE(test::seedTrace(seed));
     const Bodies original = test::bodiesWithIdentities(40000, seed);
-    SimParams params = gpuParams();
+    SimParams params = inspectionGpuParams();
     params.orb.domainCount = 32;
     params.orb.rebuildInterval = 4;
     Simulation simulation(params, Snapshot{original});
@@ -90,7 +90,7 @@ TEST_F(BodyInspectionGpu, PositionsOfAFewBodiesByIdAfterOrbReorders) {
     const std::uint64_t seed = test::freshSeed();
     SCOPED_TRACE(test::seedTrace(seed));
     const Bodies original = test::bodiesWithIdentities(30000, seed);
-    SimParams params = gpuParams();
+    SimParams params = inspectionGpuParams();
     params.orb.domainCount = 16;
     Simulation simulation(params, Snapshot{original});
     simulation.step(4);
@@ -112,7 +112,7 @@ TEST_F(BodyInspectionGpu, PositionsOfAFewBodiesByIdAfterOrbReorders) {
 TEST_F(BodyInspectionGpu, OrbDomainIsWhereCountBalancePutsTheBody) {
     const std::uint64_t seed = test::freshSeed();
     SCOPED_TRACE(test::seedTrace(seed));
-    SimParams params = gpuParams();
+    SimParams params = inspectionGpuParams();
     params.orb.domainCount = 7;
     params.orb.balance = OrbBalance::Count;
     const std::size_t count = 30001;

@@ -21,10 +21,6 @@ SimParams paramsFor(std::string solver, double timeStep, double softening) {
     return params;
 }
 
-GravityParams gravityOf(const SimParams& params) {
-    return {params.gravitationalConstant, params.softeningLength};
-}
-
 /// The largest |E - E0| / |E0| seen at checkpoints every steps / 10 steps, energies from the fp64 CPU diagnostics.
 /// The maximum over the run is used because leapfrog's energy error oscillates: at one given step it may happen to
 /// pass through zero on one path and not on the other.

@@ -22,20 +22,20 @@ namespace {
 using test::tagLowParts;
 using test::tagsFollowIds;
 
-constexpr double kPeriod = 2.0 * std::numbers::pi;
-constexpr int kStepsPerPeriod = 1000;
-constexpr int kPeriods = 20;
+constexpr double kKeplerPeriod = 2.0 * std::numbers::pi;
+constexpr int kKeplerStepsPerPeriod = 1000;
+constexpr int kKeplerPeriods = 20;
 
 SimParams keplerParams(Precision precision, const char* solver, BackendKind backend) {
     SimParams params;
     params.scenario = "kepler-binary";
-    params.scenarioParams = {{"eccentricity", 0.9}, {"period", kPeriod}};
+    params.scenarioParams = {{"eccentricity", 0.9}, {"period", kKeplerPeriod}};
     params.bodyCount = 2;
     params.backend = backend;
     params.solver = solver;
     params.precision = precision;
     params.softeningLength = 1e-5;
-    params.timeStep = kPeriod / kStepsPerPeriod;
+    params.timeStep = kKeplerPeriod / kKeplerStepsPerPeriod;
     return params;
 }
 
@@ -46,8 +46,8 @@ struct RunEnd {
 
 RunEnd runKepler(SimulationBackend& backend, const SimParams& params) {
     backend.load(generateScenario(params.scenario, params.bodyCount, params.seed, params.scenarioParams));
-    for (int period = 0; period < kPeriods; ++period)
-        backend.step(params, kStepsPerPeriod);
+    for (int period = 0; period < kKeplerPeriods; ++period)
+        backend.step(params, kKeplerStepsPerPeriod);
     RunEnd end;
     backend.readBodies(end.bodies);
     end.energy = backend.diagnostics(params).totalEnergy();

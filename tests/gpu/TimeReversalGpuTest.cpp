@@ -21,7 +21,7 @@ class TimeReversalGpu : public gputest::CudaDeviceTest {};
 constexpr int kSteps = 200;
 constexpr double kBound = 1e-5;
 
-SimParams gpuPlummer(std::uint64_t seed, std::uint32_t orbDomains = 0) {
+SimParams reversalPlummer(std::uint64_t seed, std::uint32_t orbDomains = 0) {
     SimParams params;
     params.scenario = "plummer";
     params.bodyCount = 2000;
@@ -37,7 +37,7 @@ using test::bodiesOf;
 TEST_F(TimeReversalGpu, NegatesExactlyTheVelocities) {
     const std::uint64_t seed = gputest::freshSeed();
     SCOPED_TRACE(gputest::seedTrace(seed));
-    Simulation simulation(gpuPlummer(seed));
+    Simulation simulation(reversalPlummer(seed));
     simulation.step(2);
     const Bodies before = bodiesOf(simulation);
     simulation.reverseTime();
@@ -60,7 +60,7 @@ TEST_F(TimeReversalGpu, NegatesExactlyTheVelocities) {
 void expectRoundTrip(std::uint32_t orbDomains) {
     const std::uint64_t seed = gputest::freshSeed();
     SCOPED_TRACE(gputest::seedTrace(seed));
-    Simulation simulation(gpuPlummer(seed, orbDomains));
+    Simulation simulation(reversalPlummer(seed, orbDomains));
     const Bodies start = bodiesOf(simulation);
     const double startTime = simulation.time();
     for (int i = 0; i < kSteps; ++i)

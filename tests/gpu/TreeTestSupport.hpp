@@ -31,10 +31,6 @@ inline SimParams treeParams(double openingAngle, const GravityParams& gravity = 
     return params;
 }
 
-inline GravityParams gravityOf(const SimParams& params) {
-    return {params.gravitationalConstant, params.softeningLength};
-}
-
 /// The backend's accelerations for params and the bodies, in the order the backend returns them.
 struct OrderedAccelerations {
     Bodies bodies;

@@ -9,7 +9,7 @@
 namespace gravlab {
 namespace {
 
-constexpr std::size_t kBodyCount = 3000;
+constexpr std::size_t kMigrationBodyCount = 3000;
 /// A few steps' drift in a Plummer sphere of half-mass radius 0.77: enough to send hundreds of bodies across cuts.
 constexpr double kDriftSigma = 0.05;
 
@@ -43,7 +43,7 @@ TEST(DistributedOrbMpi, MigrationSendsLeaversWhereTheSingleProcessMigrationDoes)
     Communicator& world = worldCommunicator();
     const std::uint64_t seed = test::agreedSeed(world);
     SCOPED_TRACE(test::seedTrace(seed));
-    Bodies all = generateScenario("plummer", kBodyCount, seed, {});
+    Bodies all = generateScenario("plummer", kMigrationBodyCount, seed, {});
     const std::vector<float> weights = test::exactWeights(all.size(), seed);
     const std::vector<std::size_t> myShare = test::sliceIndices(all.size(), world.rank(), world.size());
     Bodies local = test::pickBodies(all, myShare);
@@ -78,7 +78,7 @@ TEST(DistributedOrbMpi, LowPartsTravelWithTheirBodies) {
     Communicator& world = worldCommunicator();
     const std::uint64_t seed = test::agreedSeed(world);
     SCOPED_TRACE(test::seedTrace(seed));
-    Bodies all = generateScenario("plummer", kBodyCount, seed, {});
+    Bodies all = generateScenario("plummer", kMigrationBodyCount, seed, {});
     test::tagLowParts(all);
     const std::vector<float> weights = test::exactWeights(all.size(), seed);
     std::vector<std::size_t> myShare;
@@ -116,7 +116,7 @@ TEST(DistributedOrbMpi, InvalidInputOnOneRankIsRefusedOnEveryRank) {
     Communicator& world = worldCommunicator();
     const std::uint64_t seed = test::agreedSeed(world);
     SCOPED_TRACE(test::seedTrace(seed));
-    const Bodies all = generateScenario("plummer", kBodyCount, seed, {});
+    const Bodies all = generateScenario("plummer", kMigrationBodyCount, seed, {});
     const std::vector<std::size_t> myShare = test::sliceIndices(all.size(), world.rank(), world.size());
     const std::string lastRank = "rank " + std::to_string(world.size() - 1);
 

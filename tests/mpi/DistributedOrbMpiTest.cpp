@@ -9,7 +9,7 @@
 namespace gravlab {
 namespace {
 
-constexpr std::size_t kBodyCount = 3000;
+constexpr std::size_t kOrbBodyCount = 3000;
 
 /// Repartitions slices of all (weights: work balance) across the world and compares with OrbCpu on all.
 /// Collective: every rank calls it with the same bodies.
@@ -60,7 +60,7 @@ void expectDomainsOfSingleProcessOrb(const Bodies& all, const std::vector<float>
 }
 
 Bodies plummer(std::uint64_t seed) {
-    return generateScenario("plummer", kBodyCount, seed, {});
+    return generateScenario("plummer", kOrbBodyCount, seed, {});
 }
 
 /// A Plummer sphere with every coordinate c replaced by round(c scale) clamped to [-limit, limit]: a grid of
@@ -155,13 +155,14 @@ TEST(DistributedOrbMpi, ZeroWorkFallsBackToCountBalance) {
     Communicator& world = worldCommunicator();
     const std::uint64_t seed = test::agreedSeed(world);
     SCOPED_TRACE(test::seedTrace(seed));
-    Bodies local = test::pickBodies(plummer(seed), test::sliceIndices(kBodyCount, world.rank(), world.size()));
+    Bodies local = test::pickBodies(plummer(seed), test::sliceIndices(kOrbBodyCount, world.rank(), world.size()));
     std::vector<float> zeroWork(local.size(), 0.0f);
     const RankDomains domains = repartitionAcrossRanks(world, local, zeroWork, OrbBalance::Work);
     EXPECT_EQ(domains.balance, OrbBalance::Count);
     for (int r = 0; r < world.size(); ++r) // count balance: floor(N (r + 1) / K) - floor(N r / K) bodies
-        EXPECT_EQ(domains.bodiesPerRank[std::size_t(r)], kBodyCount * std::size_t(r + 1) / std::size_t(world.size()) -
-                                                             kBodyCount * std::size_t(r) / std::size_t(world.size()));
+        EXPECT_EQ(domains.bodiesPerRank[std::size_t(r)],
+                  kOrbBodyCount * std::size_t(r + 1) / std::size_t(world.size()) -
+                      kOrbBodyCount * std::size_t(r) / std::size_t(world.size()));
 }
 
 } // namespace

@@ -14,7 +14,7 @@
 namespace gravlab {
 namespace {
 
-SimParams cpuParams() {
+SimParams inspectionCpuParams() {
     SimParams params;
     params.backend = BackendKind::Cpu;
     params.solver = "tree";
@@ -56,7 +56,7 @@ TEST(BodyInspection, TwoBodiesGiveTheAnalyticPotential) {
 TEST(BodyInspection, MatchesTheStateAndAnIndependentPotential) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
-    const SimParams params = cpuParams();
+    const SimParams params = inspectionCpuParams();
     Simulation simulation(params, Snapshot{test::bodiesWithIdentities(1500, seed)});
     simulation.step(3);
     const Bodies now = test::bodiesOf(simulation);
@@ -91,7 +91,7 @@ TEST(BodyInspection, MatchesTheStateAndAnIndependentPotential) {
 TEST(BodyInspection, MassWeightedEnergiesAddUpToKineticPlusTwicePotential) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
-    const SimParams params = cpuParams();
+    const SimParams params = inspectionCpuParams();
     Simulation simulation(params, Snapshot{test::bodiesWithIdentities(300, seed)});
     const Bodies now = test::bodiesOf(simulation);
     double sum = 0;
@@ -107,7 +107,7 @@ TEST(BodyInspection, TheSameIdFindsTheSameBodyAfterOrbReorders) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     const Bodies original = test::bodiesWithIdentities(2000, seed);
-    SimParams params = cpuParams();
+    SimParams params = inspectionCpuParams();
     params.orb.domainCount = 8;
     params.orb.rebuildInterval = 3;
     Simulation simulation(params, Snapshot{original});
@@ -130,7 +130,7 @@ TEST(BodyInspection, PositionsOfAFewBodiesByIdAfterOrbReorders) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     const Bodies original = test::bodiesWithIdentities(1500, seed);
-    SimParams params = cpuParams();
+    SimParams params = inspectionCpuParams();
     params.orb.domainCount = 4;
     Simulation simulation(params, Snapshot{original});
     simulation.step(4);
@@ -150,7 +150,7 @@ TEST(BodyInspection, PositionsOfAFewBodiesByIdAfterOrbReorders) {
 TEST(BodyInspection, OrbDomainIsWhereCountBalancePutsTheBody) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
-    SimParams params = cpuParams();
+    SimParams params = inspectionCpuParams();
     params.orb.domainCount = 5;
     params.orb.balance = OrbBalance::Count;
     const std::size_t count = 1003;

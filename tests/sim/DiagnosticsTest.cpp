@@ -12,7 +12,7 @@ using simtest::Vec3;
 
 // The diagnostics accumulate in fp64 from float inputs that the reference reads identically; only summation order
 // differs, ~1e-16 per term, so 1e-12 relative separates rounding from any wrong factor.
-constexpr double kRelativeTolerance = 1e-12;
+constexpr double kFp64Tolerance = 1e-12;
 
 TEST(Diagnostics, ThreeBodiesMatchHandWrittenSums) {
     const std::uint64_t seed = simtest::freshSeed();
@@ -39,13 +39,13 @@ TEST(Diagnostics, ThreeBodiesMatchHandWrittenSums) {
                                                    simtest::scale(simtest::cross(x(1), v(1)), m(1))),
                                       simtest::scale(simtest::cross(x(2), v(2)), m(2)));
 
-    EXPECT_NEAR(diagnostics.kineticEnergy, kinetic, kRelativeTolerance * kinetic);
-    EXPECT_NEAR(diagnostics.potentialEnergy, potential, kRelativeTolerance * std::abs(potential));
-    EXPECT_NEAR(diagnostics.totalEnergy(), kinetic + potential, kRelativeTolerance * (kinetic - potential));
-    EXPECT_NEAR(diagnostics.virialRatio(), kinetic / -potential, kRelativeTolerance);
+    EXPECT_NEAR(diagnostics.kineticEnergy, kinetic, kFp64Tolerance * kinetic);
+    EXPECT_NEAR(diagnostics.potentialEnergy, potential, kFp64Tolerance * std::abs(potential));
+    EXPECT_NEAR(diagnostics.totalEnergy(), kinetic + potential, kFp64Tolerance * (kinetic - potential));
+    EXPECT_NEAR(diagnostics.virialRatio(), kinetic / -potential, kFp64Tolerance);
     for (int k = 0; k < 3; ++k) {
-        EXPECT_NEAR(diagnostics.linearMomentum[k], momentum[k], kRelativeTolerance * simtest::norm(momentum));
-        EXPECT_NEAR(diagnostics.angularMomentum[k], angular[k], kRelativeTolerance * simtest::norm(angular));
+        EXPECT_NEAR(diagnostics.linearMomentum[k], momentum[k], kFp64Tolerance * simtest::norm(momentum));
+        EXPECT_NEAR(diagnostics.angularMomentum[k], angular[k], kFp64Tolerance * simtest::norm(angular));
     }
 }
 

@@ -2,6 +2,7 @@
 // inline fp64 sum; listed targets, coincident pairs with zero softening, and independence from the thread count.
 #include "direct/DirectSumSimd.hpp"
 
+#include "ForcedSimdTarget.hpp"
 #include "SimTestSupport.hpp"
 
 #include <gravlab/sim/CpuFmaPeak.hpp>
@@ -93,15 +94,6 @@ double worstScaledError(const Bodies& bodies, const GravityParams& gravity) {
     return worst;
 }
 
-/// Forces Highway's dispatch onto one target for the guard's lifetime.
-class ForcedSimdTarget {
-public:
-    explicit ForcedSimdTarget(std::int64_t target) { hwy::SetSupportedTargetsForTest(target); }
-    ~ForcedSimdTarget() { hwy::SetSupportedTargetsForTest(0); }
-    ForcedSimdTarget(const ForcedSimdTarget&) = delete;
-    ForcedSimdTarget& operator=(const ForcedSimdTarget&) = delete;
-};
-
 // Bound: one term m (x_j - x_i) / r^3 is computed with a relative error of at most ~31 u on the widest-error targets
 // (SSE4/AVX2: rsqrtps' 1.5 x 2^-12 squared by the Newton step is 3.4 u in 1/r, its rounding ~3 u, r^2's roundings
 // 2.5 u in 1/r; all tripled by 1/r^3, plus the difference and the products), bounded here by 48 u. The sum over up to
@@ -119,7 +111,7 @@ TEST(DirectSumSimd, MatchesTheFp64OracleOnEverySimdTarget) {
     const std::vector<std::int64_t> targets = hwy::SupportedAndGeneratedTargets();
     ASSERT_FALSE(targets.empty());
     for (const std::int64_t target : targets) {
-        const ForcedSimdTarget forced(target);
+        const simtest::ForcedSimdTarget forced(target);
         SCOPED_TRACE(std::string("SIMD target ") + hwy::TargetName(target));
         ASSERT_STREQ(directSumSimdTargetName(), hwy::TargetName(target)) << "the dispatch did not follow the mock";
         for (const std::size_t count :

@@ -16,9 +16,7 @@
 namespace gravlab {
 namespace {
 
-constexpr std::size_t kBodyCount = 20000;
-// The scenario's colour keys mark its components: disk bodies run from 0.1 to 0.7, the bulge is 0.9.
-constexpr float kLargestDiskColour = 0.75f;
+constexpr std::size_t kDiskGalaxyBodyCount = 20000;
 
 struct RadialBin {
     RadialBin(double innerRadius, double outerRadius) : inner(innerRadius), outer(outerRadius) {}
@@ -55,7 +53,7 @@ std::vector<RadialBin> binDiskBodies(const Bodies& bodies, std::mt19937_64& rand
     for (const std::size_t i : order) {
         const double radius = cylindricalRadius(bodies, i);
         for (RadialBin& bin : bins) {
-            if (bodies.colorKey[i] > kLargestDiskColour || radius < bin.inner || radius >= bin.outer)
+            if (bodies.colorKey[i] > simtest::kLargestDiskGalaxyDiskColour || radius < bin.inner || radius >= bin.outer)
                 continue;
             const double tangential =
                 (double(bodies.x[i]) * bodies.vy[i] - double(bodies.y[i]) * bodies.vx[i]) / radius;
@@ -94,7 +92,7 @@ double logSlopeOfRadialPressure(const std::vector<RadialBin>& bins, std::size_t 
 TEST(DiskGalaxyScenario, RotationObeysTheJeansEquationInTheDirectSumForces) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
-    const Bodies bodies = generateScenario("disk-galaxy", kBodyCount, seed);
+    const Bodies bodies = generateScenario("disk-galaxy", kDiskGalaxyBodyCount, seed);
     std::mt19937_64 random(seed);
     const std::vector<RadialBin> bins = binDiskBodies(bodies, random, {0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5});
     // Softening 0.05, the default the scenario balances its velocities for; it also smooths the bodies'
@@ -172,7 +170,7 @@ TEST(DiskGalaxyScenario, ToomreParameterSetsTheMeasuredQ) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
     for (const double requested : {1.0, 2.5}) {
-        const Bodies bodies = generateScenario("disk-galaxy", kBodyCount, seed, {{"toomre-q", requested}});
+        const Bodies bodies = generateScenario("disk-galaxy", kDiskGalaxyBodyCount, seed, {{"toomre-q", requested}});
         std::ostringstream table;
         // 20000 bodies: Q scatters by ~5% per annulus; the model's kappa (from the softened model rotation curve)
         // and the measured one differ by a few per cent. Tolerance 15%; a dispersion that ignored the parameter
@@ -185,13 +183,13 @@ TEST(DiskGalaxyScenario, ToomreParameterSetsTheMeasuredQ) {
 TEST(DiskGalaxyScenario, DiskIsInVerticalEquilibrium) {
     const std::uint64_t seed = simtest::freshSeed();
     SCOPED_TRACE(simtest::seedTrace(seed));
-    const Bodies bodies = generateScenario("disk-galaxy", kBodyCount, seed);
+    const Bodies bodies = generateScenario("disk-galaxy", kDiskGalaxyBodyCount, seed);
     // The zz component of the tensor virial theorem, for the disk bodies in the field of all bodies: in a steady
     // state d^2/dt^2 sum m z^2 = 0, i.e. sum m v_z^2 = -sum m z a_z. Forces by fp64 direct sum (softening 0.05, the
     // scenario's design value) on a random sample of disk bodies.
     std::vector<std::size_t> targets;
     for (std::size_t i = 0; i < bodies.size() && targets.size() < 3000; ++i)
-        if (bodies.colorKey[i] <= kLargestDiskColour)
+        if (bodies.colorKey[i] <= simtest::kLargestDiskGalaxyDiskColour)
             targets.push_back(i);
     Vec3Arrays<double> accelerations;
     computeAccelerationsFp64(bodies, {1.0, 0.05}, targets, accelerations);

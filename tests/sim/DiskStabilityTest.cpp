@@ -14,9 +14,6 @@
 namespace gravlab {
 namespace {
 
-// The scenario's colour keys mark its components: disk bodies run from 0.1 to 0.7, the bulge is 0.9.
-constexpr float kLargestDiskColour = 0.75f;
-
 struct DiskShape {
     double halfMassRadius; ///< median cylindrical radius of the disk bodies
     double thickness;      ///< median |z| of the disk bodies
@@ -32,14 +29,14 @@ DiskShape diskShape(const Bodies& bodies) {
     simtest::Vec3 centre{};
     std::size_t count = 0;
     for (std::size_t i = 0; i < bodies.size(); ++i)
-        if (bodies.colorKey[i] <= kLargestDiskColour) {
+        if (bodies.colorKey[i] <= simtest::kLargestDiskGalaxyDiskColour) {
             centre = simtest::add(centre, simtest::positionOf(bodies, i));
             ++count;
         }
     centre = simtest::scale(centre, 1.0 / double(count));
     std::vector<double> radii, heights;
     for (std::size_t i = 0; i < bodies.size(); ++i)
-        if (bodies.colorKey[i] <= kLargestDiskColour) {
+        if (bodies.colorKey[i] <= simtest::kLargestDiskGalaxyDiskColour) {
             const simtest::Vec3 p = simtest::sub(simtest::positionOf(bodies, i), centre);
             radii.push_back(std::hypot(p[0], p[1]));
             heights.push_back(std::abs(p[2]));

@@ -18,15 +18,12 @@
 namespace gravlab {
 namespace {
 
-/// Debian's Python, which has python3-h5py and python3-numpy (the python3 on PATH may be another one).
-constexpr const char* kSystemPython = "/usr/bin/python3";
-
 /// Runs a Python program with the file as its argument; returns its standard output, or fails the test.
 std::string runPython(const std::string& program, const std::filesystem::path& file) {
-    const std::string command = std::string(kSystemPython) + " -c '" + program + "' '" + file.string() + "' 2>&1";
+    const std::string command = std::string(test::kSystemPython) + " -c '" + program + "' '" + file.string() + "' 2>&1";
     std::FILE* pipe = ::popen(command.c_str(), "r");
     if (pipe == nullptr) {
-        ADD_FAILURE() << "cannot start " << kSystemPython;
+        ADD_FAILURE() << "cannot start " << test::kSystemPython;
         return {};
     }
     std::string output;

@@ -36,11 +36,11 @@ using Real = long double;
 using RealVec = std::array<Real, 3>;
 
 constexpr double kEccentricity = 0.9;
-constexpr double kPeriod = 2.0 * std::numbers::pi;
-constexpr int kStepsPerPeriod = 1000;
-constexpr int kPeriods = 20;
+constexpr double kKeplerPeriod = 2.0 * std::numbers::pi;
+constexpr int kKeplerStepsPerPeriod = 1000;
+constexpr int kKeplerPeriods = 20;
 // Minimum allowed softening; the reference uses the same, so it shifts nothing between the two.
-constexpr double kSoftening = 1e-5;
+constexpr double kKeplerSoftening = 1e-5;
 
 /// Two softened point masses stepped by KDK in long double (the test's own integrator, independent of the code's).
 struct ReferenceBinary {
@@ -60,7 +60,7 @@ struct ReferenceBinary {
     }
     Real softenedDistance() const {
         const RealVec d = separation();
-        return std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + Real(kSoftening) * Real(kSoftening));
+        return std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2] + Real(kKeplerSoftening) * Real(kKeplerSoftening));
     }
     void kick(Real duration) {
         const RealVec d = separation();
@@ -98,13 +98,13 @@ struct ReferenceBinary {
 SimParams keplerParams(Precision precision, const char* solver) {
     SimParams params;
     params.scenario = "kepler-binary";
-    params.scenarioParams = {{"eccentricity", kEccentricity}, {"period", kPeriod}};
+    params.scenarioParams = {{"eccentricity", kEccentricity}, {"period", kKeplerPeriod}};
     params.bodyCount = 2;
     params.backend = BackendKind::Cpu;
     params.solver = solver;
     params.precision = precision;
-    params.softeningLength = kSoftening;
-    params.timeStep = kPeriod / kStepsPerPeriod;
+    params.softeningLength = kKeplerSoftening;
+    params.timeStep = kKeplerPeriod / kKeplerStepsPerPeriod;
     return params;
 }
 
@@ -127,9 +127,9 @@ Departure departureFromReference(const SimParams& params) {
     ReferenceBinary reference(bodies);
     const Real initialAngularMomentum = reference.angularMomentum();
     Departure worst;
-    for (int period = 0; period < kPeriods; ++period) {
-        backend.step(params, kStepsPerPeriod);
-        for (int s = 0; s < kStepsPerPeriod; ++s)
+    for (int period = 0; period < kKeplerPeriods; ++period) {
+        backend.step(params, kKeplerStepsPerPeriod);
+        for (int s = 0; s < kKeplerStepsPerPeriod; ++s)
             reference.step(Real(params.timeStep));
         backend.readBodies(bodies);
         const ReferenceBinary now(bodies);

@@ -15,7 +15,7 @@
 namespace gravlab {
 namespace {
 
-constexpr std::size_t kBodyCount = 100000;
+constexpr std::size_t kPlummerBodyCount = 100000;
 constexpr std::size_t kPairSamples = 4000000;
 constexpr double kScaleRadius = 3.0 * std::numbers::pi / 16.0;
 
@@ -27,7 +27,7 @@ struct PlummerSample {
 const PlummerSample& sharedSample() {
     static const PlummerSample sample = [] {
         const std::uint64_t seed = simtest::freshSeed();
-        return PlummerSample{seed, generateScenario("plummer", kBodyCount, seed)};
+        return PlummerSample{seed, generateScenario("plummer", kPlummerBodyCount, seed)};
     }();
     return sample;
 }
@@ -135,7 +135,7 @@ TEST(PlummerScenario, NoBodyLiesBeyondTheTruncationRadius) {
 TEST(PlummerScenario, EqualMassesTotalOneCentredAndAtRest) {
     const PlummerSample& sample = sharedSample();
     SCOPED_TRACE(simtest::seedTrace(sample.seed));
-    const simtest::Moments moments = simtest::momentsOf(sample.bodies, 0, kBodyCount);
+    const simtest::Moments moments = simtest::momentsOf(sample.bodies, 0, kPlummerBodyCount);
     // Masses are 1/N in float (relative rounding 6e-8); their double sum is 1 to ~1e-7.
     EXPECT_NEAR(moments.mass, 1.0, 1e-6);
     for (const float m : sample.bodies.mass)

@@ -17,7 +17,7 @@ namespace gravlab {
 namespace {
 
 // The scenario's colour keys: the disk runs from 0.1 to 0.6, the bulge is 0.7 and the companion 0.95.
-constexpr float kLargestDiskColour = 0.65f;
+constexpr float kLargestRingDiskColour = 0.65f;
 constexpr double kInnerRadius = 0.5, kOuterRadius = 3.5, kAnnulusWidth = 0.25;
 
 /// Surface density of the disk bodies in annuli of kAnnulusWidth from kInnerRadius to kOuterRadius about the disk
@@ -26,7 +26,7 @@ std::vector<double> diskSurfaceDensity(const Bodies& bodies) {
     simtest::Vec3 centre{};
     double mass = 0;
     for (std::size_t i = 0; i < bodies.size(); ++i)
-        if (bodies.colorKey[i] <= kLargestDiskColour) {
+        if (bodies.colorKey[i] <= kLargestRingDiskColour) {
             centre = simtest::add(centre, simtest::scale(simtest::positionOf(bodies, i), bodies.mass[i]));
             mass += bodies.mass[i];
         }
@@ -34,7 +34,7 @@ std::vector<double> diskSurfaceDensity(const Bodies& bodies) {
     const auto annuli = std::size_t(std::lround((kOuterRadius - kInnerRadius) / kAnnulusWidth));
     std::vector<double> density(annuli, 0.0);
     for (std::size_t i = 0; i < bodies.size(); ++i) {
-        if (bodies.colorKey[i] > kLargestDiskColour)
+        if (bodies.colorKey[i] > kLargestRingDiskColour)
             continue;
         const simtest::Vec3 p = simtest::sub(simtest::positionOf(bodies, i), centre);
         const double radius = std::hypot(p[0], p[1]);

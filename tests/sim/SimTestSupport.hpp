@@ -18,6 +18,9 @@
 
 namespace gravlab::simtest {
 
+/// The disk-galaxy scenario's colour keys mark its components: disk bodies run from 0.1 to 0.7, the bulge is 0.9.
+inline constexpr float kLargestDiskGalaxyDiskColour = 0.75f;
+
 using Vec3 = std::array<double, 3>;
 
 using gravlab::test::freshSeed;

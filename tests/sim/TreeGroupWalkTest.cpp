@@ -1,5 +1,6 @@
 // The CPU tree's group walk (TreeForcesCpu, TreeWalkGroups, TreeListsSimd) against the fp64 direct sum: the accuracy
 // contract on several fresh shapes, group boundaries at small and odd N, partial evaluations and thread counts.
+#include "ForcedSimdTarget.hpp"
 #include "TreeTestSupport.hpp"
 #include "tree/TreeForcesCpu.hpp"
 #include "tree/TreeListsSimd.hpp"
@@ -19,7 +20,7 @@
 namespace gravlab {
 namespace {
 
-constexpr double kSoftening = 0.05;
+constexpr double kWalkSoftening = 0.05;
 
 // The accuracy contract of the CPU tree: the 99th percentile of |a - a_fp64| / |a_fp64| stays below 1e-3 at theta 0.5
 // for every shape the app offers in bulk. Measured at 25k bodies (seed 5, groups of 128): 4.2e-4 (Plummer), 4.9e-4
@@ -38,11 +39,11 @@ TEST(TreeGroupWalk, ContractHoldsOnFreshShapesAtThetaHalf) {
         tree.build(bodies);
         tree.summarize(0.5f);
         Vec3Arrays<float> accelerations;
-        computeTreeAccelerationsCpu(tree, {1.0, kSoftening}, accelerations);
+        computeTreeAccelerationsCpu(tree, {1.0, kWalkSoftening}, accelerations);
         std::vector<std::size_t> targets(bodies.size());
         std::iota(targets.begin(), targets.end(), std::size_t{0});
         Vec3Arrays<double> reference;
-        computeAccelerationsFp64(bodies, {1.0, kSoftening}, targets, reference);
+        computeAccelerationsFp64(bodies, {1.0, kWalkSoftening}, targets, reference);
         const std::vector<double> errors = treetest::relativeErrors(accelerations, reference, targets);
         const double p99 = treetest::percentile(errors, 99);
         std::cout << scenario << ", N = " << bodies.size() << ", theta 0.5, SIMD " << treeListsSimdTarget()
@@ -58,7 +59,7 @@ TEST(TreeGroupWalk, ContractHoldsOnFreshShapesAtThetaHalf) {
 /// G m / d^2 >= G / (3 N), far above the bound.
 void expectAllBodiesMatchTheDirectSum(const Bodies& bodies, std::uint32_t capacity) {
     SCOPED_TRACE("N = " + std::to_string(bodies.size()) + ", groups of up to " + std::to_string(capacity));
-    const GravityParams gravity{1.3, kSoftening};
+    const GravityParams gravity{1.3, kWalkSoftening};
     OctreeCpu tree;
     tree.build(bodies);
     tree.summarize(1e-7f);
@@ -129,7 +130,7 @@ struct Evaluation {
 
 Evaluation evaluate(const OctreeCpu& tree, const Vec3Arrays<float>* previous, std::span<const std::uint32_t> targets,
                     int threads) {
-    TreeForceParams params{1.0, kSoftening};
+    TreeForceParams params{1.0, kWalkSoftening};
     if (previous != nullptr) {
         params.previousAccelerations = previous;
         params.forceAccuracy = 0.002f;
@@ -194,14 +195,6 @@ TEST(TreeGroupWalk, ThreadCountsAndPartialEvaluationsGiveTheFullResultBitForBit)
     }
 }
 
-/// Restores Highway's own choice of target when a test that forced one ends, however it ends.
-struct ForcedSimdTarget {
-    explicit ForcedSimdTarget(std::int64_t target) { hwy::SetSupportedTargetsForTest(target); }
-    ~ForcedSimdTarget() { hwy::SetSupportedTargetsForTest(0); }
-    ForcedSimdTarget(const ForcedSimdTarget&) = delete;
-    ForcedSimdTarget& operator=(const ForcedSimdTarget&) = delete;
-};
-
 // Laptops dispatch to other instruction sets than this machine: each target compiled in and supported here (on this
 // Zen 5: AVX-512, AVX2, SSE4, SSSE3) must meet the contract (p99 1e-3 at theta 0.5 against the fp64 sum) and agree with
 // the others to float rounding: their lists are the same, only the vector width, the summation order and the
@@ -218,17 +211,17 @@ TEST(TreeGroupWalk, EveryDispatchedInstructionSetMeetsTheContract) {
     tree.summarize(0.5f);
     const std::vector<std::size_t> targets = treetest::randomTargets(bodies.size(), 1000, random);
     Vec3Arrays<double> reference;
-    computeAccelerationsFp64(bodies, {1.0, kSoftening}, targets, reference);
+    computeAccelerationsFp64(bodies, {1.0, kWalkSoftening}, targets, reference);
     Vec3Arrays<float> first;
     int tested = 0;
     for (const std::int64_t target : {HWY_AVX3, HWY_AVX2, HWY_SSE4, HWY_SSSE3, HWY_EMU128}) {
         if ((target & HWY_TARGETS & hwy::SupportedTargets()) == 0)
             continue;
-        const ForcedSimdTarget forced(target);
+        const simtest::ForcedSimdTarget forced(target);
         SCOPED_TRACE(treeListsSimdTarget());
         EXPECT_STREQ(treeListsSimdTarget(), hwy::TargetName(target));
         Vec3Arrays<float> accelerations;
-        computeTreeAccelerationsCpu(tree, {1.0, kSoftening}, accelerations);
+        computeTreeAccelerationsCpu(tree, {1.0, kWalkSoftening}, accelerations);
         const std::vector<double> errors = treetest::relativeErrors(accelerations, reference, targets);
         std::cout << "tree lists on " << treeListsSimdTarget() << ": p99 " << treetest::percentile(errors, 99) << "\n";
         EXPECT_LE(treetest::percentile(errors, 99), 1e-3);

@@ -24,9 +24,9 @@
 namespace gravlab {
 namespace {
 
-constexpr std::size_t kBodyCount = 8192;
+constexpr std::size_t kGpuBodyCount = 8192;
 /// More than the default --orb-every (16), so every run re-partitions mid-call, previous accelerations carried.
-constexpr int kStepCount = 20;
+constexpr int kGpuStepCount = 20;
 
 /// Why this run's ranks cannot step on GPUs (empty when they can); decided once, by all ranks together.
 const std::string& whyNoGpuRanks() {
@@ -38,7 +38,7 @@ const std::string& whyNoGpuRanks() {
     if (!whyNoGpuRanks().empty())                                                                                      \
     GTEST_SKIP() << "GPU ranks unavailable: " << whyNoGpuRanks()
 
-struct SteppedPair {
+struct SteppedGpuPair {
     std::uint64_t seed = 0;
     Bodies initial;
     Bodies aloneBodies;
@@ -48,10 +48,10 @@ struct SteppedPair {
     std::vector<std::uint64_t> bodiesPerRank;
 };
 
-SteppedPair stepBoth(const SimParams& params, int steps = kStepCount) {
-    SteppedPair pair;
+SteppedGpuPair stepBoth(const SimParams& params, int steps = kGpuStepCount) {
+    SteppedGpuPair pair;
     pair.seed = sharedSeed();
-    pair.initial = generateScenario("plummer", kBodyCount, pair.seed);
+    pair.initial = generateScenario("plummer", kGpuBodyCount, pair.seed);
     CudaBackend alone;
     alone.load(pair.initial);
     alone.step(params, steps);
@@ -71,8 +71,8 @@ SteppedPair stepBoth(const SimParams& params, int steps = kStepCount) {
 
 TEST(DistributedCudaBackendMpi, DirectSumMatchesOneGpu) {
     SKIP_WITHOUT_GPU_RANKS();
-    const SteppedPair pair = stepBoth(rankTestParams("direct"));
-    ASSERT_EQ(pair.spreadBodies.size(), kBodyCount) << "seed " << pair.seed;
+    const SteppedGpuPair pair = stepBoth(rankTestParams("direct"));
+    ASSERT_EQ(pair.spreadBodies.size(), kGpuBodyCount) << "seed " << pair.seed;
     // Each local row sums the same 8192 bodies as on one GPU in the same tiles; a stale or misplaced exchanged
     // position would move bodies by ~dt |v| ~ 1e-2 of the system's size.
     EXPECT_LT(largestRelativePositionDifference(pair.spreadBodies, inIdOrder(pair.aloneBodies)), 1e-5)
@@ -84,8 +84,8 @@ TEST(DistributedCudaBackendMpi, TreeMatchesOneGpuUnderBothCriteria) {
     for (const OpeningCriterion criterion : {OpeningCriterion::Geometric, OpeningCriterion::Relative}) {
         SimParams params = rankTestParams("tree");
         params.openingCriterion = criterion;
-        const SteppedPair pair = stepBoth(params);
-        ASSERT_EQ(pair.spreadBodies.size(), kBodyCount) << "seed " << pair.seed;
+        const SteppedGpuPair pair = stepBoth(params);
+        ASSERT_EQ(pair.spreadBodies.size(), kGpuBodyCount) << "seed " << pair.seed;
         // Every rank builds the octree of the same gathered set and walks the groups holding its bodies, as one GPU
         // walks them all; under the relative criterion the previous accelerations are exchanged too (a missing one
         // would change which cells open). The tree's own error (~1e-3 of a force) is not granted: both make it.
@@ -96,10 +96,10 @@ TEST(DistributedCudaBackendMpi, TreeMatchesOneGpuUnderBothCriteria) {
 
 TEST(DistributedCudaBackendMpi, BodiesAndIdsAreConservedExactly) {
     SKIP_WITHOUT_GPU_RANKS();
-    const SteppedPair pair = stepBoth(rankTestParams("tree"));
+    const SteppedGpuPair pair = stepBoth(rankTestParams("tree"));
     std::uint64_t localCount = pair.slice.count;
     worldCommunicator().allReduceSum(std::span<std::uint64_t>(&localCount, 1));
-    EXPECT_EQ(localCount, kBodyCount) << "seed " << pair.seed;
+    EXPECT_EQ(localCount, kGpuBodyCount) << "seed " << pair.seed;
     ASSERT_EQ(pair.bodiesPerRank.size(), std::size_t(worldCommunicator().size()));
     const Bodies initial = inIdOrder(pair.initial);
     EXPECT_EQ(pair.spreadBodies.id, initial.id) << "seed " << pair.seed; // each id once: none lost, none doubled
@@ -111,15 +111,15 @@ TEST(DistributedCudaBackendMpi, BodiesAndIdsAreConservedExactly) {
 TEST(DistributedCudaBackendMpi, LoadPutsEveryRanksBodiesInItsDomainAndDrawsThemAll) {
     SKIP_WITHOUT_GPU_RANKS();
     const std::uint64_t seed = sharedSeed();
-    const Bodies initial = generateScenario("plummer", kBodyCount, seed);
+    const Bodies initial = generateScenario("plummer", kGpuBodyCount, seed);
     DistributedCudaBackend spread(worldCommunicator());
     spread.load(initial);
     Bodies gathered;
     spread.readBodies(gathered);
     std::vector<RenderVertex> vertices(spread.visuals().vertexCount());
     spread.visuals().writeVertices(vertices);
-    ASSERT_EQ(vertices.size(), kBodyCount);
-    for (std::size_t i = 0; i < kBodyCount; ++i)
+    ASSERT_EQ(vertices.size(), kGpuBodyCount);
+    for (std::size_t i = 0; i < kGpuBodyCount; ++i)
         ASSERT_EQ(vertices[i].x, gathered.x[i]) << "body " << i;
     const OrbCell* domain = nullptr;
     for (const OrbCell& cell : spread.rankDomains().cells)
@@ -138,7 +138,7 @@ TEST(DistributedCudaBackendMpi, LoadPutsEveryRanksBodiesInItsDomainAndDrawsThemA
 
 TEST(DistributedCudaBackendMpi, EnergyMatchesOneGpu) {
     SKIP_WITHOUT_GPU_RANKS();
-    const SteppedPair pair = stepBoth(rankTestParams("direct"));
+    const SteppedGpuPair pair = stepBoth(rankTestParams("direct"));
     const Diagnostics& alone = pair.aloneDiagnostics;
     const Diagnostics& spread = pair.spreadDiagnostics;
     EXPECT_NEAR(spread.totalEnergy(), alone.totalEnergy(), 1e-6 * std::abs(alone.totalEnergy()))
@@ -153,7 +153,7 @@ TEST(DistributedCudaBackendMpi, NonFiniteStepRollsBackOnEveryRank) {
     // Found by the force evaluation after the drift, or (a re-cut after every step) by the re-cut before it.
     for (const std::uint32_t recutEvery : {16u, 1u}) {
         const std::uint64_t seed = sharedSeed();
-        Bodies initial = generateScenario("plummer", kBodyCount, seed);
+        Bodies initial = generateScenario("plummer", kGpuBodyCount, seed);
         initial.vx.back() = 3.0e38f; // a drift of dt 100 leaves this body at infinity
         SimParams params = rankTestParams("direct");
         params.timeStep = 100.0;
@@ -165,7 +165,7 @@ TEST(DistributedCudaBackendMpi, NonFiniteStepRollsBackOnEveryRank) {
             spread.step(params, 3);
         } catch (const NonFiniteStateError& error) {
             thrown = true;
-            EXPECT_EQ(error.bodyCount(), kBodyCount);
+            EXPECT_EQ(error.bodyCount(), kGpuBodyCount);
             // The re-cut counts the body at infinity; the force evaluation, every body its force reached.
             if (recutEvery == 1)
                 EXPECT_EQ(error.affectedBodies(), 1u);
@@ -188,7 +188,7 @@ TEST(DistributedCudaBackendMpi, DomainsAreOrbCpusCellsOfTheWholeSet) {
     // Every rank cuts on its own GPU; under count balance the cuts must be the host ORB's over all bodies, and every
     // rank's bodies that ORB's leaf of the rank.
     const std::uint64_t seed = sharedSeed();
-    const Bodies initial = generateScenario("plummer", kBodyCount, seed);
+    const Bodies initial = generateScenario("plummer", kGpuBodyCount, seed);
     DistributedCudaBackend spread(worldCommunicator());
     spread.load(initial);
     Bodies reference = initial;
@@ -229,7 +229,7 @@ TEST(DistributedCudaBackendMpi, WorkBalancedRecutsEqualiseTheRanksWork) {
     // equal work is not equal counts. Each domain boundary lies within half a body's weight of its target, and one
     // body's weight is under 1e-3 of a rank's share here, so every rank's work is within 1% of the mean.
     const std::uint64_t seed = sharedSeed();
-    const Bodies initial = generateScenario("galaxy-collision", kBodyCount, seed);
+    const Bodies initial = generateScenario("galaxy-collision", kGpuBodyCount, seed);
     SimParams params = rankTestParams("tree");
     params.orb.balance = OrbBalance::Work;
     params.orb.rebuildInterval = 2;
@@ -247,7 +247,7 @@ TEST(DistributedCudaBackendMpi, WorkBalancedRecutsEqualiseTheRanksWork) {
     std::uint64_t bodies = 0;
     for (const std::uint64_t count : domains.bodiesPerRank)
         bodies += count;
-    EXPECT_EQ(bodies, kBodyCount);
+    EXPECT_EQ(bodies, kGpuBodyCount);
 }
 
 TEST(DistributedCudaBackendMpi, RefusesFewerBodiesThanRanksOnEveryRank) {
