@@ -245,7 +245,7 @@ BodyIdentity GlComputeBackend::bodyIdentity(std::size_t index) const {
 Diagnostics GlComputeBackend::diagnostics(const SimParams& params) const {
     Bodies bodies;
     readBodies(bodies);
-    return computeDiagnosticsCpu(bodies, {params.gravitationalConstant, params.softeningLength});
+    return computeDiagnosticsCpu(bodies, params.gravity());
 }
 
 void GlComputeBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {

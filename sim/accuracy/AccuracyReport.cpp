@@ -112,8 +112,7 @@ AccuracyMeasurement measureAccuracy(SimulationBackend& backend, const SimParams&
     if (accelerations.size() != bodies.size())
         throw std::runtime_error("accuracy report: the backend returned " + std::to_string(accelerations.size()) +
                                  " accelerations for " + std::to_string(bodies.size()) + " bodies");
-    measurement.referenceMilliseconds =
-        reference.update(bodies, {params.gravitationalConstant, params.softeningLength});
+    measurement.referenceMilliseconds = reference.update(bodies, params.gravity());
 
     const std::vector<std::size_t>& indices = reference.sampleIndices();
     const Vec3Arrays<double>& expected = reference.accelerations();

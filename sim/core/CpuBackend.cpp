@@ -273,19 +273,18 @@ void CpuBackend::readBodies(Bodies& out) const {
 }
 
 Diagnostics CpuBackend::diagnostics(const SimParams& params) const {
-    return computeDiagnosticsCpu(m_bodies, {params.gravitationalConstant, params.softeningLength});
+    return computeDiagnosticsCpu(m_bodies, params.gravity());
 }
 
 Diagnostics CpuBackend::measureDiagnostics(const SimParams& params, PotentialMethod method) {
-    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    const GravityParams gravity = params.gravity();
     if (method == PotentialMethod::DirectFp64)
         return computeDiagnosticsCpu(m_bodies, gravity);
     return computeTreeDiagnosticsCpu(m_bodies, gravity, params.openingAngle);
 }
 
 void CpuBackend::readPotentials(const SimParams& params, std::vector<float>& out) {
-    computeTreePotentialsCpu(m_bodies, {params.gravitationalConstant, params.softeningLength}, params.openingAngle,
-                             out);
+    computeTreePotentialsCpu(m_bodies, params.gravity(), params.openingAngle, out);
 }
 
 void CpuBackend::readAccelerations(const SimParams& params, Vec3Arrays<float>& out) {
@@ -300,8 +299,7 @@ std::optional<BodyInspection> CpuBackend::inspectBody(const SimParams& params, s
     // The cells describe the arrays only while the domains are active (a rolled-back step invalidates them).
     const std::span<const OrbCell> cells =
         m_orb.active() ? std::span<const OrbCell>(m_orb.cells()) : std::span<const OrbCell>();
-    return inspectBodyOnHost(m_bodies, accelerationsCurrent ? &m_accelerations : nullptr, cells,
-                             {params.gravitationalConstant, params.softeningLength}, id);
+    return inspectBodyOnHost(m_bodies, accelerationsCurrent ? &m_accelerations : nullptr, cells, params.gravity(), id);
 }
 
 void CpuBackend::Visuals::writeVertices(std::span<RenderVertex> out) const {

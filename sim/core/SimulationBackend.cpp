@@ -50,7 +50,7 @@ std::optional<BodyInspection> SimulationBackend::inspectBody(const SimParams& pa
     readBodies(bodies);
     std::vector<OrbCell> cells;
     visuals().collectOrbCells(cells);
-    return inspectBodyOnHost(bodies, nullptr, cells, {params.gravitationalConstant, params.softeningLength}, id);
+    return inspectBodyOnHost(bodies, nullptr, cells, params.gravity(), id);
 }
 
 std::vector<std::optional<BodyPosition>> SimulationBackend::bodyPositions(std::span<const std::uint64_t> ids) const {
@@ -64,14 +64,13 @@ Diagnostics SimulationBackend::measureDiagnostics(const SimParams& params, Poten
         return diagnostics(params);
     Bodies bodies;
     readBodies(bodies);
-    return computeTreeDiagnosticsCpu(bodies, {params.gravitationalConstant, params.softeningLength},
-                                     params.openingAngle);
+    return computeTreeDiagnosticsCpu(bodies, params.gravity(), params.openingAngle);
 }
 
 void SimulationBackend::readPotentials(const SimParams& params, std::vector<float>& out) {
     Bodies bodies;
     readBodies(bodies);
-    computeTreePotentialsCpu(bodies, {params.gravitationalConstant, params.softeningLength}, params.openingAngle, out);
+    computeTreePotentialsCpu(bodies, params.gravity(), params.openingAngle, out);
 }
 
 } // namespace gravlab

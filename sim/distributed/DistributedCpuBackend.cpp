@@ -339,8 +339,7 @@ DistributedCpuBackend::bodyPositions(std::span<const std::uint64_t> ids) const {
 Diagnostics DistributedCpuBackend::diagnostics(const SimParams& params) const {
     // The gathered positions are the current ones (see the design note), so only sums cross ranks.
     Diagnostics local = computeBodySumsCpu(m_local);
-    local.potentialEnergy =
-        localPotentialEnergyFp64(m_local, m_all, m_slice.begin, {params.gravitationalConstant, params.softeningLength});
+    local.potentialEnergy = localPotentialEnergyFp64(m_local, m_all, m_slice.begin, params.gravity());
     std::array<double, 8> sums{local.kineticEnergy,      local.potentialEnergy,   local.linearMomentum[0],
                                local.linearMomentum[1],  local.linearMomentum[2], local.angularMomentum[0],
                                local.angularMomentum[1], local.angularMomentum[2]};

@@ -16,10 +16,7 @@ SolverForceSettings SolverForceSettings::of(const SimParams& params, std::string
     const SolverInfo& solver = findSolver(params.solver);
     requireSolverRunsOn(solver, device, backend);
     return {&solver,
-            {{params.gravitationalConstant, params.softeningLength},
-             float(params.openingAngle),
-             params.openingCriterion,
-             float(params.forceAccuracy)}};
+            {params.gravity(), float(params.openingAngle), params.openingCriterion, float(params.forceAccuracy)}};
 }
 
 } // namespace gravlab

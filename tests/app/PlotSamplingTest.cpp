@@ -64,7 +64,7 @@ TEST(PlotSampling, SamplesMatchDiagnosticsComputedFromTheBodies) {
     SCOPED_TRACE(seedTrace(seed));
     const SimParams params = smallRun(seed, "direct");
     CountedSession session(params, sampleEvery(1));
-    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    const GravityParams gravity = params.gravity();
     const Bodies initialBodies = session.bodies();
     const Diagnostics initial = computeDiagnosticsCpu(initialBodies, gravity);
     for (int frame = 0; frame < 5; ++frame)
@@ -108,8 +108,7 @@ TEST(PlotSampling, TreeSolverPlotsTheTreePotential) {
     const DiagnosticsSample& sample = session.controller.plotHistory().latest();
     EXPECT_EQ(sample.diagnostics.potentialMethod, PotentialMethod::Tree);
     EXPECT_EQ(describePotentialMethod(sample.diagnostics), "tree, theta 0.5");
-    const Diagnostics direct =
-        computeDiagnosticsCpu(session.bodies(), {params.gravitationalConstant, params.softeningLength});
+    const Diagnostics direct = computeDiagnosticsCpu(session.bodies(), params.gravity());
     // Theta 0.5: the tree's W is within 1e-3 of the pair sum (TreePotentialTest justifies the bound).
     EXPECT_NEAR(sample.diagnostics.potentialEnergy, direct.potentialEnergy, 1e-3 * std::abs(direct.potentialEnergy));
 }

@@ -6,9 +6,6 @@
 
 namespace gravlab::test {
 
-/// Debian's Python, which has python3-h5py and python3-numpy (the python3 on PATH may be another one).
-inline constexpr const char* kSystemPython = "/usr/bin/python3";
-
 /// A seed that differs between runs; tests print it with SCOPED_TRACE so a failure can be replayed.
 std::uint64_t freshSeed();
 

@@ -43,7 +43,7 @@ TEST_F(BodyInspectionGpu, MatchesTheReadBackStateAndTheCpuInspection) {
     cpuParams.backend = BackendKind::Cpu;
     cpuParams.orb.domainCount = 0; // keeps the read-back order, so indices agree
     Simulation cpu(cpuParams, Snapshot{now});
-    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    const GravityParams gravity = params.gravity();
     for (const std::size_t i : {std::size_t{0}, std::size_t{31337}, now.size() - 1}) {
         const std::optional<BodyInspection> inspection = gpu.backend().inspectBody(params, now.id[i]);
         ASSERT_TRUE(inspection.has_value());

@@ -105,7 +105,7 @@ TEST_F(CudaDeviceTest, PotentialsMatchTheFp64PairSum) {
         Bodies current;
         gpu.readBodies(current); // the order of the values
         std::vector<double> reference;
-        computeDirectPotentialsFp64(current, {params.gravitationalConstant, params.softeningLength}, reference);
+        computeDirectPotentialsFp64(current, params.gravity(), reference);
         std::vector<double> errors(current.size());
         for (std::size_t i = 0; i < current.size(); ++i) {
             errors[i] = std::abs(state.values[i] - reference[i]) / std::abs(reference[i]);
@@ -145,7 +145,7 @@ struct ExpectedError {
 
 std::vector<ExpectedError> expectedErrors(const Bodies& bodies, const Vec3Arrays<float>& tree, const SimParams& params,
                                           const std::vector<std::size_t>& targets) {
-    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    const GravityParams gravity = params.gravity();
     Vec3Arrays<double> direct;
     computeAccelerationsFp64(bodies, gravity, targets, direct);
     const std::vector<double> sums = magnitudeSums(bodies, gravity, targets);
@@ -239,8 +239,7 @@ TEST_F(CudaDeviceTest, AReusedForceErrorMapFollowsItsBodiesThroughAReorder) {
     device.acceleration.upload(accelerations, stream.get());
     ScalarColorsGpu colors;
     colors.coloring().setMode(ColorMode::ForceError);
-    const GpuColorInputs inputs{device, true, {params.gravitationalConstant, params.softeningLength},
-                                &findSolver("tree"), 7, {}};
+    const GpuColorInputs inputs{device, true, params.gravity(), &findSolver("tree"), 7, {}};
     const std::vector<RenderVertex> before = forceErrorColours(colors, inputs, stream.get());
     reverseOnDevice(device.positionMass, stream.get());
     reverseOnDevice(device.velocityColor, stream.get());

@@ -40,10 +40,6 @@ protected:
     }
 };
 
-inline GravityParams gravityOf(const SimParams& params) {
-    return {params.gravitationalConstant, params.softeningLength};
-}
-
 /// A new seed per call, or GRAVLAB_TEST_SEED when set (to replay a failure with the seed it printed).
 using gravlab::test::freshSeed;
 using gravlab::test::seedTrace;

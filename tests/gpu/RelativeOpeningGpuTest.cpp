@@ -30,7 +30,7 @@ ErrorQuantiles relativeErrorQuantiles(const Bodies& bodies, const SimParams& par
     const OrderedAccelerations tree = treeAccelerations(backend, params);
     const std::vector<std::size_t> targets = sampleTargets(tree.bodies.size(), 4096, random);
     Vec3Arrays<double> reference;
-    computeAccelerationsFp64(tree.bodies, gravityOf(params), targets, reference);
+    computeAccelerationsFp64(tree.bodies, params.gravity(), targets, reference);
     const std::vector<double> errors = relativeErrors(tree.accelerations, targets, reference);
     return {quantile(errors, 0.5), quantile(errors, 0.99)};
 }

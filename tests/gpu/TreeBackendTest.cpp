@@ -21,13 +21,13 @@ TEST_F(CudaDeviceTest, TreeEnergyDriftOverThousandSteps) {
     const SimParams params = treeParams(0.5);
     CudaBackend backend;
     backend.load(start);
-    const double initial = computeDiagnosticsCpu(start, gravityOf(params)).totalEnergy();
+    const double initial = computeDiagnosticsCpu(start, params.gravity()).totalEnergy();
     double worst = 0.0;
     Bodies state;
     for (int checkpoint = 0; checkpoint < 10; ++checkpoint) {
         backend.step(params, 100);
         backend.readBodies(state);
-        const double energy = computeDiagnosticsCpu(state, gravityOf(params)).totalEnergy();
+        const double energy = computeDiagnosticsCpu(state, params.gravity()).totalEnergy();
         worst = std::max(worst, std::abs(energy - initial) / std::abs(initial));
     }
     std::cout << "tree, theta 0.5: max |dE/E| over 1000 steps " << worst << "\n";
@@ -171,7 +171,7 @@ TEST_F(CudaDeviceTest, TreeStepsKeepTheLoadedOrder) {
     backend.readAccelerations(params, accelerations); // the last step's, for the positions read above
     const std::vector<std::size_t> targets = sampleTargets(after.size(), 1000, random);
     Vec3Arrays<double> reference;
-    computeAccelerationsFp64(after, gravityOf(params), targets, reference);
+    computeAccelerationsFp64(after, params.gravity(), targets, reference);
     const std::vector<double> errors = relativeErrors(accelerations, targets, reference);
     EXPECT_LE(quantile(errors, 0.5), 1e-3);
     EXPECT_LE(quantile(errors, 0.99), 1e-2);

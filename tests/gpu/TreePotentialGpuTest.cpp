@@ -20,7 +20,7 @@ void expectPotentialsMatchFp64(CudaBackend& backend, const SimParams& params, co
     SCOPED_TRACE(what);
     Bodies bodies;
     backend.readBodies(bodies);
-    const GravityParams gravity = gravityOf(params);
+    const GravityParams gravity = params.gravity();
     const Diagnostics direct = computeDiagnosticsCpu(bodies, gravity);
     const Diagnostics tree = backend.measureDiagnostics(params, PotentialMethod::Tree);
     EXPECT_EQ(tree.potentialMethod, PotentialMethod::Tree);

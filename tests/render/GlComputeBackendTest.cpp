@@ -61,7 +61,7 @@ void expectAccelerationsWithinSummationError(const Bodies& bodies, const SimPara
     backend->load(bodies);
     Vec3Arrays<float> gl;
     backend->readAccelerations(params, gl);
-    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    const GravityParams gravity = params.gravity();
     Vec3Arrays<double> reference;
     computeAccelerationsFp64(bodies, gravity, reference);
     // Recursive float summation of N terms errs by at most N u times the sum of their magnitudes (Higham, Accuracy

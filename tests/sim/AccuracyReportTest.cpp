@@ -51,7 +51,7 @@ public:
         lastSolver = params.solver;
         reverseOrder();
         Vec3Arrays<double> exact;
-        computeAccelerationsFp64(m_bodies, {params.gravitationalConstant, params.softeningLength}, exact);
+        computeAccelerationsFp64(m_bodies, params.gravity(), exact);
         out.resize(m_bodies.size());
         std::normal_distribution<double> normal;
         for (std::size_t i = 0; i < m_bodies.size(); ++i) {

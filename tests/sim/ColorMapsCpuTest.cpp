@@ -223,7 +223,7 @@ TEST(ColorMapsCpu, DensityOfTwoUniformHalvesMatchesTheirMassPerVolume) {
 std::vector<double> oracleErrors(const Bodies& bodies, const Vec3Arrays<float>& tree, const SimParams& params,
                                  const std::vector<std::size_t>& targets) {
     Vec3Arrays<double> direct;
-    computeAccelerationsFp64(bodies, {params.gravitationalConstant, params.softeningLength}, targets, direct);
+    computeAccelerationsFp64(bodies, params.gravity(), targets, direct);
     std::vector<double> errors;
     for (std::size_t k = 0; k < targets.size(); ++k) {
         const std::size_t i = targets[k];
@@ -327,7 +327,7 @@ TEST(ColorMapsCpu, AReusedForceErrorMapFollowsItsBodiesThroughAReorder) {
     backend.readAccelerations(params, accelerations);
     ScalarColorsCpu colors;
     colors.coloring().setMode(ColorMode::ForceError);
-    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    const GravityParams gravity = params.gravity();
     const SolverInfo& tree = findSolver("tree");
     std::vector<RenderVertex> before(bodies.size()), after(bodies.size());
     colors.write({bodies, &accelerations, gravity, &tree, 7, params.openingAngle}, before);

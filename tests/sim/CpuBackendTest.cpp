@@ -12,7 +12,7 @@ namespace {
 
 /// KDK composed by hand from the solver and the kick/drift functions, recomputing the first acceleration.
 void referenceStep(Bodies& bodies, const SimParams& params) {
-    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    const GravityParams gravity = params.gravity();
     const auto dt = float(params.timeStep);
     Vec3Arrays<float> accelerations;
     computeAccelerationsCpu(bodies, gravity, accelerations);

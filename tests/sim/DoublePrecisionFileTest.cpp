@@ -20,10 +20,11 @@ namespace {
 
 /// Runs a Python program with the file as its argument; returns its standard output, or fails the test.
 std::string runPython(const std::string& program, const std::filesystem::path& file) {
-    const std::string command = std::string(test::kSystemPython) + " -c '" + program + "' '" + file.string() + "' 2>&1";
+    const std::string command =
+        std::string(GRAVLAB_TEST_PYTHON3) + " -c '" + program + "' '" + file.string() + "' 2>&1";
     std::FILE* pipe = ::popen(command.c_str(), "r");
     if (pipe == nullptr) {
-        ADD_FAILURE() << "cannot start " << test::kSystemPython;
+        ADD_FAILURE() << "cannot start " << GRAVLAB_TEST_PYTHON3;
         return {};
     }
     std::string output;

@@ -50,7 +50,7 @@ CommandResult runCommand(const std::string& command) {
 /// Runs the fixture script with the given arguments.
 ::testing::AssertionResult runFixtures(const std::string& arguments) {
     const std::string script = std::string(GRAVLAB_TEST_DATA_DIR) + "/gadget_hdf5_fixtures.py";
-    const CommandResult result = runCommand(std::string(test::kSystemPython) + " " + quoted(script) + " " + arguments);
+    const CommandResult result = runCommand(std::string(GRAVLAB_TEST_PYTHON3) + " " + quoted(script) + " " + arguments);
     if (result.exitCode != 0)
         return ::testing::AssertionFailure()
                << "gadget_hdf5_fixtures.py " << arguments << " exited with " << result.exitCode << ":\n"
@@ -61,8 +61,8 @@ CommandResult runCommand(const std::string& command) {
 class GadgetHdf5Test : public ::testing::Test {
 protected:
     void SetUp() override {
-        const CommandResult probe = runCommand(std::string(test::kSystemPython) + " -c 'import h5py, numpy'");
-        ASSERT_EQ(probe.exitCode, 0) << test::kSystemPython
+        const CommandResult probe = runCommand(std::string(GRAVLAB_TEST_PYTHON3) + " -c 'import h5py, numpy'");
+        ASSERT_EQ(probe.exitCode, 0) << GRAVLAB_TEST_PYTHON3
                                      << " cannot import h5py and numpy, which write and read the "
                                      << "reference files of these tests: install the Debian packages python3-h5py "
                                      << "and python3-numpy (scripts/setup.sh does).\n"

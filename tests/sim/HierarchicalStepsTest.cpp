@@ -72,7 +72,7 @@ TEST(HierarchicalSteps, BodiesStartEachBaseStepOnTheLevelTheirAccelerationAsks) 
     Bodies bodies;
     backend.readBodies(bodies);
     Vec3Arrays<double> accelerations;
-    computeAccelerationsFp64(bodies, {params.gravitationalConstant, params.softeningLength}, accelerations);
+    computeAccelerationsFp64(bodies, params.gravity(), accelerations);
     std::vector<std::uint64_t> expected(params.timeSteps.maxLevel + 1, 0);
     for (std::size_t i = 0; i < bodies.size(); ++i) {
         const double a = std::hypot(accelerations.x[i], accelerations.y[i], accelerations.z[i]);
@@ -107,7 +107,7 @@ TEST(HierarchicalSteps, ABaseStepEndsWithEveryBodyKickedToTheSameTime) {
     params.softeningLength = 0.005;
     params.timeStep = 0.05;
     const Bodies start = binaryWithDistantBody();
-    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    const GravityParams gravity = params.gravity();
     CpuBackend backend;
     backend.load(start);
     backend.step(params, 1);

@@ -46,7 +46,7 @@ Quantiles errorQuantiles(const Bodies& bodies, const Vec3Arrays<float>& accelera
     std::shuffle(targets.begin(), targets.end(), random);
     targets.resize(std::min<std::size_t>(targets.size(), 1500));
     Vec3Arrays<double> reference;
-    computeAccelerationsFp64(bodies, {params.gravitationalConstant, params.softeningLength}, targets, reference);
+    computeAccelerationsFp64(bodies, params.gravity(), targets, reference);
     std::vector<double> errors(targets.size());
     for (std::size_t t = 0; t < targets.size(); ++t) {
         const std::size_t i = targets[t];

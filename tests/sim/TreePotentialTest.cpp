@@ -94,7 +94,7 @@ TEST(TreePotential, CpuBackendMeasuresByTheChosenMethod) {
     simulation.step(3);
     Bodies bodies;
     simulation.backend().readBodies(bodies);
-    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    const GravityParams gravity = params.gravity();
     const Diagnostics direct = simulation.backend().measureDiagnostics(params, PotentialMethod::DirectFp64);
     const Diagnostics tree = simulation.backend().measureDiagnostics(params, PotentialMethod::Tree);
     // The same fp64 pair sum; OpenMP's reduction order may change the last bits.

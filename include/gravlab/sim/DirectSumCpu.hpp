@@ -6,6 +6,7 @@
 // every other solver is tested against; it is deliberately simple (no blocking, no approximations). The float version
 // is the CPU solver: OpenMP over blocks of targets, a SIMD kernel dispatched at run time to the widest vector unit.
 #include <gravlab/sim/Bodies.hpp>
+#include <gravlab/sim/GravityParams.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -13,11 +14,6 @@
 #include <span>
 
 namespace gravlab {
-
-struct GravityParams {
-    double gravitationalConstant; ///< G, N-body units
-    double softeningLength;       ///< Plummer epsilon, N-body length units
-};
 
 /// fp64 accelerations of every body (out is resized to N), from the position pairs when bodies carry low parts.
 void computeAccelerationsFp64(const Bodies& bodies, const GravityParams& gravity, Vec3Arrays<double>& out);

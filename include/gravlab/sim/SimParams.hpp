@@ -10,6 +10,7 @@
 // so one time unit is about one crossing time. The initial conditions come from the scenario (scenario, bodyCount,
 // seed) or, when initialFile names one, from a snapshot file, whose bodies then set the body count.
 #include <gravlab/sim/EnumNames.hpp>
+#include <gravlab/sim/GravityParams.hpp>
 #include <gravlab/sim/LevelChoice.hpp>
 #include <gravlab/sim/Precision.hpp>
 #include <gravlab/sim/Scenarios.hpp>
@@ -162,6 +163,8 @@ struct SimParams {
     /// the current state in place.
     Precision precision = Precision::Single;
     OrbParams orb;
+    /// G and the softening, as the force and energy evaluations take them.
+    GravityParams gravity() const { return {gravitationalConstant, softeningLength}; }
     bool operator==(const SimParams&) const = default;
 };
 

@@ -13,13 +13,6 @@
 #include <stdexcept>
 
 namespace gravlab {
-namespace {
-
-GravityParams gravityOf(const SimParams& params) {
-    return {params.gravitationalConstant, params.softeningLength};
-}
-
-} // namespace
 
 bool CudaBackend::ForceSettings::operator==(const ForceSettings& other) const {
     return solver == other.solver && gravity.gravitationalConstant == other.gravity.gravitationalConstant &&
@@ -33,8 +26,8 @@ CudaBackend::ForceSettings CudaBackend::forceSettingsOf(const SimParams& params)
     // The opening criterion only matters to solvers that read it; leaving it out for the others keeps a slider move
     // from forcing a needless re-evaluation.
     if (!solver.usesOpeningAngle)
-        return {&solver, gravityOf(params), 0.0, OpeningCriterion::Geometric, 0.0};
-    return {&solver, gravityOf(params), params.openingAngle, params.openingCriterion, params.forceAccuracy};
+        return {&solver, params.gravity(), 0.0, OpeningCriterion::Geometric, 0.0};
+    return {&solver, params.gravity(), params.openingAngle, params.openingCriterion, params.forceAccuracy};
 }
 
 CudaBackend::CudaBackend() : m_device(requireCudaDevice("the CUDA backend")) {}
@@ -331,7 +324,7 @@ std::optional<BodyInspection> CudaBackend::inspectBody(const SimParams& params, 
             cudaMemcpyAsync(&state[k], arrays[k]->data() + *index, sizeof(float4), cudaMemcpyDeviceToHost, stream));
     BodyInspection inspection;
     inspection.potential = potentialAtBodyDevice(m_bodies.positionMass.data(), m_bodies.size(), *index,
-                                                 gravityOf(params), m_lookup.scratch(), stream);
+                                                 params.gravity(), m_lookup.scratch(), stream);
     inspection.identity = {id, m_bodies.componentInLoadOrder[*loadIndex]};
     inspection.index = *index;
     inspection.position = {state[0].x, state[0].y, state[0].z};
@@ -350,7 +343,7 @@ std::vector<std::optional<BodyPosition>> CudaBackend::bodyPositions(std::span<co
 
 Diagnostics CudaBackend::diagnostics(const SimParams& params) const {
     return computeDiagnosticsDevice(m_bodies.positionMass.data(), m_bodies.velocityColor.data(), m_bodies.size(),
-                                    gravityOf(params), m_stream.get(),
+                                    params.gravity(), m_stream.get(),
                                     {m_bodies.positionLow.data(), m_bodies.velocityLow.data()});
 }
 

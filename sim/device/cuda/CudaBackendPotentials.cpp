@@ -20,7 +20,7 @@ const float* CudaBackend::computePotentialsOnDevice(const SimParams& params) con
         m_potential.resize(count);
     if (count == 0)
         return m_potential.data();
-    const GravityParams gravity{params.gravitationalConstant, params.softeningLength};
+    const GravityParams gravity = params.gravity();
     cudaStream_t stream = m_stream.get();
     const ForceSettings settings = forceSettingsOf(params);
     if (settings.solver->usesOpeningAngle && accelerationsCurrentFor(settings) &&

@@ -308,7 +308,7 @@ Diagnostics DistributedCudaBackend::diagnostics(const SimParams& params) const {
                                local.angularMomentum[2]};
     m_communicator.allReduceSum(sums);
     Diagnostics total = computeDiagnosticsDevice(m_all.positionMass.data(), m_all.velocityColor.data(), m_all.size(),
-                                                 {params.gravitationalConstant, params.softeningLength}, stream);
+                                                 params.gravity(), stream);
     total.kineticEnergy = sums[0];
     total.linearMomentum = {sums[1], sums[2], sums[3]};
     total.angularMomentum = {sums[4], sums[5], sums[6]};
