@@ -1044,6 +1044,79 @@ TEST_F(OrbGpuTest, WorkBalanceOnRootsOfOneAndTwoRadixPasses) {
     }
 }
 
+/// Bodies whose root is cut along x at a chosen key: x is 1.0 plus offsets[i] units in the last place (a key range of
+/// 30 bits, so three radix passes whose second leaves bins of 256 keys), y and z within a few units of 1.0, and the
+/// bodies in a random order.
+Bodies bodiesAtKeyOffsets(const std::vector<std::uint32_t>& offsets, std::mt19937_64& random) {
+    Bodies bodies = randomBall(offsets.size(), random);
+    std::vector<std::uint32_t> shuffled = offsets;
+    std::shuffle(shuffled.begin(), shuffled.end(), random);
+    const std::uint32_t one = std::bit_cast<std::uint32_t>(1.0f);
+    for (std::size_t i = 0; i < shuffled.size(); ++i) {
+        bodies.x[i] = std::bit_cast<float>(one + shuffled[i]);
+        bodies.y[i] = std::bit_cast<float>(one + std::uint32_t(random() % 16));
+        bodies.z[i] = std::bit_cast<float>(one + std::uint32_t(random() % 16));
+    }
+    return bodies;
+}
+
+/// Offsets drawn from [low, high).
+void addOffsets(std::vector<std::uint32_t>& offsets, std::size_t count, std::uint32_t low, std::uint32_t high,
+                std::mt19937_64& random) {
+    for (std::size_t k = 0; k < count; ++k)
+        offsets.push_back(low + std::uint32_t(random() % (high - low)));
+}
+
+/// Where the scatter looks back, a selection ends before its last digit when an edge of the chosen bin is the split
+/// (no rank or target left in the bin, or under work balance a bin of one body), and the pivot becomes that edge's key.
+/// Bodies on exactly that key go right, and the cut must still fall midway between the largest key on the left and
+/// the smallest on the right. The edge D = 2^29 + 2^12 units is a bin edge after the second pass but not after the
+/// first, whose bin also holds left bodies (so the second pass decides). Count balance into 2 domains: the median
+/// rank falls on two bodies exactly at D (ties), then more in D's bin; the cells must be OrbCpu's. Work balance:
+/// the target falls in a bin holding one heavy body at D + 7, which goes left (the middle of its weight below the
+/// target) with a body exactly at the next edge D + 256, or right; the cells must be bisection's, cut for cut.
+TEST_F(OrbGpuTest, SelectionsEndingAtABinEdgeMatchTheReferences) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    constexpr std::uint32_t kEdge = (1u << 29) + (1u << 12);
+    {
+        SCOPED_TRACE("count balance, the median on two bodies at the edge");
+        std::vector<std::uint32_t> offsets{0};
+        addOffsets(offsets, 2000, 1, 1u << 28, random);
+        addOffsets(offsets, 99, 1u << 29, kEdge, random); // the edge's first-pass bin, left of it
+        offsets.insert(offsets.end(), {kEdge, kEdge, kEdge + 9, kEdge + 255});
+        addOffsets(offsets, 2100 - 4, kEdge + 256, (1u << 29) + (1u << 28), random);
+        for (std::uint32_t domains : {2u, 5u, 64u})
+            expectSameAsCpu(bodiesAtKeyOffsets(offsets, random), domains);
+    }
+    for (const bool pivotGoesLeft : {true, false}) {
+        SCOPED_TRACE(pivotGoesLeft ? "work balance, a heavy pivot alone in its bin goes left"
+                                   : "work balance, a heavy pivot alone in its bin goes right");
+        // 1000 left bodies of weight 1, the pivot of weight 500, then `right` bodies of weight 1: the target is half
+        // the total, 1400 (left: 1000 + 250 < 1400) or 1200 (right: 1250 >= 1200).
+        const std::size_t right = pivotGoesLeft ? 1300 : 900;
+        std::vector<std::uint32_t> offsets{0};
+        addOffsets(offsets, 900, 1, 1u << 28, random);
+        addOffsets(offsets, 99, 1u << 29, kEdge, random);
+        offsets.push_back(kEdge + 7);
+        offsets.push_back(kEdge + 256);
+        addOffsets(offsets, right - 1, kEdge + 256, (1u << 29) + (1u << 28), random);
+        const Bodies bodies = bodiesAtKeyOffsets(offsets, random);
+        std::vector<float> weights(bodies.size(), 1.0f);
+        const float pivotX = std::bit_cast<float>(std::bit_cast<std::uint32_t>(1.0f) + kEdge + 7);
+        for (std::size_t i = 0; i < bodies.size(); ++i)
+            if (bodies.x[i] == pivotX)
+                weights[i] = 500.0f;
+        for (const OrbMethod& method : kRadixMethods)
+            for (std::uint32_t domains : {2u, 5u})
+                expectRadixCellsOfBisection(bodies, weights, domains, method);
+        const std::vector<OrbCell> cells = buildWorkBalanced(bodies, weights, 2).cells;
+        ASSERT_EQ(cells.size(), 3u);
+        EXPECT_EQ(cells[1].end - cells[1].begin, pivotGoesLeft ? 1001u : 1000u);
+    }
+}
+
 /// The device imbalance against sums over the downloaded leaves (work) and against OrbCpu (memory, same cells).
 TEST_F(OrbGpuTest, ImbalanceMatchesLeafSums) {
     const std::uint64_t seed = freshSeed();

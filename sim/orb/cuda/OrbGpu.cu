@@ -331,7 +331,8 @@ __global__ void orbLayoutChildrenKernel(OrbLevel level) {
     std::uint64_t binWeights[kBinsPerThread];
     takeCellBins(level, entry, !useWeights, useWeights, binCounts, binWeights); // clears them either way
     if (framed)
-        selectDigit(child, binCounts, binWeights, firstDigitShift(child.keyBits), !useWeights, useWeights, 0);
+        selectDigit(child, binCounts, binWeights, firstDigitShift(child.keyBits), !useWeights, useWeights, 0,
+                    !level.tallyLastPass);
 }
 
 // Per body: 4 bytes of index and 16 read (a random load), 16 written; the load order adds 4 read at random and 4

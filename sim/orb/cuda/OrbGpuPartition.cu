@@ -210,7 +210,7 @@ __device__ __forceinline__ uint2 countsBeforeTile(const OrbLevel& level, OrbSpli
                 tileBefore = make_uint2(cell.less, cell.equal);
                 cell.add(aggregate);
                 if (tileIndex + 1 == split.tileBegin + split.tileCount)
-                    placeCut(level, split, split.lessCount, split.equalCount, split.tiesLeft, cell.maxLess,
+                    placeCut(level, split, split.lessCount, cell.equal, split.tiesLeft, cell.maxLess,
                              cell.minGreater, split.leftTieWeight);
             }
         }

@@ -79,15 +79,45 @@ __device__ __forceinline__ void takeCellBins(const OrbLevel& level, std::uint32_
     }
 }
 
+/// One thread, before the last digit, with the chosen bin's count and weight (the split's rank, target, lessCount and
+/// lessWeight already taken past the bins below it): ends the selection where an edge of the bin is the split, which
+/// needs no further digit. Every body of the bin goes right when no rank or target is left (the first body of the bin
+/// is the pivot, and it goes right as resolveTies would send it); a bin of one body is the pivot alone, which goes left
+/// under work balance while the middle of its weight lies below the target. The pivot then becomes the lowest key of
+/// the first bin to the right, held by no body on the left: the scatter sends every key below it left and the rest,
+/// ties included, right (tiesLeft 0), and the cut is placed from the extreme keys the scatter's look-back finds, so the
+/// number of bodies on that key (equalCount, unknown here) is never needed. In a cell of about 2^15 bodies over a key
+/// range of 2^24, two digits leave bins of a few keys, and the chosen bin holds one body nearly always.
+__device__ inline void finishAtBinEdge(OrbSplit& split, std::uint32_t binCount, std::uint64_t binWeight, int shift,
+                                       bool useWeights) {
+    const bool pivotAlone = binCount == 1;
+    const bool allRight = useWeights ? split.target == 0 : split.rank == 0;
+    if (!allRight && !(useWeights && pivotAlone))
+        return;
+    std::uint64_t edge = std::uint64_t(split.keyBase) + split.fixedDigits; // the chosen bin's lowest key
+    if (!allRight && binWeight < 2 * split.target) {                          // the bin's one body goes left
+        edge += std::uint64_t(1) << shift;
+        split.lessCount += 1;
+        split.lessWeight += binWeight;
+    }
+    split.pivot = std::uint32_t(min(edge, std::uint64_t(~0u))); // ~0u: beyond every finite key, all go left
+    split.equalCount = 0;
+    split.equalWeight = 0;
+    split.done = 1;
+    decideTies(split, 0, 0);
+}
+
 /// Block-wide, kBinsPerThread consecutive bins per thread: fixes the digit at `shift` of the split's pivot, the bin
 /// that holds the remaining rank (count balance) or the remaining target weight (work balance). Bins below it are below
 /// the pivot. A target at or past the total weight puts every remaining body left: the pivot becomes a key above every
 /// finite coordinate's. Without counts (useCounts false: a work-balanced pass before the last) the bins' counts are
 /// zero and only the weights select, and the lessCount it leaves is not used. lessBefore: the cell's bodies below the
-/// digits fixed so far (in a work-balanced build, known in the last pass only).
+/// digits fixed so far (in a work-balanced build, known in the passes that count only). atBinEdge: the selection may
+/// end before the last digit where an edge of the chosen bin is the split (finishAtBinEdge; only with counts, and only
+/// where the scatter looks back, which places the cut without the count of bodies on the pivot).
 __device__ inline void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBinsPerThread],
                                    const std::uint64_t (&weights)[kBinsPerThread], int shift, bool useCounts,
-                                   bool useWeights, std::uint32_t lessBefore) {
+                                   bool useWeights, std::uint32_t lessBefore, bool atBinEdge) {
     using CountScan = cub::BlockScan<std::uint32_t, kOrbTileThreads>;
     using WeightScan = cub::BlockScan<std::uint64_t, kOrbTileThreads>;
     __shared__ union {
@@ -129,6 +159,8 @@ __device__ inline void selectDigit(OrbSplit& split, const std::uint32_t (&counts
                 split.equalCount = counts[k];
                 split.equalWeight = weights[k];
                 resolveTies(split, useWeights);
+            } else if (atBinEdge && useCounts) {
+                finishAtBinEdge(split, counts[k], weights[k], shift, useWeights);
             }
         }
         countBefore += counts[k];

@@ -205,10 +205,12 @@ struct PassDigits {
 /// last builds no count histogram (a third fewer shared atomics per body there, and no count flush or scan); the last
 /// pass counts too, for the bodies equal to the pivot (its chosen bin), and counts each tile's bodies below the digits
 /// fixed before it, whose sum over the cell stands for the counts below the pivot the earlier passes no longer keep.
-/// The last pass may also tally the tiles for the scatter (OrbTileOffsets::FromLastPass), which counts them below too.
+/// Where the scatter looks back, the passes after the first count in the same way (FinalDigit), so that a selection
+/// may end at a bin's edge (finishAtBinEdge). The last pass may also tally the tiles for the scatter
+/// (OrbTileOffsets::FromLastPass), which counts them below too.
 enum class RadixPass {
     Digit,              ///< a pass before the last (and, under count balance, a last pass without the tally)
-    FinalDigit,         ///< work balance's last pass without the tally
+    FinalDigit,         ///< work balance: the last pass without the tally, and the passes after the first before it
     FinalDigitAndTally, ///< the last pass with the tally
 };
 
@@ -310,7 +312,10 @@ __device__ __forceinline__ void selectPassDigit(const OrbLevel& level, OrbSplit&
     const std::uint32_t lessBefore = sumsBelow ? __ldcg(&split.lessCount) : split.lessCount;
     if (level.rootPassSumsWeights && useWeights && digits.pass == int(split.firstPass))
         sumRootBins(level, split, binWeights);
-    selectDigit(split, binCounts, binWeights, digits.shift, useCounts, useWeights, lessBefore);
+    selectDigit(split, binCounts, binWeights, digits.shift, useCounts, useWeights, lessBefore, !level.tallyLastPass);
+    // A counting pass before the last that left the split open: the last pass sums its tiles' bodies below again.
+    if (sumsBelow && digits.shift > 0 && threadIdx.x == 0 && split.done == 0)
+        split.lessCount = 0;
     // Thread 0 wrote the split last, or waited at selectDigit's barrier for the thread that did.
     if (kPass == RadixPass::FinalDigit && threadIdx.x == 0 && split.done != 0 && split.resolved == 0)
         noteTiesToOrder(level, split);
@@ -455,6 +460,11 @@ template <bool kWeights> RadixPassKernels radixPassKernels(int pass, bool tally,
         if (tally)
             return {orbRadixPassKernel<kWeights, RadixPass::Digit, true>,
                     orbRadixSelectKernel<kWeights, RadixPass::Digit>};
+        // Where the scatter looks back, a selection may end at a bin's edge, which under work balance needs the
+        // counts: the passes after the first count as the last does.
+        if constexpr (kWeights)
+            if (pass > 0)
+                return {orbRadixPassKernel<true, RadixPass::FinalDigit, false>, nullptr};
         return {orbRadixPassKernel<kWeights, RadixPass::Digit, false>, nullptr};
     }
     if (tally) {
