@@ -332,7 +332,7 @@ __global__ void orbLayoutChildrenKernel(OrbLevel level) {
     takeCellBins(level, entry, !useWeights, useWeights, binCounts, binWeights); // clears them either way
     if (framed)
         selectDigit(child, binCounts, binWeights, firstDigitShift(child.keyBits), !useWeights, useWeights, 0,
-                    !level.tallyLastPass);
+                    level.selectionsEndAtBinEdges());
 }
 
 // Per body: 4 bytes of index and 16 read (a random load), 16 written; the load order adds 4 read at random and 4

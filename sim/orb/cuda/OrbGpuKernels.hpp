@@ -179,6 +179,10 @@ struct OrbLevel {
     /// Whether this level launches no first radix pass (guessesFirstPasses, below the root), so that its second pass
     /// is the first kernel after its layout.
     constexpr bool leavesOutFirstPass() const { return firstPassesTaken && guessesFirstPasses; }
+    /// Whether a selection may end at a bin's edge before its last digit (finishAtBinEdge): where the scatter looks
+    /// back, which places the cut without the count of bodies on the pivot; where the last pass tallies, the scatter
+    /// reads the offsets that pass writes, so every split takes it.
+    constexpr bool selectionsEndAtBinEdges() const { return !tallyLastPass; }
 };
 
 /// Resets the state and writes the records of every body (index = position) from positionMass, with the weights from

@@ -86,9 +86,9 @@ __device__ __forceinline__ void takeCellBins(const OrbLevel& level, std::uint32_
 /// under work balance while the middle of its weight lies below the target. The pivot then becomes the lowest key of
 /// the first bin to the right, held by no body on the left: the scatter sends every key below it left and the rest,
 /// ties included, right (tiesLeft 0), and the cut is placed from the extreme keys the scatter's look-back finds, so the
-/// number of bodies on that key (equalCount, unknown here) is never needed. Two digits leave bins of 2^(bits - 22)
-/// keys of a cell's range: at 2^20 bodies / 64 domains (Plummer, ranges of 26 to 32 bits) 52 of the 63 splits end so
-/// under count balance and 45 under work balance.
+/// number of bodies on that key (equalCount, left 0 as the layout set it) is never needed. Two digits leave bins of
+/// 2^(bits - 22) keys of a cell's range: at 2^20 bodies / 64 domains (Plummer, ranges of 26 to 32 bits) 52 of the 63
+/// splits end so under count balance and 45 under work balance.
 __device__ inline void finishAtBinEdge(OrbSplit& split, std::uint32_t binCount, std::uint64_t binWeight, int shift,
                                        bool useWeights) {
     const bool pivotAlone = binCount == 1;
@@ -102,8 +102,6 @@ __device__ inline void finishAtBinEdge(OrbSplit& split, std::uint32_t binCount, 
         split.lessWeight += binWeight;
     }
     split.pivot = std::uint32_t(min(edge, std::uint64_t(~0u))); // ~0u: beyond every finite key, all go left
-    split.equalCount = 0;
-    split.equalWeight = 0;
     split.done = 1;
     decideTies(split, 0, 0);
 }
@@ -114,8 +112,8 @@ __device__ inline void finishAtBinEdge(OrbSplit& split, std::uint32_t binCount, 
 /// finite coordinate's. Without counts (useCounts false: a work-balanced pass before the last) the bins' counts are
 /// zero and only the weights select, and the lessCount it leaves is not used. lessBefore: the cell's bodies below the
 /// digits fixed so far (in a work-balanced build, known in the passes that count only). atBinEdge: the selection may
-/// end before the last digit where an edge of the chosen bin is the split (finishAtBinEdge; only with counts, and only
-/// where the scatter looks back, which places the cut without the count of bodies on the pivot).
+/// end before the last digit where an edge of the chosen bin is the split (finishAtBinEdge, only with counts;
+/// OrbLevel::selectionsEndAtBinEdges).
 __device__ inline void selectDigit(OrbSplit& split, const std::uint32_t (&counts)[kBinsPerThread],
                                    const std::uint64_t (&weights)[kBinsPerThread], int shift, bool useCounts,
                                    bool useWeights, std::uint32_t lessBefore, bool atBinEdge) {

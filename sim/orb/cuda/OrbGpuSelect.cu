@@ -312,7 +312,8 @@ __device__ __forceinline__ void selectPassDigit(const OrbLevel& level, OrbSplit&
     const std::uint32_t lessBefore = sumsBelow ? __ldcg(&split.lessCount) : split.lessCount;
     if (level.rootPassSumsWeights && useWeights && digits.pass == int(split.firstPass))
         sumRootBins(level, split, binWeights);
-    selectDigit(split, binCounts, binWeights, digits.shift, useCounts, useWeights, lessBefore, !level.tallyLastPass);
+    selectDigit(split, binCounts, binWeights, digits.shift, useCounts, useWeights, lessBefore,
+                level.selectionsEndAtBinEdges());
     // A counting pass before the last that left the split open: the last pass sums its tiles' bodies below again.
     if (sumsBelow && digits.shift > 0 && threadIdx.x == 0 && split.done == 0)
         split.lessCount = 0;
