@@ -41,6 +41,12 @@ inline constexpr std::uint32_t kOrbRadixBins = 1u << kOrbRadixDigitBits;
 /// stay below 2^32) and the radix passes take one conversion, one reduction and one atomic per weight.
 inline constexpr std::uint32_t kOrbNarrowWeightBits = 20;
 static_assert(kOrbNarrowWeightBits + 12 <= 32 && (1u << 12) == kOrbTileBodies);
+/// Narrow weights of a cell summed in the low bits of a 64-bit bin word whose high bits count the cell's bodies
+/// (OrbLevel::packsCountsWithWeights): below 2^kOrbPackedBodies bodies the weight sums stay below 2^42 and the counts
+/// fit the other 22 bits.
+inline constexpr int kOrbPackedWeightBits = 42;
+inline constexpr int kOrbPackedBodies = 64 - kOrbPackedWeightBits;
+static_assert(kOrbNarrowWeightBits + kOrbPackedBodies <= kOrbPackedWeightBits);
 
 /// Per tile of the last radix pass: the final digits of up to this many bodies that match the pivot's digits fixed
 /// before it, which lets the cell's last tile count every tile against the pivot (more in one tile: the scatter looks
@@ -163,6 +169,9 @@ struct OrbLevel {
                                   ///< (OrbSplit::preselected), so the level's own first pass walks chunks of tiles
     std::uint32_t chunkedBlocks;  ///< at most this many blocks walk the chunks (0: as many as the device holds)
     bool workBalance;             ///< requested; the kernels fall back to count balance when the weights vanish
+    bool packsCountsWithWeights;  ///< work balance below 2^kOrbPackedBodies bodies: the passes that count and weigh
+                                  ///< narrow weights without the tally add both to their cells' bins in one 64-bit
+                                  ///< word per bin (level.binWeights)
     bool rootPassSumsWeights;     ///< the root's level under work balance and radix select: its layout picks the
                                   ///< fixed-point scale and the root's first radix pass sums the weights (its bins),
                                   ///< so that no kernel of its own reads them (launchOrbTotalWeight serves the builds

@@ -93,21 +93,62 @@ __device__ __forceinline__ void addTileToCellBins(const OrbLevel& level, const O
     }
 }
 
+/// Block-wide, a pass that counts and weighs narrow weights where a cell's narrow weight stays below
+/// 2^kOrbPackedWeightBits (OrbLevel::packsCountsWithWeights): the tile's non-empty bins added to its cell's as one
+/// 64-bit word per bin, the count above the weight, so a bin costs one atomic where separate counts and weights cost
+/// one and a half. The words' sums never carry from the weight into the count (every cell sum stays below the bound).
+__device__ __forceinline__ void addPackedTileToCellBins(const OrbLevel& level, const OrbSplit& split,
+                                                        const std::uint32_t* counts, const SplitWeightBins& weights) {
+    auto* cellWords =
+        reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(split.binSlot) * kOrbRadixBins);
+    for (int k = 0; k < kBinsPerThread; ++k) {
+        const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
+        if (counts[bin] > 0)
+            atomicAdd(&cellWords[bin], std::uint64_t(counts[bin]) << kOrbPackedWeightBits | weights.low[bin]);
+    }
+}
+
+/// Block-wide, in the one tile that reads a cell's packed bins (addPackedTileToCellBins) once every tile has added to
+/// them: this thread's kBinsPerThread consecutive bins as counts and fixed-point weights (narrow ones shifted left by
+/// narrowShift), read through L2 in 16-byte words and cleared.
+__device__ __forceinline__ void takePackedCellBins(const OrbLevel& level, std::uint32_t slot, int narrowShift,
+                                                   std::uint32_t (&binCounts)[kBinsPerThread],
+                                                   std::uint64_t (&binWeights)[kBinsPerThread]) {
+    constexpr std::uint64_t kWeightMask = (std::uint64_t(1) << kOrbPackedWeightBits) - 1;
+    auto* wordPairs = reinterpret_cast<ulonglong2*>(level.binWeights + std::size_t(slot) * kOrbRadixBins +
+                                                    threadIdx.x * kBinsPerThread);
+    for (int q = 0; q < kBinsPerThread / 2; ++q) {
+        const ulonglong2 two = __ldcg(&wordPairs[q]);
+        wordPairs[q] = make_ulonglong2(0, 0);
+        binCounts[2 * q] = std::uint32_t(two.x >> kOrbPackedWeightBits);
+        binCounts[2 * q + 1] = std::uint32_t(two.y >> kOrbPackedWeightBits);
+        binWeights[2 * q] = (two.x & kWeightMask) << narrowShift;
+        binWeights[2 * q + 1] = (two.y & kWeightMask) << narrowShift;
+    }
+}
+
 /// Block-wide, once the tile's histogram is complete: this thread's kBinsPerThread consecutive bins of the whole cell.
-/// A cell of one tile has them at once; otherwise every tile adds its non-empty bins to the cell's, and only the last
-/// tile to arrive gets them (and clears the cell's bins for the next pass or level). False in the other tiles. The
-/// tile's weights are shifted left by wideShift into fixed point (narrowShift for narrow weights, else 0). Without
-/// counts (useCounts false) the tile's count histogram was not built and the counts read as 0.
+/// A cell of one tile has them at once; otherwise every tile adds its non-empty bins to the cell's (packed: counts and
+/// narrow weights in one word per bin), and only the last tile to arrive gets them (and clears the cell's bins for the
+/// next pass or level). False in the other tiles. The tile's weights are shifted left by wideShift into fixed point
+/// (narrowShift for narrow weights, else 0). Without counts (useCounts false) the tile's count histogram was not built
+/// and the counts read as 0.
 __device__ __forceinline__ bool cellBins(const OrbLevel& level, OrbSplit& split, const std::uint32_t* counts,
-                                         const SplitWeightBins& weights, bool useCounts, bool useWeights, int wideShift,
-                                         std::uint32_t (&binCounts)[kBinsPerThread],
+                                         const SplitWeightBins& weights, bool useCounts, bool useWeights, bool packed,
+                                         int wideShift, std::uint32_t (&binCounts)[kBinsPerThread],
                                          std::uint64_t (&binWeights)[kBinsPerThread]) {
     const std::uint32_t firstBin = threadIdx.x * kBinsPerThread;
     if (split.tileCount > 1) {
-        addTileToCellBins(level, split, counts, weights, useCounts, useWeights, wideShift);
+        if (packed)
+            addPackedTileToCellBins(level, split, counts, weights);
+        else
+            addTileToCellBins(level, split, counts, weights, useCounts, useWeights, wideShift);
         if (!lastTileOfSplit(split))
             return false;
-        takeCellBins(level, split.binSlot, useCounts, useWeights, binCounts, binWeights);
+        if (packed)
+            takePackedCellBins(level, split.binSlot, wideShift, binCounts, binWeights);
+        else
+            takeCellBins(level, split.binSlot, useCounts, useWeights, binCounts, binWeights);
     } else {
         for (int k = 0; k < kBinsPerThread; ++k) {
             binCounts[k] = useCounts ? counts[firstBin + k] : 0u;
@@ -405,9 +446,12 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass, std::
         addTileToCellBins(level, *split, counts, weights, useCounts, useWeights, max(narrowShift, 0));
         return;
     }
+    // Narrow weights counted where the scatter looks back (no tally): one word per bin.
+    const bool packed = kPass == RadixPass::FinalDigit && level.packsCountsWithWeights && narrowShift >= 0;
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
-    if (!cellBins(level, *split, counts, weights, useCounts, useWeights, max(narrowShift, 0), binCounts, binWeights))
+    if (!cellBins(level, *split, counts, weights, useCounts, useWeights, packed, max(narrowShift, 0), binCounts,
+                  binWeights))
         return;
     if (sumsBelow)
         __syncthreads(); // a cell of one tile: thread 0's sum above, which cellBins did not wait for
