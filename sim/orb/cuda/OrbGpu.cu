@@ -110,18 +110,36 @@ struct ExtractTotals {
 };
 
 // Per body: 16 bytes read (+ 16 under work balance: one float of a float4, a whole sector), 16 (+ 4) written.
+// Each thread loads kExtractBatch bodies (a grid's stride apart) before it stores any record: the records could alias
+// the bodies for all the compiler knows, which would otherwise leave a memory latency between one body's stores and
+// the next one's loads (H200, 2^20 bodies / 64 domains under work balance: 0.318 -> 0.317 ms).
+constexpr unsigned kExtractBatch = 4;
 __global__ void orbExtractBodiesKernel(const float4* positionMass, const float4* acceleration, std::uint32_t bodyCount,
                                        OrbRecords records, OrbBuildState* state) {
     ExtractTotals totals;
-    for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
-        const float4 p = positionMass[i];
-        totals.recordPosition(p.x, p.y, p.z, records, i);
-        if (records.index != nullptr)
-            records.index[i] = i;
-        if (records.weight != nullptr) {
-            const float weight = acceleration[i].w;
-            records.weight[i] = weight;
-            totals.addWeight(weight);
+    const bool weighs = records.weight != nullptr;
+    const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x, batchStride = kExtractBatch * stride;
+    for (std::uint64_t first = blockIdx.x * blockDim.x + threadIdx.x; first < bodyCount; first += batchStride) {
+        float4 p[kExtractBatch];
+        float weight[kExtractBatch];
+        for (unsigned b = 0; b < kExtractBatch; ++b) {
+            const std::uint64_t i = first + b * stride;
+            if (i < bodyCount) {
+                p[b] = positionMass[i];
+                weight[b] = weighs ? acceleration[i].w : 0.0f;
+            }
+        }
+        for (unsigned b = 0; b < kExtractBatch; ++b) {
+            const std::uint64_t i = first + b * stride;
+            if (i >= bodyCount)
+                break;
+            totals.recordPosition(p[b].x, p[b].y, p[b].z, records, std::uint32_t(i));
+            if (records.index != nullptr)
+                records.index[i] = std::uint32_t(i);
+            if (weighs) {
+                records.weight[i] = weight[b];
+                totals.addWeight(weight[b]);
+            }
         }
     }
     totals.publish(state);
