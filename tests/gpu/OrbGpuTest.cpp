@@ -712,6 +712,34 @@ TEST_F(OrbGpuTest, WorkBalanceIn32BitsGivesTheCellsOf64BitSums) {
     }
 }
 
+/// Where the scatter looks back, work balance's counting passes add each bin's count and narrow weight to the cell's as
+/// one 64-bit word (count above kOrbPackedWeightBits of weight). Integer weights just below 2^kOrbNarrowWeightBits on
+/// 60,000 bodies put the cells' weight sums near 2^35, beyond the low 32 bits that one tile's sum fills, and bodies on
+/// a few planes put many on one bin: the cells must be bisection's (separate 64-bit sums), cut for cut, also where the
+/// selection ends at a bin's edge.
+TEST_F(OrbGpuTest, WorkBalanceWithCountsAndWeightsInOneWordPerBin) {
+    const std::uint64_t seed = freshSeed();
+    SCOPED_TRACE(seedTrace(seed));
+    std::mt19937_64 random(seed);
+    Bodies bodies = randomBall(60000, random);
+    for (std::size_t i = 0; i < bodies.size(); i += 7)
+        bodies.y[i] = float(i % 3) * 0.125f;
+    std::uniform_int_distribution<std::uint32_t> heavy((1u << (kOrbNarrowWeightBits - 1)),
+                                                       (1u << kOrbNarrowWeightBits) - 1);
+    std::vector<float> weights(bodies.size());
+    double total = 0.0;
+    for (float& weight : weights) {
+        weight = float(heavy(random));
+        total += weight;
+    }
+    ASSERT_GT(total, 8.0 * double(1ull << 32)) << "the cells' weights should need more than 32 bits";
+    for (const OrbMethod& method : {kRadixMethods[1], kRadixMethods[3]})
+        for (std::uint32_t domains : {2u, 13u, 64u}) {
+            const RadixAndBisection builds = expectRadixCellsOfBisection(bodies, weights, domains, method);
+            EXPECT_TRUE(builds.radix.summedNarrow);
+        }
+}
+
 /// Ties on a pivot under work balance where the last radix pass counts the tiles: several bodies on the pivot's plane
 /// need the weight rule applied to the ties in index order, which the selection after the last pass does from the
 /// tiles' match slots (their places give the ties' weights) when each tile's matches fit its slots, and the count pass
