@@ -73,8 +73,8 @@ OrbImbalance OrbDomainsGpu::measureImbalance(const DeviceBodies& bodies, cudaStr
     const double totalWork = std::accumulate(work.begin(), work.end(), 0.0);
     OrbImbalance imbalance;
     imbalance.memory = *std::max_element(counts.begin(), counts.end()) / mean;
-    imbalance.work = totalWork > 0 ? *std::max_element(work.begin(), work.end()) * domainCount / totalWork
-                                   : imbalance.memory;
+    imbalance.work =
+        totalWork > 0 ? *std::max_element(work.begin(), work.end()) * domainCount / totalWork : imbalance.memory;
     return imbalance;
 }
 
@@ -88,11 +88,9 @@ std::vector<OrbCell> OrbDomainsGpu::cells(cudaStream_t stream) const {
     return out;
 }
 
-void OrbDomainsGpu::writeDomainVertices(const DeviceBodies& bodies, RenderVertex* vertices,
-                                        cudaStream_t stream) const {
-    launchWriteOrbDomainVertices(bodies.positionMass.data(), m_domainBegin.data(),
-                                 std::uint32_t(m_domainCounts.size()), reinterpret_cast<float4*>(vertices),
-                                 std::uint32_t(bodies.size()), stream);
+void OrbDomainsGpu::writeDomainVertices(const DeviceBodies& bodies, RenderVertex* vertices, cudaStream_t stream) const {
+    launchWriteOrbDomainVertices(bodies.positionMass.data(), m_domainBegin.data(), std::uint32_t(m_domainCounts.size()),
+                                 reinterpret_cast<float4*>(vertices), std::uint32_t(bodies.size()), stream);
 }
 
 } // namespace gravlab

@@ -55,8 +55,7 @@ void OrbGpu::layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount) {
             m_hostSplits.resize(m_levelSplitBegin.back());
         else
             m_levelSplitBegin.push_back(std::uint32_t(m_hostSplits.size()));
-        m_widestMultiTileLevel =
-            std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
+        m_widestMultiTileLevel = std::max(m_widestMultiTileLevel, std::min(splitCells, bodyCount / kOrbTileBodies + 1));
         if (levelStart > 0 && splitCells > 0)
             m_widestChildLevel = std::max(m_widestChildLevel, std::uint32_t(levelEnd - levelStart));
         m_levelBegin.push_back(levelEnd);
@@ -159,8 +158,8 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
         const std::uint32_t first = m_levelSplitBegin[depth];
         level.splits = m_splits.data() + first;
         level.splitCount = m_levelSplitBegin[depth + 1] - first;
-        level.gridTiles = std::uint32_t((std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) *
-                                                                        (kOrbTileBodies - 1)) / kOrbTileBodies);
+        level.gridTiles = std::uint32_t(
+            (std::uint64_t(bodyCount) + std::uint64_t(level.splitCount) * (kOrbTileBodies - 1)) / kOrbTileBodies);
         level.from = depth == 0 ? rootRecords(bodyCount, domainCount) : records(side, bodyCount);
         level.to = records(1 - side, bodyCount);
         level.tallyLastPass = tally;
@@ -397,8 +396,8 @@ OrbImbalance OrbGpu::imbalance(const DeviceBodies& bodies, OrbBalance balance, c
     const std::size_t cells = m_cells.size();
     m_leafLoads.resize(2 * cells + 5);
     const float4* weights = balance == OrbBalance::Work ? bodies.acceleration.data() : nullptr;
-    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(), m_leafLoads.data() + 2 * cells,
-                       stream);
+    launchOrbLeafLoads(m_cells.data(), std::uint32_t(cells), weights, m_leafLoads.data(),
+                       m_leafLoads.data() + 2 * cells, stream);
     double loads[5] = {};
     CUDA_CHECK(cudaMemcpyAsync(loads, m_leafLoads.data() + 2 * cells, sizeof(loads), cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));

@@ -443,8 +443,8 @@ void launchOrbLayoutChildren(const OrbLevel& level, cudaStream_t stream) {
 void launchOrbGather(const float4* source, const std::uint32_t* order, float4* target, OrbLoadOrderStep loadOrder,
                      std::uint32_t bodyCount, const OrbBuildState* state, cudaStream_t stream) {
     const LaunchSize size = launchSize1d(bodyCount);
-    launchDependent("orbGatherKernel", orbGatherKernel, size.blocks, size.threadsPerBlock, stream, source, order, target,
-                    loadOrder, bodyCount, state);
+    launchDependent("orbGatherKernel", orbGatherKernel, size.blocks, size.threadsPerBlock, stream, source, order,
+                    target, loadOrder, bodyCount, state);
 }
 
 void launchOrbCopyPositions(OrbRecords records, float* x, float* y, float* z, std::uint32_t bodyCount,

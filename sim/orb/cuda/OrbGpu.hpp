@@ -374,18 +374,18 @@ private:
     OrbCutFinder m_cutFinder;
     OrbTileOffsets m_offsetSource;
     std::uint32_t m_chunkedBlocks;
-    std::vector<OrbCell> m_hostCells;              ///< the tree's shape; ranges and boxes are filled on the device
-    std::vector<OrbSplit> m_hostSplits;            ///< per level: the cells to split and the leaves to copy
-    std::vector<std::uint32_t> m_levelSplitBegin;  ///< first entry of each level that splits
+    std::vector<OrbCell> m_hostCells;             ///< the tree's shape; ranges and boxes are filled on the device
+    std::vector<OrbSplit> m_hostSplits;           ///< per level: the cells to split and the leaves to copy
+    std::vector<std::uint32_t> m_levelSplitBegin; ///< first entry of each level that splits
     std::vector<std::size_t> m_levelBegin;
     std::uint32_t m_layoutBodies = 0, m_layoutDomains = 0;
-    std::uint32_t m_widestMultiTileLevel = 0;      ///< most cells of more than one tile on one level (bin slots)
-    std::uint32_t m_widestChildLevel = 0;          ///< most entries of a splitting level below the root (bin slots)
+    std::uint32_t m_widestMultiTileLevel = 0; ///< most cells of more than one tile on one level (bin slots)
+    std::uint32_t m_widestChildLevel = 0;     ///< most entries of a splitting level below the root (bin slots)
     DeviceBuffer<OrbCell> m_cells;
     DeviceBuffer<OrbSplit> m_splits;
     DeviceBuffer<std::uint64_t> m_cellWeightBefore;
     DeviceBuffer<OrbBuildState> m_state;
-    DeviceBuffer<float4> m_recordBuffers[2];       ///< x, y, z, index as four float arrays each; gather scratch
+    DeviceBuffer<float4> m_recordBuffers[2]; ///< x, y, z, index as four float arrays each; gather scratch
     DeviceBuffer<float> m_weightBuffers[2];
     DeviceBuffer<uint2> m_tileCounts, m_tileOffsets, m_tileExtremes;
     DeviceBuffer<std::uint64_t> m_lookBack; ///< per level: the scatter's tile ticket, then the tiles' look-back words

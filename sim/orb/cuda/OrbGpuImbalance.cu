@@ -46,7 +46,8 @@ __global__ void orbLoadSummaryKernel(const double* leafLoads, std::uint32_t cell
     }
     double values[5] = {largestCount, largestWeight, totalCount, totalWeight, leaves};
     for (int k = 0; k < 5; ++k) {
-        const double reduced = k < 2 ? Reduce(storage).Reduce(values[k], cuda::maximum<>{}) : Reduce(storage).Sum(values[k]);
+        const double reduced =
+            k < 2 ? Reduce(storage).Reduce(values[k], cuda::maximum<>{}) : Reduce(storage).Sum(values[k]);
         if (threadIdx.x == 0)
             results[k] = reduced;
         __syncthreads();

@@ -139,51 +139,51 @@ struct OrbRecords {
 /// What every level kernel needs.
 struct OrbLevel {
     OrbCell* cells;
-    OrbSplit* splits;             ///< the level's splits
+    OrbSplit* splits; ///< the level's splits
     std::uint32_t splitCount;
     std::uint64_t* cellWeightBefore; ///< per cell: weight of all bodies before its begin (work balance)
     OrbBuildState* state;
-    OrbRecords from, to;          ///< the records before and after this level's partition
-    uint2* tileCounts;            ///< per tile: (bodies below the pivot, bodies equal to it)
-    uint2* tileOffsets;           ///< per tile: the same counted over the cell's earlier tiles
-    uint2* tileExtremes;          ///< per tile: (largest key below the pivot, smallest key above it)
+    OrbRecords from, to;         ///< the records before and after this level's partition
+    uint2* tileCounts;           ///< per tile: (bodies below the pivot, bodies equal to it)
+    uint2* tileOffsets;          ///< per tile: the same counted over the cell's earlier tiles
+    uint2* tileExtremes;         ///< per tile: (largest key below the pivot, smallest key above it)
     std::uint64_t* tileLookBack; ///< this level's look-back words, 4 per tile (OrbGpuLookBack.cuh; 0 at the start of a
                                  ///< build)
     std::uint32_t* tileTicket;   ///< this level's scatter tile counter (0 at the start of a build)
     std::uint64_t* tileEqualWeight; ///< per tile: weight of the bodies equal to the pivot (work balance)
     std::uint32_t* tileMatches;     ///< per tile, kOrbTileMatchSlots: the last radix pass's matches (orbTileMatch)
-    OrbSplit* nextSplits;         ///< the next level's splits, one per cell from nextFirstCell on; null when no next
-                                  ///< level splits, or the scatter takes no child's first pass (bisection)
-    std::uint32_t nextFirstCell;  ///< the cell of nextSplits[0]
-    std::uint32_t nextSplitCount; ///< entries of nextSplits
-    OrbSplit* splitsAfterNext;    ///< the splits of the level after the next one, whose marks (OrbSplit::preselected)
-                                  ///< the children's layout clears; null when that level does not split
+    OrbSplit* nextSplits;           ///< the next level's splits, one per cell from nextFirstCell on; null when no next
+                                    ///< level splits, or the scatter takes no child's first pass (bisection)
+    std::uint32_t nextFirstCell;    ///< the cell of nextSplits[0]
+    std::uint32_t nextSplitCount;   ///< entries of nextSplits
+    OrbSplit* splitsAfterNext;      ///< the splits of the level after the next one, whose marks (OrbSplit::preselected)
+                                    ///< the children's layout clears; null when that level does not split
     std::uint32_t firstCellAfterNext; ///< the cell of splitsAfterNext[0]
-    std::uint32_t* binCounts;     ///< kOrbRadixBins per bin slot
-    std::uint64_t* binWeights;    ///< kOrbRadixBins per bin slot (work balance)
+    std::uint32_t* binCounts;         ///< kOrbRadixBins per bin slot
+    std::uint64_t* binWeights;        ///< kOrbRadixBins per bin slot (work balance)
     std::uint32_t bodyCount;
     std::uint32_t domainCount;
-    std::uint32_t gridTiles;      ///< blocks of the level's tile kernels: an upper bound on the level's tiles
-    bool tallyLastPass;           ///< radix select: the last pass counts the tiles for the scatter (FromLastPass)
-    bool firstPassesTaken;        ///< radix select: the scatter of the level above took most splits' first pass
-                                  ///< (OrbSplit::preselected), so the level's own first pass walks chunks of tiles
-    std::uint32_t chunkedBlocks;  ///< at most this many blocks walk the chunks (0: as many as the device holds)
-    bool workBalance;             ///< requested; the kernels fall back to count balance when the weights vanish
-    bool packsCountsWithWeights;  ///< work balance below 2^kOrbPackedBodies bodies: the passes that count and weigh
-                                  ///< narrow weights without the tally add both to their cells' bins in one 64-bit
-                                  ///< word per bin (level.binWeights)
-    bool rootPassSumsWeights;     ///< the root's level under work balance and radix select: its layout picks the
-                                  ///< fixed-point scale and the root's first radix pass sums the weights (its bins),
-                                  ///< so that no kernel of its own reads them (launchOrbTotalWeight serves the builds
-                                  ///< by bisection or into one domain); false on every other level, whose selections
-                                  ///< then test nothing more
-    bool guessesTies;             ///< work balance under radix select with no count pass after the selection: a split
-                                  ///< whose ties need their weights in index order is decided by a guess (every tie
-                                  ///< right) and voids the build (OrbBuildState::guessFailed); the host builds again
-                                  ///< with the count pass (OrbGpu::build)
-    bool guessesFirstPasses;      ///< the levels below the root launch no first radix pass, expecting the scatters to
-                                  ///< take every split's that needs one: a child that would take its own voids the
-                                  ///< build, and is finished at once with every body left (OrbBuildState::guessFailed)
+    std::uint32_t gridTiles;     ///< blocks of the level's tile kernels: an upper bound on the level's tiles
+    bool tallyLastPass;          ///< radix select: the last pass counts the tiles for the scatter (FromLastPass)
+    bool firstPassesTaken;       ///< radix select: the scatter of the level above took most splits' first pass
+                                 ///< (OrbSplit::preselected), so the level's own first pass walks chunks of tiles
+    std::uint32_t chunkedBlocks; ///< at most this many blocks walk the chunks (0: as many as the device holds)
+    bool workBalance;            ///< requested; the kernels fall back to count balance when the weights vanish
+    bool packsCountsWithWeights; ///< work balance below 2^kOrbPackedBodies bodies: the passes that count and weigh
+                                 ///< narrow weights without the tally add both to their cells' bins in one 64-bit
+                                 ///< word per bin (level.binWeights)
+    bool rootPassSumsWeights;    ///< the root's level under work balance and radix select: its layout picks the
+                                 ///< fixed-point scale and the root's first radix pass sums the weights (its bins),
+                                 ///< so that no kernel of its own reads them (launchOrbTotalWeight serves the builds
+                                 ///< by bisection or into one domain); false on every other level, whose selections
+                                 ///< then test nothing more
+    bool guessesTies;            ///< work balance under radix select with no count pass after the selection: a split
+                                 ///< whose ties need their weights in index order is decided by a guess (every tie
+                                 ///< right) and voids the build (OrbBuildState::guessFailed); the host builds again
+                                 ///< with the count pass (OrbGpu::build)
+    bool guessesFirstPasses;     ///< the levels below the root launch no first radix pass, expecting the scatters to
+                                 ///< take every split's that needs one: a child that would take its own voids the
+                                 ///< build, and is finished at once with every body left (OrbBuildState::guessFailed)
 
     /// Whether this level launches no first radix pass (guessesFirstPasses, below the root), so that its second pass
     /// is the first kernel after its layout.

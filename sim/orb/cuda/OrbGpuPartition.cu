@@ -164,8 +164,7 @@ struct TileMove {
     }
 
     /// Block-wide: one array of this thread's rows (floats or indices) to `destination` through the staging buffer.
-    template <typename T>
-    __device__ __forceinline__ void array(const T (&values)[kRowsPerWarp], T* destination) const {
+    template <typename T> __device__ __forceinline__ void array(const T (&values)[kRowsPerWarp], T* destination) const {
         static_assert(sizeof(T) == sizeof(std::uint32_t));
         __syncthreads(); // the staging buffer's previous array is out
         for (int row = 0; row < kRowsPerWarp; ++row)
@@ -210,8 +209,8 @@ __device__ __forceinline__ uint2 countsBeforeTile(const OrbLevel& level, OrbSpli
                 tileBefore = make_uint2(cell.less, cell.equal);
                 cell.add(aggregate);
                 if (tileIndex + 1 == split.tileBegin + split.tileCount)
-                    placeCut(level, split, split.lessCount, cell.equal, split.tiesLeft, cell.maxLess,
-                             cell.minGreater, split.leftTieWeight);
+                    placeCut(level, split, split.lessCount, cell.equal, split.tiesLeft, cell.maxLess, cell.minGreater,
+                             split.leftTieWeight);
             }
         }
     } else if (threadIdx.x == 0) {
@@ -281,8 +280,8 @@ __device__ __forceinline__ void flushChildBins(const OrbLevel& level, const Chil
             addCountsToCellBins(level, children[side].entry, sideBins);
             continue;
         }
-        auto* cellWeights = reinterpret_cast<unsigned long long*>(
-            level.binWeights + std::size_t(children[side].entry) * kOrbRadixBins);
+        auto* cellWeights =
+            reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(children[side].entry) * kOrbRadixBins);
         for (int k = 0; k < kBinsPerThread; ++k) {
             const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
             if (sideBins[bin] > 0)
@@ -360,7 +359,7 @@ __global__ void __launch_bounds__(kOrbTileThreads, kScatterTilesPerSM<kMoves>) o
     __shared__ std::uint32_t ticket;
     __shared__ ChildDigit children[2];
     __shared__ alignas(8) std::uint32_t childBins[kChildren ? 2 * kOrbRadixBins : 1]; // flushed as count pairs
-    constexpr bool kStaged = kMoves == ScatterMoves::RecordsAndWeights; // see TileMove
+    constexpr bool kStaged = kMoves == ScatterMoves::RecordsAndWeights;               // see TileMove
     __shared__ std::uint32_t staging[kStaged ? kOrbTileBodies : 1]; // one array of the tile's records, sorted by side
     // The tile and its records come from the layout and the previous level, older than the kernel before (dependent
     // launch); the pivot, the ties and the offsets come from that kernel.

@@ -96,7 +96,7 @@ __device__ inline void finishAtBinEdge(OrbSplit& split, std::uint32_t binCount, 
     if (!allRight && !(useWeights && pivotAlone))
         return;
     std::uint64_t edge = std::uint64_t(split.keyBase) + split.fixedDigits; // the chosen bin's lowest key
-    if (!allRight && binWeight < 2 * split.target) {                          // the bin's one body goes left
+    if (!allRight && binWeight < 2 * split.target) {                       // the bin's one body goes left
         edge += std::uint64_t(1) << shift;
         split.lessCount += 1;
         split.lessWeight += binWeight;

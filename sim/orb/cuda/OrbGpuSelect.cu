@@ -495,7 +495,7 @@ template <bool kWeights, RadixPass kPass> __global__ void orbRadixSelectKernel(O
     std::uint64_t binWeights[kBinsPerThread];
     takeCellBins(level, split.binSlot, useCounts, useWeights, binCounts, binWeights);
     selectPassDigit<kPass, kWeights>(level, split, PassDigits(split, pass), binCounts, binWeights, useCounts,
-                                    useWeights);
+                                     useWeights);
 }
 
 using RadixPassKernel = void (*)(OrbLevel, int);

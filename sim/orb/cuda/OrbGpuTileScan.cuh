@@ -87,8 +87,7 @@ struct SelectedTiles {
 template <typename TileSource>
 __device__ __forceinline__ void scanTileChunk(const OrbLevel& level, const OrbSplit& split, const TileSource& tiles,
                                               std::uint32_t chunk, bool useWeights, TileScanStorage& storage,
-                                              SplitSums& sums, std::uint64_t& countCarry,
-                                              std::uint64_t& weightCarry) {
+                                              SplitSums& sums, std::uint64_t& countCarry, std::uint64_t& weightCarry) {
     std::uint64_t counts[kTilesPerThread], countsBefore[kTilesPerThread];
     std::uint64_t weights[kTilesPerThread], weightsBefore[kTilesPerThread];
     uint2 extremes[kTilesPerThread];
