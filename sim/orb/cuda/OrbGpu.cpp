@@ -138,7 +138,6 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     level.bodyCount = bodyCount;
     level.domainCount = domainCount;
     level.workBalance = workBalance;
-    level.packsCountsWithWeights = workBalance && bodyCount < (std::uint32_t(1) << kOrbPackedBodies);
     CUDA_CHECK(cudaMemsetAsync(m_cellWeightBefore.data(), 0, sizeof(std::uint64_t), stream));
     const std::size_t splitLevels = m_levelSplitBegin.size() - 1;
     if (splitLevels > 0)

@@ -169,9 +169,6 @@ struct OrbLevel {
                                  ///< (OrbSplit::preselected), so the level's own first pass walks chunks of tiles
     std::uint32_t chunkedBlocks; ///< at most this many blocks walk the chunks (0: as many as the device holds)
     bool workBalance;            ///< requested; the kernels fall back to count balance when the weights vanish
-    bool packsCountsWithWeights; ///< work balance below 2^kOrbPackedBodies bodies: the passes that count and weigh
-                                 ///< narrow weights without the tally add both to their cells' bins in one 64-bit
-                                 ///< word per bin (level.binWeights)
     bool rootPassSumsWeights;    ///< the root's level under work balance and radix select: its layout picks the
                                  ///< fixed-point scale and the root's first radix pass sums the weights (its bins),
                                  ///< so that no kernel of its own reads them (launchOrbTotalWeight serves the builds
@@ -192,6 +189,11 @@ struct OrbLevel {
     /// back, which places the cut without the count of bodies on the pivot; where the last pass tallies, the scatter
     /// reads the offsets that pass writes, so every split takes it.
     constexpr bool selectionsEndAtBinEdges() const { return !tallyLastPass; }
+    /// Whether the passes that count and weigh narrow weights without the tally may add both to their cells' bins in
+    /// one 64-bit word per bin (level.binWeights): work balance below 2^kOrbPackedBodies bodies.
+    constexpr bool packsCountsWithWeights() const {
+        return workBalance && bodyCount < (std::uint32_t(1) << kOrbPackedBodies);
+    }
 };
 
 /// Resets the state and writes the records of every body (index = position) from positionMass, with the weights from

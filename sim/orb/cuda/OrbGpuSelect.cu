@@ -447,7 +447,7 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass, std::
         return;
     }
     // Narrow weights counted where the scatter looks back (no tally): one word per bin.
-    const bool packed = kPass == RadixPass::FinalDigit && level.packsCountsWithWeights && narrowShift >= 0;
+    const bool packed = kPass == RadixPass::FinalDigit && level.packsCountsWithWeights() && narrowShift >= 0;
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
     if (!cellBins(level, *split, counts, weights, useCounts, useWeights, packed, max(narrowShift, 0), binCounts,
