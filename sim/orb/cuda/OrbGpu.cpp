@@ -102,6 +102,22 @@ void OrbGpu::reserve(std::size_t bodyCount, bool weights) {
     m_state.resize(1);
 }
 
+OrbScratchToClear OrbGpu::scratchToClear() {
+    OrbScratchToClear scratch;
+    int range = 0;
+    const auto clear = [&](void* data, std::size_t bytes) {
+        scratch.words[range] = static_cast<std::uint64_t*>(data);
+        scratch.count[range] = bytes / sizeof(std::uint64_t);
+        ++range;
+    };
+    // Bins are cleared by the tile that reads them; clearing them here too keeps one failed build from leaking.
+    clear(m_binCounts.data(), m_binCounts.bytes());
+    clear(m_binWeights.data(), m_binWeights.bytes());
+    clear(m_cellWeightBefore.data(), sizeof(std::uint64_t));
+    clear(m_lookBack.data(), (m_levelSplitBegin.size() - 1) * lookBackStride() * sizeof(std::uint64_t));
+    return scratch;
+}
+
 OrbRecords OrbGpu::rootRecords(std::size_t bodyCount, std::uint32_t domainCount) {
     OrbRecords result = records(0, bodyCount);
     if (domainCount > 1)
@@ -121,9 +137,6 @@ OrbRecords OrbGpu::records(int side, std::size_t bodyCount) {
 
 int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, bool workBalance,
                             bool keepFinalCoordinates, cudaStream_t stream) {
-    // Bins are cleared by the tile that reads them; clearing them here too keeps one failed build from leaking.
-    m_binCounts.zero(stream);
-    m_binWeights.zero(stream);
     OrbLevel level{};
     level.cells = m_cells.data();
     level.cellWeightBefore = m_cellWeightBefore.data();
@@ -138,11 +151,6 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     level.bodyCount = bodyCount;
     level.domainCount = domainCount;
     level.workBalance = workBalance;
-    CUDA_CHECK(cudaMemsetAsync(m_cellWeightBefore.data(), 0, sizeof(std::uint64_t), stream));
-    const std::size_t splitLevels = m_levelSplitBegin.size() - 1;
-    if (splitLevels > 0)
-        CUDA_CHECK(
-            cudaMemsetAsync(m_lookBack.data(), 0, splitLevels * lookBackStride() * sizeof(std::uint64_t), stream));
     const bool countPass = launchesCountPass(workBalance, bodyCount);
     level.guessesTies = workBalance && !countPass;
     level.guessesFirstPasses = guessesFirstPasses(workBalance, bodyCount);
@@ -309,7 +317,7 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
     };
     const auto enqueue = [&](cudaStream_t captured) {
         launchOrbExtractBodies(bodies.positionMass.data(), bodies.acceleration.data(), bodyCount,
-                               rootRecords(count, domainCount), m_state.data(), captured);
+                               rootRecords(count, domainCount), m_state.data(), scratchToClear(), captured);
         if (workBalance && !rootPassSumsWeights(workBalance))
             launchOrbTotalWeight(records(0, count), bodyCount, m_state.data(), captured);
         if (partitionLevels(bodyCount, domainCount, workBalance, false, captured) != side)
@@ -354,7 +362,8 @@ void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std
         return graphKey(true, false, bodyCount, domainCount, {x, y, z, nullptr, nullptr, nullptr, nullptr});
     };
     const auto enqueue = [&](cudaStream_t captured) {
-        launchOrbExtractPositions(x, y, z, bodyCount, rootRecords(count, domainCount), m_state.data(), captured);
+        launchOrbExtractPositions(x, y, z, bodyCount, rootRecords(count, domainCount), m_state.data(), scratchToClear(),
+                                  captured);
         if (partitionLevels(bodyCount, domainCount, false, true, captured) != side)
             throw std::logic_error("ORB: the final records are not in the buffer the layout predicts");
         if (domainCount > 1)

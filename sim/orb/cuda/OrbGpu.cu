@@ -109,13 +109,23 @@ struct ExtractTotals {
     }
 };
 
+/// Grid-stride: every word of the scratch's ranges to 0.
+__device__ void clearScratch(const OrbScratchToClear& scratch) {
+    const std::uint64_t first = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x;
+    const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x;
+    for (int r = 0; r < OrbScratchToClear::kMaxRanges; ++r)
+        for (std::uint64_t i = first; i < scratch.count[r]; i += stride)
+            scratch.words[r][i] = 0;
+}
+
 // Per body: 16 bytes read (+ 16 under work balance: one float of a float4, a whole sector), 16 (+ 4) written.
 // Each thread loads kExtractBatch bodies (a grid's stride apart) before it stores any record: the records could alias
 // the bodies for all the compiler knows, which would otherwise leave a memory latency between one body's stores and
 // the next one's loads (H200, 2^20 bodies / 64 domains under work balance: 0.318 -> 0.317 ms).
 constexpr unsigned kExtractBatch = 4;
 __global__ void orbExtractBodiesKernel(const float4* positionMass, const float4* acceleration, std::uint32_t bodyCount,
-                                       OrbRecords records, OrbBuildState* state) {
+                                       OrbRecords records, OrbBuildState* state, OrbScratchToClear scratch) {
+    clearScratch(scratch);
     ExtractTotals totals;
     const bool weighs = records.weight != nullptr;
     const std::uint64_t stride = std::uint64_t(gridDim.x) * blockDim.x, batchStride = kExtractBatch * stride;
@@ -147,7 +157,8 @@ __global__ void orbExtractBodiesKernel(const float4* positionMass, const float4*
 
 // Per body: 12 bytes read, 16 written.
 __global__ void orbExtractPositionsKernel(const float* x, const float* y, const float* z, std::uint32_t bodyCount,
-                                          OrbRecords records, OrbBuildState* state) {
+                                          OrbRecords records, OrbBuildState* state, OrbScratchToClear scratch) {
+    clearScratch(scratch);
     ExtractTotals totals;
     for (std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < bodyCount; i += gridDim.x * blockDim.x) {
         totals.recordPosition(x[i], y[i], z[i], records, i);
@@ -411,18 +422,20 @@ unsigned streamBlocks(std::uint64_t count) {
 } // namespace
 
 void launchOrbExtractBodies(const float4* positionMass, const float4* acceleration, std::uint32_t bodyCount,
-                            OrbRecords records, OrbBuildState* state, cudaStream_t stream) {
+                            OrbRecords records, OrbBuildState* state, const OrbScratchToClear& scratch,
+                            cudaStream_t stream) {
     CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(OrbBuildState), stream));
     orbExtractBodiesKernel<<<streamBlocks(bodyCount), kStreamThreads, 0, stream>>>(positionMass, acceleration,
-                                                                                   bodyCount, records, state);
+                                                                                   bodyCount, records, state, scratch);
     checkLaunch("orbExtractBodiesKernel");
 }
 
 void launchOrbExtractPositions(const float* x, const float* y, const float* z, std::uint32_t bodyCount,
-                               OrbRecords records, OrbBuildState* state, cudaStream_t stream) {
+                               OrbRecords records, OrbBuildState* state, const OrbScratchToClear& scratch,
+                               cudaStream_t stream) {
     CUDA_CHECK(cudaMemsetAsync(state, 0, sizeof(OrbBuildState), stream));
     orbExtractPositionsKernel<<<streamBlocks(bodyCount), kStreamThreads, 0, stream>>>(x, y, z, bodyCount, records,
-                                                                                      state);
+                                                                                      state, scratch);
     checkLaunch("orbExtractPositionsKernel");
 }
 

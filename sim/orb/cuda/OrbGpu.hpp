@@ -292,6 +292,8 @@ private:
     void layOutCells(std::uint32_t bodyCount, std::uint32_t domainCount);
     void reserve(std::size_t bodyCount, bool weights);
     OrbRecords records(int side, std::size_t bodyCount);
+    /// What the extraction clears for the levels (bins, look-back words, the first cell's weight before it).
+    OrbScratchToClear scratchToClear();
     /// The records the extraction writes (side 0). Where the root splits, without the index: the root's scatter takes
     /// a body's place as its index, which saves 8 bytes per body (2^27 bodies: 1 GB) of writing and reading iota
     /// (2^27 / 4096 work 51.60 -> 51.25 ms, 2^20 / 64 count 0.2736 -> 0.2715, H200).

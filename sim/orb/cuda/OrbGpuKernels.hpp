@@ -196,13 +196,25 @@ struct OrbLevel {
     }
 };
 
+/// Device words that must be 0 when the levels start (the radix bins, the look-back words, the first cell's weight
+/// before it), cleared by the extraction's threads on their way: as memsets between the extraction and the levels they
+/// were nodes of their own in the build's graph, each on its critical path.
+struct OrbScratchToClear {
+    static constexpr int kMaxRanges = 4;
+    std::uint64_t* words[kMaxRanges]{};
+    std::uint64_t count[kMaxRanges]{};
+};
+
 /// Resets the state and writes the records of every body (index = position) from positionMass, with the weights from
-/// acceleration.w when weights is non-null; accumulates bounds, non-finite counts and the largest weight.
+/// acceleration.w when weights is non-null; accumulates bounds, non-finite counts and the largest weight; clears the
+/// scratch.
 void launchOrbExtractBodies(const float4* positionMass, const float4* acceleration, std::uint32_t bodyCount,
-                            OrbRecords records, OrbBuildState* state, cudaStream_t stream);
+                            OrbRecords records, OrbBuildState* state, const OrbScratchToClear& scratch,
+                            cudaStream_t stream);
 /// The same from separate coordinate arrays (positions-only build; count balance).
 void launchOrbExtractPositions(const float* x, const float* y, const float* z, std::uint32_t bodyCount,
-                               OrbRecords records, OrbBuildState* state, cudaStream_t stream);
+                               OrbRecords records, OrbBuildState* state, const OrbScratchToClear& scratch,
+                               cudaStream_t stream);
 /// Work balance where the root's first radix pass does not sum the weights (bisection, one domain): picks the
 /// fixed-point scale from the largest weight and sums the fixed-point weights.
 void launchOrbTotalWeight(OrbRecords records, std::uint32_t bodyCount, OrbBuildState* state, cudaStream_t stream);
