@@ -57,10 +57,10 @@ class DistributedCudaBackend final : public SimulationBackend {
 public:
     /// Device bytes per body on every rank: the array of all bodies (52), the rollback copy of positions, velocities
     /// and load order (36), the solver's scratch array (16), the target flags and list (5), the tree's buffers (at most
-    /// 48, as in CudaBackend) and the ORB build's records (40 under work balance).
-    static constexpr std::uint64_t kDeviceBytesPerBody = DeviceBodies::kBytesPerBody + 36 + 16 + 5 + 48 +
-                                                         OrbGpu::kScratchBytesPerBody +
-                                                         OrbGpu::kWorkScratchBytesPerBody;
+    /// 48, as in CudaBackend) and the ORB build's records and load order (44 under work balance).
+    static constexpr std::uint64_t kDeviceBytesPerBody =
+        DeviceBodies::kBytesPerBody + 36 + 16 + 5 + 48 + OrbGpu::kScratchBytesPerBody +
+        OrbGpu::kWorkScratchBytesPerBody + OrbGpu::kLoadOrderBytesPerBody;
 
     /// Collective (sets up NCCL); this rank's GPU must be current (selectRankDevice). communicator outlives the
     /// backend; why: a note appended to description().

@@ -269,6 +269,7 @@ OrbGpu::GraphKey OrbGpu::graphKey(bool positionsOnly, bool workBalance, std::uin
     add(m_tileMatches.data(), m_tileMatches.size());
     add(m_binCounts.data(), m_binCounts.size());
     add(m_binWeights.data(), m_binWeights.size());
+    add(m_loadOrderScratch.data(), m_loadOrderScratch.size());
     return key;
 }
 
@@ -306,6 +307,7 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
     const bool workBalance = balance == OrbBalance::Work;
     layOutCells(bodyCount, domainCount);
     reserve(count, workBalance);
+    m_loadOrderScratch.resize(domainCount > 1 ? count : 0);
     // The low parts (double precision) are part of the key: a graph captured without them would not move them.
     const int side = finalSide();
     m_finalOrder = records(side, count).index;
@@ -325,19 +327,14 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
         if (domainCount > 1) {
             // The other record buffer is free now (16 bytes per body): each body array is gathered into the buffer
             // freed before it, and the buffers change owners after the replay (below), with no copy back. The load
-            // order rides along: gathered with the first array into the final records' first coordinates (dead once
-            // the levels are done), copied back with the second.
+            // order rides along with the first array, into a buffer of its own that changes owners too.
             float4* free = m_recordBuffers[1 - side].data();
-            auto* orderScratch = reinterpret_cast<std::uint32_t*>(records(side, count).coordinate[0]);
             const std::vector<DeviceBuffer<float4>*> arrays = bodies.reorderedArrays();
             for (std::size_t a = 0; a < arrays.size(); ++a) {
                 OrbLoadOrderStep loadOrder;
                 if (a == 0) {
                     loadOrder.gatherSource = bodies.loadOrder.data();
-                    loadOrder.gatherTarget = orderScratch;
-                } else if (a == 1) {
-                    loadOrder.copySource = orderScratch;
-                    loadOrder.copyTarget = bodies.loadOrder.data();
+                    loadOrder.gatherTarget = m_loadOrderScratch.data();
                 }
                 launchOrbGather(arrays[a]->data(), m_finalOrder, free, loadOrder, bodyCount, m_state.data(), captured);
                 free = arrays[a]->data();
@@ -345,9 +342,11 @@ void OrbGpu::build(DeviceBodies& bodies, std::uint32_t domainCount, OrbBalance b
         }
     };
     runChecked(key, enqueue, stream, workBalance); // throws before the rotation: the device left the bodies untouched
-    if (domainCount > 1)
+    if (domainCount > 1) {
         for (DeviceBuffer<float4>* array : bodies.reorderedArrays())
             std::swap(*array, m_recordBuffers[1 - side]);
+        std::swap(bodies.loadOrder, m_loadOrderScratch);
+    }
 }
 
 void OrbGpu::buildPositions(float* x, float* y, float* z, std::size_t count, std::uint32_t domainCount,
@@ -469,8 +468,8 @@ double OrbGpu::modelledBytesPerBody(std::size_t splitLevels, OrbCutFinder finder
     const double countPass = finder == OrbCutFinder::Bisection ? 4 + (work ? 4 : 0) : 0;
     const double level = keyPasses * (4 + (work ? 4 : 0)) + countPass + 32 + (work ? 8 : 0);
     // Each float4 array gathered (index, random read, write); the load order gathered with the first (random read,
-    // write) and copied back with the second.
-    const double finish = positionsOnly ? 12 + 12 : 3 * (4 + 16 + 16) + (4 + 4) + (4 + 4);
+    // write).
+    const double finish = positionsOnly ? 12 + 12 : 3 * (4 + 16 + 16) + (4 + 4);
     // The last level leaves the weights behind, and a build of the bodies moves the index alone there: the coordinate
     // along the cut and the index read, the index written (8 + 4 of 32 bytes).
     const double lastScatterSaved = splitLevels == 0 ? 0 : (work ? 8 : 0) + (positionsOnly ? 0 : 32 - 12);

@@ -365,7 +365,7 @@ __global__ void orbLayoutChildrenKernel(OrbLevel level) {
 }
 
 // Per body: 4 bytes of index and 16 read (a random load), 16 written; the load order adds 4 read at random and 4
-// written when gathered, 4 and 4 when copied back.
+// written when gathered.
 __global__ void orbGatherKernel(const float4* source, const std::uint32_t* order, float4* target,
                                 OrbLoadOrderStep loadOrder, std::uint32_t bodyCount, const OrbBuildState* state) {
     waitForPreviousKernel(); // the final order comes from the last level
@@ -379,8 +379,6 @@ __global__ void orbGatherKernel(const float4* source, const std::uint32_t* order
     target[j] = source[from];
     if (loadOrder.gatherSource != nullptr)
         loadOrder.gatherTarget[j] = loadOrder.gatherSource[from];
-    if (loadOrder.copySource != nullptr)
-        loadOrder.copyTarget[j] = loadOrder.copySource[j];
 }
 
 // Per body: 12 bytes read, 12 written.

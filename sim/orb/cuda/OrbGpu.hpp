@@ -11,9 +11,10 @@
 //   parts, DeviceBodies::reorderedArrays) is gathered once through the final index into the buffer freed before it
 //   (first the free record buffer, then the array gathered last); afterwards the buffers change owners on the host
 //   (as in migration), so no array is copied back (that copy was 30 of 460 us at 2^20 bodies). The bodies' load
-//   order (4 bytes each, not a float4, so it cannot change owners) rides along: the first gather also gathers it into
-//   the final records' first coordinate array, dead once the levels are done, and the second copies it back; its own
-//   two kernels cost 1.3% at 2^20 bodies and 0.7% at 2^27 (H200). The positions-only build (buildPositions)
+//   order (4 bytes each) rides along: the first gather also gathers it into a buffer of its own, which then changes
+//   owners with bodies.loadOrder (its own two kernels cost 1.3% at 2^20 bodies and 0.7% at 2^27; gathered into dead
+//   record space and copied back with the second gather, it cost that copy, 4 + 4 bytes per body, more; H200). The
+//   positions-only build (buildPositions)
 //   partitions the records the same way and copies the final coordinates back into the caller's three arrays.
 //   Tiles: each level is laid out on the device into tiles of kOrbTileBodies bodies, each inside exactly one cell, so
 //   that work balance, whose ranges depend on the data, needs no host round trip: the root's level (and every level
@@ -149,10 +150,10 @@
 //   No host wait inside the build: the non-finite and weight checks are read after all work is enqueued; when they
 //   fail the final gather and copy are skipped on the device and the buffers keep their owners, so the bodies are
 //   left untouched, and build() throws.
-//   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance), 96 bytes
-//   per tile (64 of them the last pass's match slots) and 32 per tile and level (look-back), 8 KiB (24 KiB under work
-//   balance) of radix bins per cell of more than one tile (in the tally regime: per cell of the widest level
-//   below the root, if more), O(np) cells.
+//   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance, +4 for the
+//   load order's second buffer in a build of the bodies), 96 bytes per tile (64 of them the last pass's match slots)
+//   and 32 per tile and level (look-back), 8 KiB (24 KiB under work balance) of radix bins per cell of more than one
+//   tile (in the tally regime: per cell of the widest level below the root, if more), O(np) cells.
 //   Cached graphs: the launch sequence (about 40 kernels and memsets at 2^20 bodies / 64 domains, each latency-bound
 //   there) depends only on N, np, the balance, the finder and the buffers, so it is captured into a CUDA graph (on a
 //   private stream) and replayed while that key recurs; the gather's rotation cycles through a few buffer sets, so
@@ -220,6 +221,8 @@ public:
     static constexpr std::uint64_t kScratchBytesPerBody = 32;
     /// Extra device bytes per body under work balance (the weights in both record buffers).
     static constexpr std::uint64_t kWorkScratchBytesPerBody = 8;
+    /// Extra device bytes per body of build() (not buildPositions()): the load order's second buffer.
+    static constexpr std::uint64_t kLoadOrderBytesPerBody = 4;
 
     /// Splits the device bodies into domainCount domains, permuting positionMass, velocityColor and acceleration (and
     /// their low parts in double precision) in place. Work balance weighs body i by acceleration[i].w (finite, >= 0;
@@ -316,8 +319,8 @@ private:
         bool positionsOnly = false, workBalance = false, chunkedFirstPasses = false, countPass = false,
              guessesFirstPasses = false;
         std::uint32_t bodyCount = 0, domainCount = 0;
-        std::array<const void*, 23> buffers{};
-        std::array<std::size_t, 23> sizes{};
+        std::array<const void*, 24> buffers{};
+        std::array<std::size_t, 24> sizes{};
         bool operator==(const GraphKey&) const = default;
     };
     GraphKey graphKey(bool positionsOnly, bool workBalance, std::uint32_t bodyCount, std::uint32_t domainCount,
@@ -332,8 +335,8 @@ private:
     void runChecked(const std::function<GraphKey()>& key, const std::function<void(cudaStream_t)>& enqueue,
                     cudaStream_t stream, bool workBalance);
     /// Graphs kept: the gather's buffer rotation cycles the body arrays through 4 sets of buffers (7 in double
-    /// precision), each its own graph.
-    static constexpr std::size_t kCachedGraphs = 8;
+    /// precision) and the load order through 2, so builds take 4 (14) graphs in turn.
+    static constexpr std::size_t kCachedGraphs = 14;
     /// Words of m_lookBack per level: the ticket, then the look-back words of every tile a level may have.
     std::size_t lookBackStride() const { return 1 + m_tileCounts.size() * kOrbLookBackWordsPerTile; }
     /// The record buffer that holds the final records: one swap per level that splits.
@@ -398,6 +401,8 @@ private:
     DeviceBuffer<std::uint32_t> m_tileMatches; ///< per tile: the last radix pass's matches (final digit, place)
     DeviceBuffer<std::uint32_t> m_binCounts;
     DeviceBuffer<std::uint64_t> m_binWeights;
+    DeviceBuffer<std::uint32_t>
+        m_loadOrderScratch; ///< build(): the load order gathered, then bodies.loadOrder's buffer
     mutable DeviceBuffer<double> m_leafLoads;
     OrbBuildState m_lastState{};      ///< the last build's checks, total weight and fixed-point exponent
     bool m_lastBuildWeighted = false; ///< the last build balanced work (asked for, and some weight was positive)

@@ -238,12 +238,10 @@ void launchOrbCountAndCut(const OrbLevel& level, cudaStream_t stream);
 /// otherwise move their index alone.
 void launchOrbScatter(const OrbLevel& level, bool lastLevel, bool keepFinalCoordinates, cudaStream_t stream);
 /// What a body-array gather also does with the bodies' load order (4 bytes per body), so that it needs no kernel of its
-/// own: gather it through the same index into scratch, or copy that scratch back. Null pointers: nothing.
+/// own: gather it through the same index into a buffer of its own. Null pointers: nothing.
 struct OrbLoadOrderStep {
     const std::uint32_t* gatherSource = nullptr;
     std::uint32_t* gatherTarget = nullptr;
-    const std::uint32_t* copySource = nullptr;
-    std::uint32_t* copyTarget = nullptr;
 };
 /// target[j] = source[order[j]] and the load order's step, unless the state counted a non-finite position or an
 /// invalid weight, or the build is void (OrbBuildState::guessFailed).
