@@ -110,9 +110,7 @@ DeviceOrbBuildTimes timeDeviceOrbBuilds(const DeviceOrbBench& bench) {
     } else {
         const bool work = bench.balance == OrbBalance::Work;
         // The bodies twice (a pristine copy restores the order before each build) plus the build's scratch.
-        requireDeviceMemoryForBodies(n, 2 * DeviceBodies::kBytesPerBody + OrbGpu::kScratchBytesPerBody +
-                                            OrbGpu::kLoadOrderBytesPerBody +
-                                            (work ? OrbGpu::kWorkScratchBytesPerBody : 0));
+        requireDeviceMemoryForBodies(n, 2 * DeviceBodies::kBytesPerBody + OrbGpu::buildBytesPerBody(work));
         DeviceBodies pristine, device;
         uploadBodies(generateScenario(bench.scenario, n, bench.seed), pristine, stream.get());
         pristine.acceleration.upload(benchWeights(n, bench.seed), stream.get());

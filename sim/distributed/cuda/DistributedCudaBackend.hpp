@@ -59,8 +59,7 @@ public:
     /// and load order (36), the solver's scratch array (16), the target flags and list (5), the tree's buffers (at most
     /// 48, as in CudaBackend) and the ORB build's records and load order (44 under work balance).
     static constexpr std::uint64_t kDeviceBytesPerBody =
-        DeviceBodies::kBytesPerBody + 36 + 16 + 5 + 48 + OrbGpu::kScratchBytesPerBody +
-        OrbGpu::kWorkScratchBytesPerBody + OrbGpu::kLoadOrderBytesPerBody;
+        DeviceBodies::kBytesPerBody + 36 + 16 + 5 + 48 + OrbGpu::buildBytesPerBody(true);
 
     /// Collective (sets up NCCL); this rank's GPU must be current (selectRankDevice). communicator outlives the
     /// backend; why: a note appended to description().

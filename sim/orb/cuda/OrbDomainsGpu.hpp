@@ -19,10 +19,8 @@ namespace gravlab {
 
 class OrbDomainsGpu {
 public:
-    /// Device bytes per body while ORB is on: the build's scratch (work balance and load order included) and
-    /// migration's arrays.
-    static constexpr std::uint64_t kBytesPerBody = OrbGpu::kScratchBytesPerBody + OrbGpu::kWorkScratchBytesPerBody +
-                                                   OrbGpu::kLoadOrderBytesPerBody + OrbMigrationGpu::kBytesPerBody;
+    /// Device bytes per body while ORB is on: the build's scratch (work balance included) and migration's arrays.
+    static constexpr std::uint64_t kBytesPerBody = OrbGpu::buildBytesPerBody(true) + OrbMigrationGpu::kBytesPerBody;
 
     /// Brings the domains up to params for the bodies' current positions (after a drift), permuting the bodies (work
     /// weights in acceleration.w travel with them); scratch holds one float4 per body and may be swapped with one of

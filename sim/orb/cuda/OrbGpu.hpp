@@ -11,11 +11,11 @@
 //   parts, DeviceBodies::reorderedArrays) is gathered once through the final index into the buffer freed before it
 //   (first the free record buffer, then the array gathered last); afterwards the buffers change owners on the host
 //   (as in migration), so no array is copied back (that copy was 30 of 460 us at 2^20 bodies). The bodies' load
-//   order (4 bytes each) rides along: the first gather also gathers it into a buffer of its own, which then changes
-//   owners with bodies.loadOrder (its own two kernels cost 1.3% at 2^20 bodies and 0.7% at 2^27; gathered into dead
-//   record space and copied back with the second gather, it cost that copy, 4 + 4 bytes per body, more; H200). The
-//   positions-only build (buildPositions)
-//   partitions the records the same way and copies the final coordinates back into the caller's three arrays.
+//   order (4 bytes each) rides along with the first gather into a buffer of its own, which then changes owners with
+//   bodies.loadOrder: kernels of its own cost 1.3% at 2^20 bodies and 0.7% at 2^27, and a copy back after gathering
+//   it into dead record space 1.3 us (work balance) to 2.8 us (count) at 2^20 / 64 (H200). The positions-only build
+//   (buildPositions) partitions the records the same way and copies the final coordinates back into the caller's
+//   three arrays.
 //   Tiles: each level is laid out on the device into tiles of kOrbTileBodies bodies, each inside exactly one cell, so
 //   that work balance, whose ranges depend on the data, needs no host round trip: the root's level (and every level
 //   under bisection) by one block that scans the level's cells, the levels below it under radix select by the
@@ -223,6 +223,10 @@ public:
     static constexpr std::uint64_t kWorkScratchBytesPerBody = 8;
     /// Extra device bytes per body of build() (not buildPositions()): the load order's second buffer.
     static constexpr std::uint64_t kLoadOrderBytesPerBody = 4;
+    /// Device bytes per body that build() needs beyond the bodies themselves.
+    static constexpr std::uint64_t buildBytesPerBody(bool workBalance) {
+        return kScratchBytesPerBody + kLoadOrderBytesPerBody + (workBalance ? kWorkScratchBytesPerBody : 0);
+    }
 
     /// Splits the device bodies into domainCount domains, permuting positionMass, velocityColor and acceleration (and
     /// their low parts in double precision) in place. Work balance weighs body i by acceleration[i].w (finite, >= 0;
@@ -401,8 +405,7 @@ private:
     DeviceBuffer<std::uint32_t> m_tileMatches; ///< per tile: the last radix pass's matches (final digit, place)
     DeviceBuffer<std::uint32_t> m_binCounts;
     DeviceBuffer<std::uint64_t> m_binWeights;
-    DeviceBuffer<std::uint32_t>
-        m_loadOrderScratch; ///< build(): the load order gathered, then bodies.loadOrder's buffer
+    DeviceBuffer<std::uint32_t> m_loadOrderScratch; ///< build(): the load order gathered, then bodies.loadOrder
     mutable DeviceBuffer<double> m_leafLoads;
     OrbBuildState m_lastState{};      ///< the last build's checks, total weight and fixed-point exponent
     bool m_lastBuildWeighted = false; ///< the last build balanced work (asked for, and some weight was positive)
