@@ -90,9 +90,9 @@ void OrbGpu::reserve(std::size_t bodyCount, bool weights) {
         m_lookBack.resize(lookBackWords);
     if (weights && m_tileEqualWeight.size() < tiles)
         m_tileEqualWeight.resize(tiles);
-    // Bin slots: a level's cells of more than one tile in its passes, and every split of a level below the root when
-    // its parent's scatter takes its first pass (the slot is its entry).
-    const std::size_t bins = std::size_t(std::max(m_widestMultiTileLevel, m_widestChildLevel)) * kOrbRadixBins;
+    // Bin slots: a level's cells of more than one tile in its passes, then every split of a level below the root when
+    // its parent's scatter takes its first pass (OrbLevel::childBinSlot plus its entry).
+    const std::size_t bins = std::size_t(m_widestMultiTileLevel + m_widestChildLevel) * kOrbRadixBins;
     if (m_cutFinder == OrbCutFinder::RadixSelect && m_binCounts.size() < bins)
         m_binCounts.resize(bins);
     if (m_cutFinder == OrbCutFinder::RadixSelect && weights && m_binWeights.size() < bins)
@@ -148,11 +148,13 @@ int OrbGpu::partitionLevels(std::uint32_t bodyCount, std::uint32_t domainCount, 
     level.tileMatches = m_tileMatches.data();
     level.binCounts = m_binCounts.data();
     level.binWeights = m_binWeights.data();
+    level.childBinSlot = m_widestMultiTileLevel;
     level.bodyCount = bodyCount;
     level.domainCount = domainCount;
     level.workBalance = workBalance;
     const bool countPass = launchesCountPass(workBalance, bodyCount);
     level.guessesTies = workBalance && !countPass;
+    level.movesFoundSplitsEarly = m_cutFinder == OrbCutFinder::RadixSelect && !countPass;
     level.guessesFirstPasses = guessesFirstPasses(workBalance, bodyCount);
     const bool tally = tallyLastPass(bodyCount);
     int side = 0;

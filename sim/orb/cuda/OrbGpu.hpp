@@ -111,7 +111,7 @@
 //   tile still selects there.
 //   Children's first pass in the scatter: each scatter tile (an instance of its own) also adds every body it moves to
 //   the first-digit histogram of the child it goes to (its count, or its narrow weight), flushes it to the child's bins
-//   (slot: its entry among the next level's splits), and the cell's first tile marks the child (OrbSplit::preselected,
+//   (slot: its entry among the next level's splits, past the slots of the level's own passes), and the cell's first tile marks the child (OrbSplit::preselected,
 //   cleared by the layout of the level above, so that no build finds the marks of the last). The digits are measured in
 //   a frame of keys taken from the pivot, which is known before the scatter even where the cell's last scatter tile
 //   places the cut (look-back): along the cut axis the left bodies' keys lie in [key(lower), pivot] and the right ones'
@@ -153,7 +153,7 @@
 //   Memory beyond the bodies' 48 bytes: 32 bytes per body (the two record buffers; +8 under work balance, +4 for the
 //   load order's second buffer in a build of the bodies), 96 bytes per tile (64 of them the last pass's match slots)
 //   and 32 per tile and level (look-back), 8 KiB (24 KiB under work balance) of radix bins per cell of more than one
-//   tile (in the tally regime: per cell of the widest level below the root, if more), O(np) cells.
+//   tile of the widest level and per cell of the widest level below the root (the scatters' children), O(np) cells.
 //   Cached graphs: the launch sequence (about 40 kernels and memsets at 2^20 bodies / 64 domains, each latency-bound
 //   there) depends only on N, np, the balance, the finder and the buffers, so it is captured into a CUDA graph (on a
 //   private stream) and replayed while that key recurs; the gather's rotation cycles through a few buffer sets, so

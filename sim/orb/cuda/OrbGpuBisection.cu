@@ -24,7 +24,7 @@ __device__ void bisect(OrbSplit& split, std::uint32_t countAtOrBelow, std::uint6
         split.lessWeight = weightAtOrBelow;
     }
     if (split.pivot == split.high) {
-        split.done = 1;
+        split.done = kOrbPivotFound;
         split.target = split.target > split.lessWeight ? split.target - split.lessWeight : 0;
     }
 }

@@ -249,11 +249,12 @@ __device__ __forceinline__ void resolveTies(OrbSplit& split, bool useWeights) {
 }
 
 /// Finishes a split with every body of its cell left: the pivot becomes a key above every finite coordinate's, and no
-/// body equals it. One thread.
-__device__ __forceinline__ void finishWithEveryBodyLeft(OrbSplit& split, bool useWeights) {
+/// body equals it; `found` says by whom (OrbSplit::done). One thread.
+__device__ __forceinline__ void finishWithEveryBodyLeft(OrbSplit& split, bool useWeights,
+                                                        std::uint32_t found = kOrbPivotFound) {
     split.pivot = ~0u;
     split.lessCount = split.end - split.begin;
-    split.done = 1;
+    split.done = found;
     resolveTies(split, useWeights);
 }
 
@@ -348,7 +349,7 @@ __device__ __forceinline__ bool prepareSplit(const OrbLevel& level, OrbSplit& sp
     split.axis = axis;
     const std::uint32_t low = range.low, high = range.high;
     split.pivot = low; // radix select: the pivot once the range holds one key; bisection: the bracket's lower end
-    split.done = low == high ? 1u : 0u;
+    split.done = low == high ? kOrbPivotFound : 0u;
     if (finder == OrbCutFinder::RadixSelect) {
         // Every body's key lies in [low, high] (the records are finite and the cuts bound the children), so the digits
         // span that range alone: as few passes as its bits need, the last ending at bit 0 so that it is the level's

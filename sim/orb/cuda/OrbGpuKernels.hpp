@@ -69,6 +69,12 @@ static_assert(kOrbRadixDigitBits <= 16 && kOrbTileBodies <= 1u << 16);
 /// extreme keys, each with its state (OrbGpuLookBack.cuh).
 inline constexpr std::uint32_t kOrbLookBackWordsPerTile = 4;
 
+/// OrbSplit::done: the pivot key is found (by the layout, a selection before the level's last radix pass, or
+/// bisection), or found by the level's last radix pass (its last digit). The scatter tells them apart: it moves the
+/// tiles of splits found before the last pass while that pass still runs (OrbLevel::movesFoundSplitsEarly).
+inline constexpr std::uint32_t kOrbPivotFound = 1;
+inline constexpr std::uint32_t kOrbPivotFoundByLastPass = 2;
+
 /// One cell of the level being processed: a cell to split, or (copyOnly) a leaf whose records only change buffer.
 /// The host sets cell and copyOnly; the level's layout (the root's layout kernel, or below it under radix select the
 /// children's layout after the scatter above) fills the rest.
@@ -86,7 +92,7 @@ struct OrbSplit {
     std::uint32_t keyBase;     ///< radix select: the key of the box's lower side, which the digits are measured from
     std::uint32_t keyBits;     ///< radix select: bits of the box's key range (upper key - keyBase)
     std::uint32_t fixedDigits; ///< radix select: the pivot's digits fixed so far, measured from keyBase
-    std::uint32_t done;        ///< the pivot key is found
+    std::uint32_t done;        ///< 0, or kOrbPivotFound / kOrbPivotFoundByLastPass once the pivot key is found
     std::uint32_t pivot;       ///< the pivot key once done; bisection: lower end of the bracket
     std::uint32_t high;        ///< bisection: upper end of the bracket (inclusive)
     std::uint32_t countRank;   ///< count balance: bodies that go left (global target minus begin)
@@ -160,6 +166,9 @@ struct OrbLevel {
                                     ///< the children's layout clears; null when that level does not split
     std::uint32_t firstCellAfterNext; ///< the cell of splitsAfterNext[0]
     std::uint32_t* binCounts;         ///< kOrbRadixBins per bin slot
+    std::uint32_t childBinSlot;       ///< the first-digit bins of nextSplits[e] (taken by the scatter) are at bin slot
+                                      ///< childBinSlot + e, past those of the level's own passes, so that a scatter
+                                      ///< running beside its level's last pass never meets that pass's bins
     std::uint64_t* binWeights;        ///< kOrbRadixBins per bin slot (work balance)
     std::uint32_t bodyCount;
     std::uint32_t domainCount;
@@ -181,6 +190,9 @@ struct OrbLevel {
     bool guessesFirstPasses;     ///< the levels below the root launch no first radix pass, expecting the scatters to
                                  ///< take every split's that needs one: a child that would take its own voids the
                                  ///< build, and is finished at once with every body left (OrbBuildState::guessFailed)
+    bool movesFoundSplitsEarly;  ///< radix select with no count pass after the last radix pass: the scatter moves
+                                 ///< the tiles of resolved splits found before that pass (OrbSplit::done ==
+                                 ///< kOrbPivotFound) without waiting for it, and waits once they have moved
 
     /// Whether this level launches no first radix pass (guessesFirstPasses, below the root), so that its second pass
     /// is the first kernel after its layout.

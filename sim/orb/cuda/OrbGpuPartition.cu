@@ -222,7 +222,7 @@ __device__ __forceinline__ uint2 countsBeforeTile(const OrbLevel& level, OrbSpli
 
 /// The first radix digit of a child cell, which the scatter of its parent takes for the next level (the children's
 /// first pass): the digit of a body's key along the child's cut axis, in a frame of keys that holds every body the
-/// child gets, in the child's bins (bin slot: its entry among the next level's splits). The frame comes from the
+/// child gets, in the child's bins (bin slot: OrbLevel::childBinSlot plus its entry among the next level's splits). The frame comes from the
 /// pivot, known before the scatter also where its cell's last tile places the cut (the look-back): along the parent's
 /// cut axis every left body's key lies in [key(lower), pivot] and every right one's in [pivot, key(upper)], along the
 /// other axes in the parent's range; the child's axis is the longest side of its box with the cut at the pivot. The
@@ -234,7 +234,7 @@ struct ChildDigit {
     std::uint32_t bits;  ///< the frame's bits
     std::int32_t axis;   ///< the child's cut axis, as predicted
     std::int32_t shift;  ///< the bit where its first digit starts
-    std::uint32_t entry; ///< the child's entry in level.nextSplits, also its bin slot
+    std::uint32_t entry; ///< the child's entry in level.nextSplits (its bin slot: level.childBinSlot + entry)
     bool taken;          ///< this scatter takes the child's first pass
 };
 
@@ -277,11 +277,11 @@ __device__ __forceinline__ void flushChildBins(const OrbLevel& level, const Chil
             continue;
         const std::uint32_t* sideBins = bins + side * kOrbRadixBins;
         if (!useWeights) {
-            addCountsToCellBins(level, children[side].entry, sideBins);
+            addCountsToCellBins(level, level.childBinSlot + children[side].entry, sideBins);
             continue;
         }
-        auto* cellWeights =
-            reinterpret_cast<unsigned long long*>(level.binWeights + std::size_t(children[side].entry) * kOrbRadixBins);
+        auto* cellWeights = reinterpret_cast<unsigned long long*>(
+            level.binWeights + std::size_t(level.childBinSlot + children[side].entry) * kOrbRadixBins);
         for (int k = 0; k < kBinsPerThread; ++k) {
             const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
             if (sideBins[bin] > 0)
@@ -344,47 +344,28 @@ template <ScatterMoves kMoves>
 inline constexpr unsigned kScatterTilesPerSM =
     kMoves == ScatterMoves::IndexOnly ? 3 : kOrbScatterTilesPerMultiprocessor;
 
-// Per body: 16 bytes read and 16 written (+ 4 and 4 of weight, RecordsAndWeights; 8 read and 4 written, IndexOnly).
-// Each warp ranks its 512 bodies by ballots, row by row, so the stable order needs no per-body flag or prefix array;
-// the scatter that moves the weights stages each array in shared memory in that order first (TileMove).
-// A resolved split's tiles find their offsets and the extreme keys before them by look-back; its last tile places the
-// cut. Other splits read the offsets that the last radix pass or the count pass wrote, and with kChildren their tiles
-// also count the bodies into their children's first-digit bins, which orbLayoutChildrenKernel selects from
-// (ChildDigit).
-// Two blocks per multiprocessor: at 2^20 bodies the level's 256 tiles then run in one wave (kScatterTilesPerSM).
+/// Whether a tile of split may move before the kernel before the scatter (the level's last radix pass) has finished
+/// (OrbLevel::movesFoundSplitsEarly): a leaf that is only copied, or a resolved split found before that pass, whose
+/// fields the kernels before it wrote, and which it leaves alone. Read before the wait: a split that the last pass
+/// finds reads as not found yet or as found by that pass (kOrbPivotFoundByLastPass), and its tiles wait.
+__device__ __forceinline__ bool movesBeforeLastPass(const OrbLevel& level, const OrbSplit& split) {
+    if (!level.movesFoundSplitsEarly)
+        return false;
+    if (split.copyOnly != 0)
+        return true;
+    return *static_cast<const volatile std::uint32_t*>(&split.done) == kOrbPivotFound && split.resolved != 0;
+}
+
+/// Block-wide: moves a loaded tile of a cell to split (not a copied leaf) once its pivot and ties are known.
 template <ScatterMoves kMoves, bool kChildren>
-__global__ void __launch_bounds__(kOrbTileThreads, kScatterTilesPerSM<kMoves>) orbScatterKernel(OrbLevel level) {
-    static_assert(!kChildren || kMoves != ScatterMoves::IndexOnly, "the last level has no children to split");
+__device__ __forceinline__ void moveTile(const OrbLevel& level, OrbSplit& split, std::uint32_t tileIndex,
+                                         const Tile& tile, const TileRecords<kMoves>& records) {
     __shared__ WarpTallies tallies;
-    __shared__ std::uint32_t ticket;
     __shared__ ChildDigit children[2];
     __shared__ alignas(8) std::uint32_t childBins[kChildren ? 2 * kOrbRadixBins : 1]; // flushed as count pairs
     constexpr bool kStaged = kMoves == ScatterMoves::RecordsAndWeights;               // see TileMove
     __shared__ std::uint32_t staging[kStaged ? kOrbTileBodies : 1]; // one array of the tile's records, sorted by side
-    // The tile and its records come from the layout and the previous level, older than the kernel before (dependent
-    // launch); the pivot, the ties and the offsets come from that kernel.
-    if (threadIdx.x == 0)
-        ticket = atomicAdd(level.tileTicket, 1u);
-    __syncthreads();
-    const std::uint32_t tileIndex = ticket;
-    const int splitIndex = findSplit(level.splits, level.splitCount, tileIndex);
-    const OrbRecords from = level.from, to = level.to;
-    TileRecords<kMoves> records;
-    Tile tile{};
-    if (splitIndex >= 0) {
-        const OrbSplit& split = level.splits[splitIndex];
-        tile = tileOf(split, tileIndex);
-        records.load(tile, from, split.copyOnly != 0 ? 0 : split.axis); // a leaf that is only copied has no cut axis
-    }
-    waitForPreviousKernel();
-    allowNextKernel();
-    if (splitIndex < 0)
-        return;
-    OrbSplit& split = level.splits[splitIndex];
-    if (split.copyOnly != 0) {
-        records.copy(tile, to);
-        return;
-    }
+    const OrbRecords to = level.to;
     // Offsets come from the look-back only for resolved splits whose last radix pass could not count the tiles.
     const bool lookingBack = split.resolved != 0 && split.offsetsReady == 0;
     const std::uint32_t tiesLeft = split.tiesLeft, splitBody = split.split;
@@ -430,6 +411,54 @@ __global__ void __launch_bounds__(kOrbTileThreads, kScatterTilesPerSM<kMoves>) o
         records.moveArrays(move, to);
     if constexpr (kChildren)
         finishChildBins(level, tile, children, childBins, useWeights);
+}
+
+// Per body: 16 bytes read and 16 written (+ 4 and 4 of weight, RecordsAndWeights; 8 read and 4 written, IndexOnly).
+// Each warp ranks its 512 bodies by ballots, row by row, so the stable order needs no per-body flag or prefix array;
+// the scatter that moves the weights stages each array in shared memory in that order first (TileMove).
+// A resolved split's tiles find their offsets and the extreme keys before them by look-back; its last tile places the
+// cut. Other splits read the offsets that the last radix pass or the count pass wrote, and with kChildren their tiles
+// also count the bodies into their children's first-digit bins, which orbLayoutChildrenKernel selects from
+// (ChildDigit).
+// Tiles of splits found before the level's last radix pass move while it runs (movesBeforeLastPass).
+// Two blocks per multiprocessor: at 2^20 bodies the level's 256 tiles then run in one wave (kScatterTilesPerSM).
+template <ScatterMoves kMoves, bool kChildren>
+__global__ void __launch_bounds__(kOrbTileThreads, kScatterTilesPerSM<kMoves>) orbScatterKernel(OrbLevel level) {
+    static_assert(!kChildren || kMoves != ScatterMoves::IndexOnly, "the last level has no children to split");
+    __shared__ std::uint32_t ticket;
+    // The tile and its records come from the layout and the previous level, older than the kernel before (dependent
+    // launch); the pivot, the ties and the offsets come from that kernel, but for splits found before it.
+    if (threadIdx.x == 0)
+        ticket = atomicAdd(level.tileTicket, 1u);
+    __syncthreads();
+    const std::uint32_t tileIndex = ticket;
+    const int splitIndex = findSplit(level.splits, level.splitCount, tileIndex);
+    TileRecords<kMoves> records;
+    Tile tile{};
+    bool early = false;
+    if (splitIndex >= 0) {
+        const OrbSplit& split = level.splits[splitIndex];
+        tile = tileOf(split, tileIndex);
+        records.load(tile, level.from, split.copyOnly != 0 ? 0 : split.axis); // a copied leaf has no cut axis
+        early = movesBeforeLastPass(level, split);
+    }
+    if (!early) {
+        waitForPreviousKernel();
+        allowNextKernel();
+    }
+    if (splitIndex >= 0) {
+        OrbSplit& split = level.splits[splitIndex];
+        if (split.copyOnly != 0)
+            records.copy(tile, level.to);
+        else
+            moveTile<kMoves, kChildren>(level, split, tileIndex, tile, records);
+    }
+    // Every block waits (DependentLaunch.cuh), so that the scatter's end still orders the last pass before the next
+    // kernel.
+    if (early) {
+        waitForPreviousKernel();
+        allowNextKernel();
+    }
 }
 
 } // namespace

@@ -102,7 +102,7 @@ __device__ inline void finishAtBinEdge(OrbSplit& split, std::uint32_t binCount, 
         split.lessWeight += binWeight;
     }
     split.pivot = std::uint32_t(min(edge, std::uint64_t(~0u))); // ~0u: beyond every finite key, all go left
-    split.done = 1;
+    split.done = kOrbPivotFound;
     decideTies(split, 0, 0);
 }
 
@@ -154,7 +154,7 @@ __device__ inline void selectDigit(OrbSplit& split, const std::uint32_t (&counts
             split.lessCount = lessBefore + countBefore;
             if (shift == 0) { // the last digit: the bin holds exactly the bodies equal to the pivot
                 split.pivot = split.keyBase + split.fixedDigits;
-                split.done = 1;
+                split.done = kOrbPivotFoundByLastPass; // only the level's last pass ends at bit 0
                 split.equalCount = counts[k];
                 split.equalWeight = weights[k];
                 resolveTies(split, useWeights);
@@ -171,7 +171,7 @@ __device__ inline void selectDigit(OrbSplit& split, const std::uint32_t (&counts
         split.lessWeight += totalWeight;
         // Every body of the cell: a target beyond the bodies matching the digits fixed so far can only occur in the
         // split's first pass (each later pass keeps the bin that holds the target), where every body matches.
-        finishWithEveryBodyLeft(split, useWeights);
+        finishWithEveryBodyLeft(split, useWeights, shift == 0 ? kOrbPivotFoundByLastPass : kOrbPivotFound);
     }
 }
 
