@@ -111,7 +111,7 @@
 //   tile still selects there.
 //   Children's first pass in the scatter: each scatter tile (an instance of its own) also adds every body it moves to
 //   the first-digit histogram of the child it goes to (its count, or its narrow weight), flushes it to the child's bins
-//   (slot: its entry among the next level's splits, past the slots of the level's own passes), and the cell's first tile marks the child (OrbSplit::preselected,
+//   (slot: its entry among the next level's splits), and the cell's first tile marks the child (OrbSplit::preselected,
 //   cleared by the layout of the level above, so that no build finds the marks of the last). The digits are measured in
 //   a frame of keys taken from the pivot, which is known before the scatter even where the cell's last scatter tile
 //   places the cut (look-back): along the cut axis the left bodies' keys lie in [key(lower), pivot] and the right ones'
@@ -169,6 +169,17 @@
 //   bodies only for the rare unresolved splits. 1M bodies / 64 domains: 0.390 -> 0.364 ms (count balance, H200). At
 //   2^27 bodies the builds take 1% longer, with dependent launches or ordinary ones alike: the cost is in the
 //   kernels' new order of work, not in the launches.
+//   Scatter beside the last pass: where no count pass follows the last radix pass, the tiles of a resolved split whose
+//   pivot an earlier kernel found (OrbSplit::done is kOrbFound: the layout, or a selection that ended at a bin's edge,
+//   45 of 63 splits under work balance at 2^20 / 64) move without waiting for that pass, which only the other splits
+//   need (it marks the pivots it finds kOrbFoundByLastPass, so a tile that reads its split before the wait tells the
+//   two apart); those tiles wait once they have moved, so that every block waits and the scatter's end still orders
+//   the pass before the next kernel. The children's first-digit bins lie past the bin slots of the level's own passes
+//   (OrbLevel::childBinSlot), since the scatter now fills them while the last pass may still take its cells' bins.
+//   2^20 / 64 (H200, two leases): work 0.3078-0.3092 -> 0.3029-0.3056 ms, count 0.2414-0.2430 -> 0.2400-0.2424;
+//   2^27 / 4096 unchanged (the tally regime takes every last pass). Waiting for each split's own selection instead
+//   (the pass publishing its pivots with release order, a tile polling its split) measured the same for work and 1 to
+//   2 us slower for count, so every other tile still waits for the pass to end.
 //   Instruction diet: at 2^27 bodies the radix passes are issue-bound (ncu: 120 warp instructions per 32 bodies in a
 //   cell's first pass, 51 in the later ones where few bodies match, IPC about 3), so each tile kernel is compiled once
 //   per balance and the count-balance instance holds no weight arithmetic (the compiler predicated it, 16% of a later

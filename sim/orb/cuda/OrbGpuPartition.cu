@@ -222,13 +222,14 @@ __device__ __forceinline__ uint2 countsBeforeTile(const OrbLevel& level, OrbSpli
 
 /// The first radix digit of a child cell, which the scatter of its parent takes for the next level (the children's
 /// first pass): the digit of a body's key along the child's cut axis, in a frame of keys that holds every body the
-/// child gets, in the child's bins (bin slot: OrbLevel::childBinSlot plus its entry among the next level's splits). The frame comes from the
-/// pivot, known before the scatter also where its cell's last tile places the cut (the look-back): along the parent's
-/// cut axis every left body's key lies in [key(lower), pivot] and every right one's in [pivot, key(upper)], along the
-/// other axes in the parent's range; the child's axis is the longest side of its box with the cut at the pivot. The
-/// child's split keeps the frame (orbLayoutChildrenKernel, OrbGpu.cu), unless the real cut made another side the
-/// longest, and then the child takes its own first pass. Only a child that the next level splits, with bodies, a frame
-/// of more than two digits (so that its first pass is pass 0), and weights that are counted or narrow.
+/// child gets, in the child's bins (bin slot: OrbLevel::childBinSlot plus its entry among the next level's splits).
+/// The frame comes from the pivot, known before the scatter also where its cell's last tile places the cut (the
+/// look-back): along the parent's cut axis every left body's key lies in [key(lower), pivot] and every right one's in
+/// [pivot, key(upper)], along the other axes in the parent's range; the child's axis is the longest side of its box
+/// with the cut at the pivot. The child's split keeps the frame (orbLayoutChildrenKernel, OrbGpu.cu), unless the real
+/// cut made another side the longest, and then the child takes its own first pass. Only a child that the next level
+/// splits, with bodies, a frame of more than two digits (so that its first pass is pass 0), and weights that are
+/// counted or narrow.
 struct ChildDigit {
     std::uint32_t base;  ///< the frame's lowest key along axis
     std::uint32_t bits;  ///< the frame's bits
