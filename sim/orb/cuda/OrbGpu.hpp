@@ -170,13 +170,13 @@
 //   2^27 bodies the builds take 1% longer, with dependent launches or ordinary ones alike: the cost is in the
 //   kernels' new order of work, not in the launches.
 //   Scatter beside the last pass: where no count pass follows the last radix pass, the tiles of a resolved split whose
-//   pivot an earlier kernel found (OrbSplit::done is kOrbFound: the layout, or a selection that ended at a bin's edge,
-//   45 of 63 splits under work balance at 2^20 / 64) move without waiting for that pass, which only the other splits
-//   need (it marks the pivots it finds kOrbFoundByLastPass, so a tile that reads its split before the wait tells the
-//   two apart); those tiles wait once they have moved, so that every block waits and the scatter's end still orders
-//   the pass before the next kernel. The children's first-digit bins lie past the bin slots of the level's own passes
-//   (OrbLevel::childBinSlot), since the scatter now fills them while the last pass may still take its cells' bins.
-//   2^20 / 64 (H200, two leases): work 0.3078-0.3092 -> 0.3029-0.3056 ms, count 0.2414-0.2430 -> 0.2400-0.2424;
+//   pivot an earlier kernel found (OrbSplit::done is kOrbPivotFound: the layout, or a selection that ended at a bin's
+//   edge, 45 of 63 splits under work balance at 2^20 / 64) move without waiting for that pass, which only the other
+//   splits need (it marks the pivots it finds kOrbPivotFoundByLastPass, so a tile that reads its split before the wait
+//   tells the two apart); those tiles wait once they have moved, so that every block waits and the scatter's end still
+//   orders the pass before the next kernel. The children's first-digit bins lie past the bin slots of the level's own
+//   passes (OrbLevel::childBinSlot), since the scatter now fills them while the last pass may still take its cells'
+//   bins. 2^20 / 64 (H200, two leases): work 0.3078-0.3092 -> 0.3029-0.3056 ms, count 0.2414-0.2430 -> 0.2400-0.2424;
 //   2^27 / 4096 unchanged (the tally regime takes every last pass). Waiting for each split's own selection instead
 //   (the pass publishing its pivots with release order, a tile polling its split) measured the same for work and 1 to
 //   2 us slower for count, so every other tile still waits for the pass to end.
