@@ -91,7 +91,7 @@ void OrbGpu::reserve(std::size_t bodyCount, bool weights) {
     if (weights && m_tileEqualWeight.size() < tiles)
         m_tileEqualWeight.resize(tiles);
     // Bin slots: a level's cells of more than one tile in its passes, then every split of a level below the root when
-    // its parent's scatter takes its first pass (OrbLevel::childBinSlot plus its entry).
+    // its parent's scatter takes its first pass (OrbLevel::childBins).
     const std::size_t bins = std::size_t(m_widestMultiTileLevel + m_widestChildLevel) * kOrbRadixBins;
     if (m_cutFinder == OrbCutFinder::RadixSelect && m_binCounts.size() < bins)
         m_binCounts.resize(bins);

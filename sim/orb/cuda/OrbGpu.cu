@@ -313,7 +313,7 @@ __device__ void noteOwnFirstPass(const OrbLevel& level, OrbSplit& child) {
 /// as orbLayoutKernel does it, with each split's tiles and bin slot summed from the splits before it (so the level
 /// needs no layout kernel of its own: 2^27 / 4096 0.03 to 0.04 ms less, 2^20 / 64 the same, H200), and for each child
 /// the scatter marked the selection of its first digit: its split keeps the scatter's frame (ChildDigit in
-/// OrbGpuPartition.cu) and selects from the bins its tiles filled (bin slot: childBinSlot + its entry), and the level's first pass
+/// OrbGpuPartition.cu) and selects from the bins its tiles filled (OrbLevel::childBins), and the level's first pass
 /// skips it. A child whose real cut axis is not the one the scatter predicted (a box whose longest sides nearly tie)
 /// only has its bins cleared, and takes its own first pass.
 // Per block: the cells before its split read (1 to 8 per thread at 4096 domains), its split written as by the layout.
@@ -358,7 +358,7 @@ __global__ void orbLayoutChildrenKernel(OrbLevel level) {
     const bool useWeights = weighted(level);
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
-    takeCellBins(level, level.childBinSlot + entry, !useWeights, useWeights, binCounts, binWeights); // clears them
+    takeCellBins(level, level.childBins(entry), !useWeights, useWeights, binCounts, binWeights); // clears them
     if (framed)
         selectDigit(child, binCounts, binWeights, firstDigitShift(child.keyBits), !useWeights, useWeights, 0,
                     level.selectionsEndAtBinEdges());

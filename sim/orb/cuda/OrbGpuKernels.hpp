@@ -166,9 +166,7 @@ struct OrbLevel {
                                     ///< the children's layout clears; null when that level does not split
     std::uint32_t firstCellAfterNext; ///< the cell of splitsAfterNext[0]
     std::uint32_t* binCounts;         ///< kOrbRadixBins per bin slot
-    std::uint32_t childBinSlot;       ///< the first-digit bins of nextSplits[e] (taken by the scatter) are at bin slot
-                                      ///< childBinSlot + e, past those of the level's own passes, so that a scatter
-                                      ///< running beside its level's last pass never meets that pass's bins
+    std::uint32_t childBinSlot;       ///< the bin slot of nextSplits[0]'s first-digit bins (childBins)
     std::uint64_t* binWeights;        ///< kOrbRadixBins per bin slot (work balance)
     std::uint32_t bodyCount;
     std::uint32_t domainCount;
@@ -194,6 +192,9 @@ struct OrbLevel {
                                  ///< the tiles of resolved splits found before that pass (OrbSplit::done ==
                                  ///< kOrbPivotFound) without waiting for it, and waits once they have moved
 
+    /// The bin slot of the first-digit bins that the scatter fills for nextSplits[entry]: past the slots of the
+    /// level's own passes, so that a scatter running beside its level's last pass never meets that pass's bins.
+    constexpr std::uint32_t childBins(std::uint32_t entry) const { return childBinSlot + entry; }
     /// Whether this level launches no first radix pass (guessesFirstPasses, below the root), so that its second pass
     /// is the first kernel after its layout.
     constexpr bool leavesOutFirstPass() const { return firstPassesTaken && guessesFirstPasses; }

@@ -222,7 +222,7 @@ __device__ __forceinline__ uint2 countsBeforeTile(const OrbLevel& level, OrbSpli
 
 /// The first radix digit of a child cell, which the scatter of its parent takes for the next level (the children's
 /// first pass): the digit of a body's key along the child's cut axis, in a frame of keys that holds every body the
-/// child gets, in the child's bins (bin slot: OrbLevel::childBinSlot plus its entry among the next level's splits).
+/// child gets, in the child's bins (bin slot: OrbLevel::childBins of its entry among the next level's splits).
 /// The frame comes from the pivot, known before the scatter also where its cell's last tile places the cut (the
 /// look-back): along the parent's cut axis every left body's key lies in [key(lower), pivot] and every right one's in
 /// [pivot, key(upper)], along the other axes in the parent's range; the child's axis is the longest side of its box
@@ -235,7 +235,7 @@ struct ChildDigit {
     std::uint32_t bits;  ///< the frame's bits
     std::int32_t axis;   ///< the child's cut axis, as predicted
     std::int32_t shift;  ///< the bit where its first digit starts
-    std::uint32_t entry; ///< the child's entry in level.nextSplits (its bin slot: level.childBinSlot + entry)
+    std::uint32_t entry; ///< the child's entry in level.nextSplits (its bin slot: level.childBins(entry))
     bool taken;          ///< this scatter takes the child's first pass
 };
 
@@ -278,11 +278,11 @@ __device__ __forceinline__ void flushChildBins(const OrbLevel& level, const Chil
             continue;
         const std::uint32_t* sideBins = bins + side * kOrbRadixBins;
         if (!useWeights) {
-            addCountsToCellBins(level, level.childBinSlot + children[side].entry, sideBins);
+            addCountsToCellBins(level, level.childBins(children[side].entry), sideBins);
             continue;
         }
         auto* cellWeights = reinterpret_cast<unsigned long long*>(
-            level.binWeights + std::size_t(level.childBinSlot + children[side].entry) * kOrbRadixBins);
+            level.binWeights + std::size_t(level.childBins(children[side].entry)) * kOrbRadixBins);
         for (int k = 0; k < kBinsPerThread; ++k) {
             const std::uint32_t bin = threadIdx.x + k * kOrbTileThreads;
             if (sideBins[bin] > 0)
