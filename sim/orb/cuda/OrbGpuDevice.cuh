@@ -34,10 +34,22 @@ __device__ __forceinline__ float weightScale(int exponent) {
     return __int_as_float((127 + exponent) << 23);
 }
 
-/// The scale of the narrow integer weights (state.narrowShift >= 0, see OrbBuildState): 2^(weightExponent -
-/// narrowShift).
-__device__ __forceinline__ float narrowWeightScale(const OrbBuildState& state) {
-    return weightScale(state.weightExponent - state.narrowShift);
+/// The units in which the radix passes and the scatter's children's bins sum narrow weights (state.narrowShift >= 0,
+/// see OrbBuildState): a body counts narrowWeight(weight, scale), and sums shifted left by `shift` are the fixed-point
+/// sums. The narrow integers are weight * 2^(weightExponent - narrowShift), an exponent at least the weights' binary
+/// digits below the point. Where those are none (every weight an integer, as interaction counts are: `integral`), the
+/// units are the weights themselves, scale 1 and shift weightExponent, with sums no larger and so below 2^32 per tile
+/// too; a radix pass then converts each weight without a product (WeightPath::Integer).
+struct NarrowUnits {
+    float scale;
+    int shift;
+    bool integral;
+};
+
+__device__ __forceinline__ NarrowUnits narrowUnits(const OrbBuildState& state) {
+    if (state.fractionBits == 0)
+        return {1.0f, state.weightExponent, true};
+    return {weightScale(state.weightExponent - state.narrowShift), state.narrowShift, false};
 }
 
 /// Weights above this (up to FLT_MAX) count as not finite, as infinity and NaN do.
@@ -59,6 +71,14 @@ __device__ __forceinline__ bool positiveWeight(float weight) {
 /// so this equals scalbnf's result for a few instructions less per body.
 __device__ __forceinline__ std::uint64_t fixedWeight(float weight, float scale) {
     return positiveWeight(weight) ? __float2ull_rn(weight * scale) : 0ull;
+}
+
+/// A weight as the narrow integer it is at `scale` (NarrowUnits). The conversion saturates, so negative weights, -0 and
+/// NaN give 0 as positiveWeight would have them, with no comparison on the radix passes' path; infinite weights and
+/// weights above kLargestOrbWeight give values that make the sums wrong, but such a build is refused
+/// (OrbBuildState::invalidWeights) and leaves the bodies untouched.
+__device__ __forceinline__ std::uint32_t narrowWeight(float weight, float scale) {
+    return __float2uint_rn(weight * scale);
 }
 
 /// Work balance is in force: requested, and the weights do not all vanish.

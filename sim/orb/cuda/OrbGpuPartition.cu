@@ -311,7 +311,7 @@ __device__ __forceinline__ void finishChildBins(const OrbLevel& level, const Til
     if (!(children[0].taken || children[1].taken))
         return;
     __syncthreads();
-    flushChildBins(level, children, bins, useWeights, max(level.state->narrowShift, 0));
+    flushChildBins(level, children, bins, useWeights, useWeights ? narrowUnits(*level.state).shift : 0);
     if (tile.local == 0 && threadIdx.x == 0)
         for (int side = 0; side < 2; ++side)
             if (children[side].taken) {
@@ -332,7 +332,7 @@ __device__ __forceinline__ void addToChildBins(const TileRecords<kMoves>& record
     std::uint32_t value = 1;
     if constexpr (TileRecords<kMoves>::kWeights)
         if (useWeights)
-            value = positiveWeight(records.weights[row]) ? __float2uint_rn(records.weights[row] * narrowScale) : 0u;
+            value = narrowWeight(records.weights[row], narrowScale);
     if (value > 0)
         atomicAdd(&bins[side * kOrbRadixBins + digit], value);
 }
@@ -384,7 +384,7 @@ __device__ __forceinline__ void moveTile(const OrbLevel& level, OrbSplit& split,
     if constexpr (kStaged)
         move = TileMove(split, tile, tileBefore, leftBeforeTile, tallies, tiesLeft, splitBody, staging);
     const unsigned below = laneMaskBelow(), bit = 1u << (threadIdx.x & 31);
-    const float narrowScale = useWeights && level.state->narrowShift >= 0 ? narrowWeightScale(*level.state) : 0.0f;
+    const float narrowScale = useWeights && level.state->narrowShift >= 0 ? narrowUnits(*level.state).scale : 0.0f;
     for (int row = 0; row < kRowsPerWarp; ++row) {
         if (tile.holds(row)) {
             const std::uint32_t lessRank = lessBefore + __popc(rows.lessMask[row] & below);

@@ -17,25 +17,33 @@ using namespace orbdevice;
 
 /// How a radix pass weighs its bodies: not at all (count balance, or every weight 0), as 64-bit fixed point, or as the
 /// integers below 2^kOrbNarrowWeightBits that the weights are at a coarser scale (OrbBuildState::narrowShift), whose
-/// tile sums fit 32 bits. Narrow sums shifted left by narrowShift are the fixed-point sums exactly, so both weighted
-/// paths give the same cuts; the narrow one costs a 32-bit conversion, reduction and atomic per weight where the wide
+/// tile sums fit 32 bits. Narrow sums shifted left are the fixed-point sums exactly (NarrowUnits), so every weighted
+/// path gives the same cuts; the narrow one costs a 32-bit conversion, reduction and atomic per weight where the wide
 /// one takes a 64-bit conversion, three reductions and up to three atomics (2^27 bodies / 4096 domains under work
-/// balance, the same integer weights: 72.3 -> 67.6 ms on the H200).
-enum class WeightPath { None, Wide, Narrow };
+/// balance, the same integer weights: 72.3 -> 67.6 ms on the H200). Integer weights (NarrowUnits::integral) are their
+/// own narrow units, converted with neither product nor comparison (Integer); the Narrow path, with the product, is
+/// left to fractional weights, out of line.
+enum class WeightPath { None, Wide, Narrow, Integer };
 
-/// A body's weight in the units of the path: scale is 2^weightExponent (Wide) or 2^(weightExponent - narrowShift).
+/// A body's weight in the units of the path: scale is 2^weightExponent (Wide) or NarrowUnits::scale (Narrow).
 template <WeightPath kPath> __device__ __forceinline__ std::uint64_t rowWeight(float weight, float scale) {
-    if constexpr (kPath == WeightPath::Narrow)
-        return positiveWeight(weight) ? __float2uint_rn(weight * scale) : 0u;
+    if constexpr (kPath == WeightPath::Integer)
+        return __float2uint_rn(weight); // saturating, as narrowWeight
+    else if constexpr (kPath == WeightPath::Narrow)
+        return narrowWeight(weight, scale);
     else if constexpr (kPath == WeightPath::Wide)
         return fixedWeight(weight, scale);
     else
         return 0;
 }
 
+/// The narrow paths sum 32-bit weights.
+template <WeightPath kPath>
+inline constexpr bool kNarrowPath = kPath == WeightPath::Narrow || kPath == WeightPath::Integer;
+
 template <WeightPath kPath>
 __device__ __forceinline__ void addWeight(const SplitWeightBins& weights, std::uint32_t bin, std::uint64_t value) {
-    if constexpr (kPath == WeightPath::Narrow)
+    if constexpr (kNarrowPath<kPath>)
         weights.addNarrow(bin, std::uint32_t(value));
     else if constexpr (kPath == WeightPath::Wide)
         weights.add(bin, value);
@@ -58,7 +66,7 @@ __device__ __forceinline__ void addRowToHistogram(bool leaders, bool active, std
         const bool member = active && digit == leaderDigit;
         const unsigned group = __ballot_sync(kFullWarp, member);
         std::uint64_t groupWeight = 0;
-        if constexpr (kPath == WeightPath::Narrow)
+        if constexpr (kNarrowPath<kPath>)
             groupWeight = warpSum(member ? std::uint32_t(weight) : 0u); // 32 weights below 2^20
         else if constexpr (kPath == WeightPath::Wide)
             groupWeight = warpSum(member ? weight : std::uint64_t(0));
@@ -110,8 +118,8 @@ __device__ __forceinline__ void addPackedTileToCellBins(const OrbLevel& level, c
 
 /// Block-wide, in the one tile that reads a cell's packed bins (addPackedTileToCellBins) once every tile has added to
 /// them: this thread's kBinsPerThread consecutive bins as counts and fixed-point weights (narrow ones shifted left by
-/// narrowShift), read through L2 in 16-byte words and cleared.
-__device__ __forceinline__ void takePackedCellBins(const OrbLevel& level, std::uint32_t slot, int narrowShift,
+/// NarrowUnits::shift), read through L2 in 16-byte words and cleared.
+__device__ __forceinline__ void takePackedCellBins(const OrbLevel& level, std::uint32_t slot, int shift,
                                                    std::uint32_t (&binCounts)[kBinsPerThread],
                                                    std::uint64_t (&binWeights)[kBinsPerThread]) {
     constexpr std::uint64_t kWeightMask = (std::uint64_t(1) << kOrbPackedWeightBits) - 1;
@@ -122,8 +130,8 @@ __device__ __forceinline__ void takePackedCellBins(const OrbLevel& level, std::u
         wordPairs[q] = make_ulonglong2(0, 0);
         binCounts[2 * q] = std::uint32_t(two.x >> kOrbPackedWeightBits);
         binCounts[2 * q + 1] = std::uint32_t(two.y >> kOrbPackedWeightBits);
-        binWeights[2 * q] = (two.x & kWeightMask) << narrowShift;
-        binWeights[2 * q + 1] = (two.y & kWeightMask) << narrowShift;
+        binWeights[2 * q] = (two.x & kWeightMask) << shift;
+        binWeights[2 * q + 1] = (two.y & kWeightMask) << shift;
     }
 }
 
@@ -131,8 +139,8 @@ __device__ __forceinline__ void takePackedCellBins(const OrbLevel& level, std::u
 /// A cell of one tile has them at once; otherwise every tile adds its non-empty bins to the cell's (packed: counts and
 /// narrow weights in one word per bin), and only the last tile to arrive gets them (and clears the cell's bins for the
 /// next pass or level). False in the other tiles. The tile's weights are shifted left by wideShift into fixed point
-/// (narrowShift for narrow weights, else 0). Without counts (useCounts false) the tile's count histogram was not built
-/// and the counts read as 0.
+/// (NarrowUnits::shift for narrow weights, else 0). Without counts (useCounts false) the tile's count histogram was not
+/// built and the counts read as 0.
 __device__ __forceinline__ bool cellBins(const OrbLevel& level, OrbSplit& split, const std::uint32_t* counts,
                                          const SplitWeightBins& weights, bool useCounts, bool useWeights, bool packed,
                                          int wideShift, std::uint32_t (&binCounts)[kBinsPerThread],
@@ -311,19 +319,22 @@ __device__ __noinline__ void histogramTileOutOfLine(Tile tile, const float* alon
 }
 
 /// The tile's rows into its histogram along the weight path in force: none in the count-balanced instance; in the
-/// work-balanced one the narrow path inline, the rare ones out of line.
+/// work-balanced one integer weights inline, the rare paths (fractional narrow weights, wide ones, every weight 0) out
+/// of line. units: the narrow units where narrowShift >= 0.
 template <bool kWeights, RadixPass kPass>
 __device__ __forceinline__ void
 histogramTile(const OrbLevel& level, const OrbSplit& split, const Tile& tile, const float (&coordinates)[kRowsPerWarp],
-              const float (&rowWeights)[kRowsPerWarp], bool useWeights, int narrowShift, const PassDigits& digits,
-              std::uint32_t* counts, const SplitWeightBins& weights, MatchTally& tally) {
+              const float (&rowWeights)[kRowsPerWarp], bool useWeights, int narrowShift, const NarrowUnits& units,
+              const PassDigits& digits, std::uint32_t* counts, const SplitWeightBins& weights, MatchTally& tally) {
     const int exponent = kWeights ? level.state->weightExponent : 0;
     const float* along = level.from.coordinate[split.axis];
     if constexpr (!kWeights)
         histogramRows<WeightPath::None, kPass>(tile, coordinates, rowWeights, 1.0f, digits, counts, weights, tally);
+    else if (narrowShift >= 0 && units.integral)
+        histogramRows<WeightPath::Integer, kPass>(tile, coordinates, rowWeights, 1.0f, digits, counts, weights, tally);
     else if (narrowShift >= 0)
-        histogramRows<WeightPath::Narrow, kPass>(tile, coordinates, rowWeights, weightScale(exponent - narrowShift),
-                                                 digits, counts, weights, tally);
+        histogramTileOutOfLine<WeightPath::Narrow, kPass>(tile, along, level.from.weight, units.scale, digits, counts,
+                                                          weights, tally);
     else if (useWeights)
         histogramTileOutOfLine<WeightPath::Wide, kPass>(tile, along, level.from.weight, weightScale(exponent), digits,
                                                         counts, weights, tally);
@@ -430,7 +441,9 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass, std::
         tally.matches = 0;
     __syncthreads();
     const int narrowShift = useWeights ? level.state->narrowShift : -1;
-    histogramTile<kWeights, kPass>(level, *split, tile, coordinates, rowWeights, useWeights, narrowShift, digits,
+    const NarrowUnits units = narrowShift >= 0 ? narrowUnits(*level.state) : NarrowUnits{1.0f, 0, false};
+    const int binShift = narrowShift >= 0 ? units.shift : 0; // the tile's sums into the cell's fixed point
+    histogramTile<kWeights, kPass>(level, *split, tile, coordinates, rowWeights, useWeights, narrowShift, units, digits,
                                    counts, weights, tally);
     __syncthreads();
     if (kTally && threadIdx.x == 0)
@@ -443,15 +456,14 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass, std::
             atomicAdd(&split->lessCount, below);
     }
     if (kSelectAfter && split->tileCount > 1) {
-        addTileToCellBins(level, *split, counts, weights, useCounts, useWeights, max(narrowShift, 0));
+        addTileToCellBins(level, *split, counts, weights, useCounts, useWeights, binShift);
         return;
     }
     // Narrow weights counted where the scatter looks back (no tally): one word per bin.
     const bool packed = kPass == RadixPass::FinalDigit && level.packsCountsWithWeights() && narrowShift >= 0;
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
-    if (!cellBins(level, *split, counts, weights, useCounts, useWeights, packed, max(narrowShift, 0), binCounts,
-                  binWeights))
+    if (!cellBins(level, *split, counts, weights, useCounts, useWeights, packed, binShift, binCounts, binWeights))
         return;
     if (sumsBelow)
         __syncthreads(); // a cell of one tile: thread 0's sum above, which cellBins did not wait for
