@@ -301,17 +301,18 @@ __device__ __forceinline__ void startChildBins(const OrbLevel& level, const OrbS
         bins[threadIdx.x + k * kOrbTileThreads] = 0;
 }
 
-/// Block-wide, once every row has moved: the tile's histograms into the children's bins. The cell's first tile marks
-/// each taken child (OrbSplit::preselected), whose digit orbLayoutChildrenKernel then selects: that kernel's
-/// boundary orders every tile's bins before it, so no tile fences and counts itself in (ncu, 2^27 bodies / 4096
-/// domains, work balance: 11% of the scatter's stall samples were its warps waiting at the barrier behind that fence).
+/// Block-wide, once every row has moved: the tile's histograms into the children's bins (narrow weights in `units`,
+/// moveTile's). The cell's first tile marks each taken child (OrbSplit::preselected), whose digit
+/// orbLayoutChildrenKernel then selects: that kernel's boundary orders every tile's bins before it, so no tile fences
+/// and counts itself in (ncu, 2^27 bodies / 4096 domains, work balance: 11% of the scatter's stall samples were its
+/// warps waiting at the barrier behind that fence).
 __device__ __forceinline__ void finishChildBins(const OrbLevel& level, const Tile& tile,
                                                 const ChildDigit (&children)[2], const std::uint32_t* bins,
-                                                bool useWeights) {
+                                                bool useWeights, const NarrowUnits& units) {
     if (!(children[0].taken || children[1].taken))
         return;
     __syncthreads();
-    flushChildBins(level, children, bins, useWeights, useWeights ? narrowUnits(*level.state).shift : 0);
+    flushChildBins(level, children, bins, useWeights, units.shift);
     if (tile.local == 0 && threadIdx.x == 0)
         for (int side = 0; side < 2; ++side)
             if (children[side].taken) {
@@ -384,7 +385,9 @@ __device__ __forceinline__ void moveTile(const OrbLevel& level, OrbSplit& split,
     if constexpr (kStaged)
         move = TileMove(split, tile, tileBefore, leftBeforeTile, tallies, tiesLeft, splitBody, staging);
     const unsigned below = laneMaskBelow(), bit = 1u << (threadIdx.x & 31);
-    const float narrowScale = useWeights && level.state->narrowShift >= 0 ? narrowUnits(*level.state).scale : 0.0f;
+    // Children are taken under work balance only with narrow weights (startChildBins), so other units go unused.
+    const NarrowUnits units =
+        useWeights && level.state->narrowShift >= 0 ? narrowUnits(*level.state) : NarrowUnits{0.0f, 0, false};
     for (int row = 0; row < kRowsPerWarp; ++row) {
         if (tile.holds(row)) {
             const std::uint32_t lessRank = lessBefore + __popc(rows.lessMask[row] & below);
@@ -402,7 +405,7 @@ __device__ __forceinline__ void moveTile(const OrbLevel& level, OrbSplit& split,
             if constexpr (kChildren) {
                 const int side = left ? 0 : 1;
                 if (children[side].taken)
-                    addToChildBins(records, row, children[side], side, useWeights, narrowScale, childBins);
+                    addToChildBins(records, row, children[side], side, useWeights, units.scale, childBins);
             }
         }
         lessBefore += __popc(rows.lessMask[row]);
@@ -411,7 +414,7 @@ __device__ __forceinline__ void moveTile(const OrbLevel& level, OrbSplit& split,
     if constexpr (kStaged)
         records.moveArrays(move, to);
     if constexpr (kChildren)
-        finishChildBins(level, tile, children, childBins, useWeights);
+        finishChildBins(level, tile, children, childBins, useWeights, units);
 }
 
 // Per body: 16 bytes read and 16 written (+ 4 and 4 of weight, RecordsAndWeights; 8 read and 4 written, IndexOnly).

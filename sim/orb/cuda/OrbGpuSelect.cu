@@ -441,8 +441,8 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass, std::
         tally.matches = 0;
     __syncthreads();
     const int narrowShift = useWeights ? level.state->narrowShift : -1;
+    // Outside the narrow paths the units are the fixed point itself (shift 0).
     const NarrowUnits units = narrowShift >= 0 ? narrowUnits(*level.state) : NarrowUnits{1.0f, 0, false};
-    const int binShift = narrowShift >= 0 ? units.shift : 0; // the tile's sums into the cell's fixed point
     histogramTile<kWeights, kPass>(level, *split, tile, coordinates, rowWeights, useWeights, narrowShift, units, digits,
                                    counts, weights, tally);
     __syncthreads();
@@ -456,14 +456,14 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass, std::
             atomicAdd(&split->lessCount, below);
     }
     if (kSelectAfter && split->tileCount > 1) {
-        addTileToCellBins(level, *split, counts, weights, useCounts, useWeights, binShift);
+        addTileToCellBins(level, *split, counts, weights, useCounts, useWeights, units.shift);
         return;
     }
     // Narrow weights counted where the scatter looks back (no tally): one word per bin.
     const bool packed = kPass == RadixPass::FinalDigit && level.packsCountsWithWeights() && narrowShift >= 0;
     std::uint32_t binCounts[kBinsPerThread];
     std::uint64_t binWeights[kBinsPerThread];
-    if (!cellBins(level, *split, counts, weights, useCounts, useWeights, packed, binShift, binCounts, binWeights))
+    if (!cellBins(level, *split, counts, weights, useCounts, useWeights, packed, units.shift, binCounts, binWeights))
         return;
     if (sumsBelow)
         __syncthreads(); // a cell of one tile: thread 0's sum above, which cellBins did not wait for
