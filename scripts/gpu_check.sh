@@ -16,7 +16,9 @@
 #   scripts/gpu_check.sh OUTDIR [BUILD_DIR]        BUILD_DIR defaults to build-gpu
 # Environment: GRAVLAB=path/to/gravlab overrides BUILD_DIR/gravlab; GPU_CHECK_QUICK=1 skips the direct-sum table and
 # the sweep's largest sizes and makes the movie 240 frames instead of 600 (for a short lease); GPU_CHECK_ONLY="NAME ..."
-# runs only the named steps (a re-check after a change to one part; the summary lists the others as skipped).
+# runs only the named steps (a re-check after a change to one part; the summary lists the others as skipped), which
+# splits the check where one command may run for less: on an H200 a quick run takes about 14 minutes, 10 of them
+# racecheck (mostly its ORB tests), 2.5 the GPU tests and memcheck, 3.5 the other steps.
 # Everything is logged under OUTDIR; the tables and a summary are printed last. Exits 1 when any step failed.
 set -uo pipefail
 
