@@ -46,6 +46,9 @@ struct NarrowUnits {
     bool integral;
 };
 
+/// The units where no narrow weights are in force: the fixed point itself (sums shifted by 0).
+inline constexpr NarrowUnits kFixedPointUnits{1.0f, 0, false};
+
 __device__ __forceinline__ NarrowUnits narrowUnits(const OrbBuildState& state) {
     if (state.fractionBits == 0)
         return {1.0f, state.weightExponent, true};

@@ -386,8 +386,7 @@ __device__ __forceinline__ void moveTile(const OrbLevel& level, OrbSplit& split,
         move = TileMove(split, tile, tileBefore, leftBeforeTile, tallies, tiesLeft, splitBody, staging);
     const unsigned below = laneMaskBelow(), bit = 1u << (threadIdx.x & 31);
     // Children are taken under work balance only with narrow weights (startChildBins), so other units go unused.
-    const NarrowUnits units =
-        useWeights && level.state->narrowShift >= 0 ? narrowUnits(*level.state) : NarrowUnits{0.0f, 0, false};
+    const NarrowUnits units = useWeights && level.state->narrowShift >= 0 ? narrowUnits(*level.state) : kFixedPointUnits;
     for (int row = 0; row < kRowsPerWarp; ++row) {
         if (tile.holds(row)) {
             const std::uint32_t lessRank = lessBefore + __popc(rows.lessMask[row] & below);

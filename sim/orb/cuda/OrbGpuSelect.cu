@@ -441,8 +441,7 @@ __device__ __forceinline__ void radixPass(const OrbLevel& level, int pass, std::
         tally.matches = 0;
     __syncthreads();
     const int narrowShift = useWeights ? level.state->narrowShift : -1;
-    // Outside the narrow paths the units are the fixed point itself (shift 0).
-    const NarrowUnits units = narrowShift >= 0 ? narrowUnits(*level.state) : NarrowUnits{1.0f, 0, false};
+    const NarrowUnits units = narrowShift >= 0 ? narrowUnits(*level.state) : kFixedPointUnits;
     histogramTile<kWeights, kPass>(level, *split, tile, coordinates, rowWeights, useWeights, narrowShift, units, digits,
                                    counts, weights, tally);
     __syncthreads();
